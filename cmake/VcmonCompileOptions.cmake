@@ -1,0 +1,35 @@
+# Warnings and sanitizers for every vcmon target. Applied through an interface target so
+# that installed headers do not carry them to users.
+add_library(vcmon_compile_options INTERFACE)
+target_compile_options(vcmon_compile_options INTERFACE
+  $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra>)
+if(VCMON_SANITIZE)
+  target_compile_options(vcmon_compile_options INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(vcmon_compile_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# vcmon_module(NAME [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from
+# <module>/src/*.cpp with its public headers under <module>/include.
+function(vcmon_module name)
+  cmake_parse_arguments(ARG "" "TYPE;OUTPUT_NAME" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  if(NOT ARG_TYPE)
+    set(ARG_TYPE STATIC)
+  endif()
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp ${CMAKE_CURRENT_SOURCE_DIR}/src/*.c)
+  add_library(vcmon_${name} ${ARG_TYPE} ${sources})
+  add_library(vcmon::${name} ALIAS vcmon_${name})
+  target_include_directories(vcmon_${name}
+    PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+    PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  target_link_libraries(vcmon_${name} PUBLIC ${ARG_PUBLIC_DEPS}
+    PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:vcmon_compile_options>)
+  if(ARG_OUTPUT_NAME)
+    set_target_properties(vcmon_${name} PROPERTIES OUTPUT_NAME ${ARG_OUTPUT_NAME})
+  endif()
+  install(TARGETS vcmon_${name} EXPORT vcmonTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endfunction()

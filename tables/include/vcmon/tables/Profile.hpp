@@ -1,0 +1,64 @@
+// The profile file: run metadata, the merged static tables and every rank's dynamic records.
+// Format: docs/profile-format.md.
+#pragma once
+
+#include "vcmon/tables/ProgramGraph.hpp"
+#include "vcmon/tables/Records.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vcmon::tables {
+
+struct ClockCalibration {
+  std::string source;           // "tsc" or "clock_gettime"
+  double ticks_per_ns = 1.0;
+  std::uint64_t probe_cost_ns = 0; // calibrated constant charged per probe
+  bool operator==(const ClockCalibration&) const = default;
+};
+
+struct RunMetadata {
+  std::string command;                 // argv joined by spaces
+  std::int32_t ranks = 0;
+  std::vector<std::string> hosts;      // distinct host names
+  std::int64_t start_unix_ns = 0;
+  std::int64_t end_unix_ns = 0;
+  ClockCalibration clock;
+  bool partial = false;                // written on abort, signal or exit without Finalize
+  std::string partial_reason;
+  bool operator==(const RunMetadata&) const = default;
+};
+
+struct Profile {
+  RunMetadata meta;
+  ProgramGraph graph;
+  std::vector<RankRecords> ranks; // sorted by rank
+  bool operator==(const Profile&) const = default;
+};
+
+// Every problem reading a profile: truncated, corrupt, foreign or newer-version files.
+class ProfileError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr std::uint32_t kProfileVersion = 1;
+
+std::vector<std::byte> encode_profile(const Profile& profile);
+Profile decode_profile(std::span<const std::byte> bytes); // throws ProfileError
+
+// One rank's records on their own, so ranks can gather them to the writer.
+std::vector<std::byte> encode_rank_records(const RankRecords& records);
+RankRecords decode_rank_records(std::span<const std::byte> bytes); // throws ProfileError
+
+// Writes to a temporary name beside `path`, then renames: a reader never sees half a file.
+// Throws ProfileError when the file cannot be written (the message names the path).
+void write_profile_file(const Profile& profile, const std::filesystem::path& path);
+Profile read_profile_file(const std::filesystem::path& path); // throws ProfileError
+
+} // namespace vcmon::tables

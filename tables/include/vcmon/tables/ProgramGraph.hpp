@@ -1,0 +1,48 @@
+// The program graph: every site of a program (or of one translation unit) and the relations
+// the static tables and the call graph are derived from.
+#pragma once
+
+#include "vcmon/tables/Site.hpp"
+#include "vcmon/tables/StaticTables.hpp"
+
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace vcmon::tables {
+
+class ProgramGraph {
+public:
+  // Appends a site and returns its id (ids are dense, in insertion order). `parent` must be
+  // kNoSite or an existing Procedure/Loop site; throws std::invalid_argument otherwise.
+  SiteId add_site(SiteKind kind, SourcePos pos, std::string name, SiteId parent,
+                  std::string symbol = {});
+
+  const std::vector<Site>& sites() const { return sites_; }
+  const Site& site(SiteId id) const; // throws std::out_of_range
+  std::size_t size() const { return sites_.size(); }
+
+  // The procedure whose symbol is `symbol`, if the program defines it.
+  std::optional<SiteId> find_procedure(std::string_view symbol) const;
+  // The procedure a call statement invokes; kNoSite when indirect or external.
+  SiteId callee_of(SiteId call) const;
+  // Sites whose parent is `id`, in id order.
+  std::vector<SiteId> children(SiteId id) const;
+  // The procedure a site sits in (itself for a procedure).
+  SiteId enclosing_procedure(SiteId id) const;
+
+  StaticTables tables() const;
+
+  // One program graph out of several translation units. The sites of unit k keep their order
+  // and are renumbered by the number of sites in units 0..k-1, so a unit's local index plus
+  // its base is its id in the merged graph. Calls resolve by symbol across units.
+  static ProgramGraph merge(std::span<const ProgramGraph> units);
+
+  bool operator==(const ProgramGraph& other) const { return sites_ == other.sites_; }
+
+private:
+  std::vector<Site> sites_;
+};
+
+} // namespace vcmon::tables
