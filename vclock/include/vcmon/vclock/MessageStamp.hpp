@@ -1,0 +1,26 @@
+// The stamp every message carries, and the virtual-time rule of a receive (DESIGN.md §5).
+#pragma once
+
+#include <cstdint>
+
+namespace vcmon::vclock {
+
+struct MessageStamp {
+  std::uint64_t send_vt_ns = 0;   // sender's virtual time when the send was posted
+  std::uint64_t send_rt_ns = 0;   // sender's real time, in the common time base (offsets applied)
+  std::uint64_t bytes = 0;
+  std::uint32_t flags = 0;        // e.g. synchronous send: the receiver answers with its post time
+};
+
+struct ReceiveTiming {
+  std::uint64_t arrival_vt_ns;    // A = stamp + transfer
+  std::uint64_t sync_delay_ns;    // max(0, A − VT_post)
+  std::uint64_t transmission_ns;  // transfer time charged to the communication
+  std::uint64_t resume_vt_ns;     // max(VT_post, A): where the receiver's clock continues
+};
+
+// The receiver posted at virtual time `post_vt_ns`; the message needed `transfer_ns` to move.
+ReceiveTiming receive_timing(std::uint64_t post_vt_ns, const MessageStamp& stamp,
+                             std::uint64_t transfer_ns);
+
+} // namespace vcmon::vclock
