@@ -5,9 +5,12 @@
 #include "vcmon/tables/Site.hpp"
 #include "vcmon/tables/StaticTables.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace vcmon::tables {
@@ -42,7 +45,15 @@ public:
   bool operator==(const ProgramGraph& other) const { return sites_ == other.sites_; }
 
 private:
+  // Hashes std::string and std::string_view alike, so find_procedure needs no copy.
+  struct SymbolHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
   std::vector<Site> sites_;
+  // Symbol -> its first procedure; derived from sites_, so operator== ignores it.
+  std::unordered_map<std::string, SiteId, SymbolHash, std::equal_to<>> procedures_by_symbol_;
 };
 
 } // namespace vcmon::tables

@@ -1,0 +1,74 @@
+#include "ProfileConsistency.hpp"
+
+namespace vcmon::tables::detail {
+namespace {
+
+using std::to_string;
+
+// Why `id` cannot be a site of `kind` in `graph`, or nothing when it can.
+std::optional<std::string> wrong_site(const ProgramGraph& graph, SiteId id, SiteKind kind) {
+  if (id >= graph.size()) {
+    return "site " + to_string(id) + " does not exist (the graph has " + to_string(graph.size()) +
+           " sites)";
+  }
+  if (graph.sites()[id].kind != kind) {
+    return "site " + to_string(id) + " is a " + tables::to_string(graph.sites()[id].kind) +
+           ", not a " + tables::to_string(kind);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> find_inconsistency(const RankRecords& r, const Profile& profile) {
+  const ProgramGraph& graph = profile.graph;
+  for (const ProcRecord& p : r.procs) {
+    if (auto problem = wrong_site(graph, p.proc, SiteKind::Procedure)) {
+      return "proc record: " + *problem;
+    }
+    if (p.call_site != kNoSite) {
+      if (auto problem = wrong_site(graph, p.call_site, SiteKind::Call)) {
+        return "proc record's call site: " + *problem;
+      }
+    }
+  }
+  for (const LoopRecord& l : r.loops) {
+    if (auto problem = wrong_site(graph, l.loop, SiteKind::Loop)) {
+      return "loop record: " + *problem;
+    }
+  }
+  for (const ComRecord& c : r.coms) {
+    if (auto problem = wrong_site(graph, c.comm, SiteKind::Comm)) {
+      return "com record: " + *problem;
+    }
+    if (c.partner < ComRecord::kCollective || c.partner >= profile.meta.ranks) {
+      return "com record of site " + to_string(c.comm) + ": partner " + to_string(c.partner) +
+             " is not a rank of the " + to_string(profile.meta.ranks) + "-rank run";
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> find_inconsistency(const Profile& profile) {
+  if (profile.meta.ranks < 0) {
+    return "negative rank count " + to_string(profile.meta.ranks);
+  }
+  std::int64_t previous_rank = -1;
+  for (const RankRecords& r : profile.ranks) {
+    if (r.rank < 0 || r.rank >= profile.meta.ranks) {
+      return "rank " + to_string(r.rank) + " is outside the " + to_string(profile.meta.ranks) +
+             "-rank run";
+    }
+    if (r.rank <= previous_rank) {
+      return "rank " + to_string(r.rank) + " follows rank " + to_string(previous_rank) +
+             ": ranks must be sorted and distinct";
+    }
+    previous_rank = r.rank;
+    if (auto problem = find_inconsistency(r, profile)) {
+      return "rank " + to_string(r.rank) + ": " + *problem;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace vcmon::tables::detail

@@ -1,0 +1,113 @@
+// write_profile_file / read_profile_file: the profile on disk, replaced atomically.
+#include "vcmon/tables/Profile.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace vcmon::tables {
+namespace {
+
+[[noreturn]] void fail(const std::string& action, const std::filesystem::path& path, int error) {
+  throw ProfileError("cannot " + action + " " + path.string() + ": " + std::strerror(error));
+}
+
+// Closes a descriptor on every path out of a scope.
+class FileDescriptor {
+public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
+  int get() const { return fd_; }
+  // Closes now, reporting the error a deferred write may only show here.
+  int close() {
+    const int result = ::close(fd_);
+    fd_ = -1;
+    return result;
+  }
+
+private:
+  int fd_;
+};
+
+void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::path& path) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      fail("write profile", path, errno);
+    }
+    bytes = bytes.subspan(static_cast<std::size_t>(written));
+  }
+}
+
+} // namespace
+
+void write_profile_file(const Profile& profile, const std::filesystem::path& path) {
+  const std::vector<std::byte> bytes = encode_profile(profile);
+  // mkstemp creates the temporary with O_EXCL: it never writes through an existing file.
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  FileDescriptor fd(::mkstemp(temp.data()));
+  if (fd.get() < 0) {
+    fail("write profile", path, errno);
+  }
+  try {
+    write_all(fd.get(), bytes, path);
+    if (::fsync(fd.get()) != 0 || fd.close() != 0) {
+      fail("write profile", path, errno);
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+      fail("write profile", path, errno);
+    }
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+}
+
+Profile read_profile_file(const std::filesystem::path& path) {
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    fail("read profile", path, errno);
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) {
+    fail("read profile", path, errno);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    throw ProfileError("cannot read profile " + path.string() + ": not a regular file");
+  }
+  std::vector<std::byte> bytes(static_cast<std::size_t>(info.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      fail("read profile", path, errno);
+    }
+    if (got == 0) {
+      break; // the file shrank while being read; the decoder reports the truncation
+    }
+    done += static_cast<std::size_t>(got);
+  }
+  bytes.resize(done);
+  try {
+    return decode_profile(bytes);
+  } catch (const ProfileError& e) {
+    throw ProfileError(path.string() + ": " + e.what());
+  }
+}
+
+} // namespace vcmon::tables

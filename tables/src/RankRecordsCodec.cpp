@@ -1,0 +1,159 @@
+#include "RankRecordsCodec.hpp"
+
+#include "vcmon/tables/Profile.hpp"
+
+#include <string>
+
+namespace vcmon::tables::detail {
+namespace {
+
+// Records usually come sorted by site, so each id is stored as the difference to the
+// previous one: one byte instead of two or three.
+class SiteIdDeltas {
+public:
+  void write(ByteWriter& out, SiteId id) {
+    out.zigzag(static_cast<std::int64_t>(id) - previous_);
+    previous_ = id;
+  }
+
+  SiteId read(ByteReader& in, const char* what) {
+    const std::size_t start = in.offset();
+    const std::int64_t delta = in.zigzag(what);
+    // Both operands are bounded (previous_ < 2^32), so only a hostile delta can leave range.
+    if (delta < -previous_ || delta >= static_cast<std::int64_t>(kNoSite) - previous_) {
+      ByteReader::fail_at(start, std::string(what) + " is out of range");
+    }
+    previous_ += delta;
+    return static_cast<SiteId>(previous_);
+  }
+
+private:
+  std::int64_t previous_ = 0;
+};
+
+// Optional site ids (kNoSite) are stored shifted by one so that "none" is the byte 0.
+void write_optional_site(ByteWriter& out, SiteId id) {
+  out.varint(id == kNoSite ? 0 : std::uint64_t{id} + 1);
+}
+
+SiteId read_optional_site(ByteReader& in, const char* what) {
+  const std::size_t start = in.offset();
+  const std::uint64_t value = in.varint(what);
+  if (value > kNoSite) {
+    ByteReader::fail_at(start, std::string(what) + " is out of range");
+  }
+  return value == 0 ? kNoSite : static_cast<SiteId>(value - 1);
+}
+
+// Smallest encodings, used to bound counts by the bytes left.
+constexpr std::size_t kMinProcRecordBytes = 4;
+constexpr std::size_t kMinLoopRecordBytes = 4;
+constexpr std::size_t kMinComRecordBytes = 6;
+
+} // namespace
+
+void write_rank_records(ByteWriter& out, const RankRecords& r) {
+  out.zigzag(r.rank);
+  out.string(r.host);
+  out.varint(r.virtual_ns);
+  out.varint(r.real_ns);
+  out.varint(r.intrusion_ns);
+  out.zigzag(r.clock_offset_ns);
+  out.varint(r.counters.probe_events);
+  out.varint(r.counters.wildcard_decisions);
+  out.varint(r.counters.cycle_breaks);
+  out.varint(r.counters.control_messages);
+  out.varint(r.counters.safety_wait_ns);
+
+  out.varint(r.procs.size());
+  SiteIdDeltas procs;
+  for (const ProcRecord& p : r.procs) {
+    procs.write(out, p.proc);
+    write_optional_site(out, p.call_site);
+    out.varint(p.time_ns);
+    out.varint(p.count);
+  }
+  out.varint(r.loops.size());
+  SiteIdDeltas loops;
+  for (const LoopRecord& l : r.loops) {
+    loops.write(out, l.loop);
+    out.varint(l.time_ns);
+    out.varint(l.count);
+    out.varint(l.iterations);
+  }
+  out.varint(r.coms.size());
+  SiteIdDeltas coms;
+  for (const ComRecord& c : r.coms) {
+    coms.write(out, c.comm);
+    out.zigzag(c.partner);
+    out.varint(c.transmission_ns);
+    out.varint(c.sync_delay_ns);
+    out.varint(c.count);
+    out.varint(c.bytes);
+  }
+}
+
+RankRecords read_rank_records(ByteReader& in) {
+  RankRecords r;
+  r.rank = in.zigzag_i32("the rank number");
+  r.host = in.string("the rank's host name");
+  r.virtual_ns = in.varint("the rank's virtual time");
+  r.real_ns = in.varint("the rank's real time");
+  r.intrusion_ns = in.varint("the rank's intrusion");
+  r.clock_offset_ns = in.zigzag("the rank's clock offset");
+  r.counters.probe_events = in.varint("the probe event counter");
+  r.counters.wildcard_decisions = in.varint("the wildcard decision counter");
+  r.counters.cycle_breaks = in.varint("the cycle break counter");
+  r.counters.control_messages = in.varint("the control message counter");
+  r.counters.safety_wait_ns = in.varint("the safety wait time");
+
+  r.procs.resize(in.count(kMinProcRecordBytes, "proc records"));
+  SiteIdDeltas procs;
+  for (ProcRecord& p : r.procs) {
+    p.proc = procs.read(in, "a proc record's procedure");
+    p.call_site = read_optional_site(in, "a proc record's call site");
+    p.time_ns = in.varint("a proc record's time");
+    p.count = in.varint("a proc record's count");
+  }
+  r.loops.resize(in.count(kMinLoopRecordBytes, "loop records"));
+  SiteIdDeltas loops;
+  for (LoopRecord& l : r.loops) {
+    l.loop = loops.read(in, "a loop record's loop");
+    l.time_ns = in.varint("a loop record's time");
+    l.count = in.varint("a loop record's count");
+    l.iterations = in.varint("a loop record's iterations");
+  }
+  r.coms.resize(in.count(kMinComRecordBytes, "com records"));
+  SiteIdDeltas coms;
+  for (ComRecord& c : r.coms) {
+    c.comm = coms.read(in, "a com record's statement");
+    c.partner = in.zigzag_i32("a com record's partner");
+    c.transmission_ns = in.varint("a com record's transmission time");
+    c.sync_delay_ns = in.varint("a com record's synchronisation delay");
+    c.count = in.varint("a com record's count");
+    c.bytes = in.varint("a com record's bytes");
+  }
+  return r;
+}
+
+} // namespace vcmon::tables::detail
+
+namespace vcmon::tables {
+
+std::vector<std::byte> encode_rank_records(const RankRecords& records) {
+  detail::ByteWriter out;
+  detail::write_rank_records(out, records);
+  return std::move(out.bytes());
+}
+
+RankRecords decode_rank_records(std::span<const std::byte> bytes) {
+  detail::ByteReader in(bytes);
+  RankRecords records = detail::read_rank_records(in);
+  if (!in.at_end()) {
+    in.fail("trailing garbage: " + std::to_string(in.remaining()) +
+            " bytes after the rank records");
+  }
+  return records;
+}
+
+} // namespace vcmon::tables

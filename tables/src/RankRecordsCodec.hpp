@@ -1,0 +1,16 @@
+// The encoding of one rank's records, shared by the profile's rank section and the
+// stand-alone encode_rank_records used to gather ranks to the writer.
+#pragma once
+
+#include "ByteReader.hpp"
+#include "ByteWriter.hpp"
+
+#include "vcmon/tables/Records.hpp"
+
+namespace vcmon::tables::detail {
+
+void write_rank_records(ByteWriter& out, const RankRecords& records);
+// Reads one rank's records; checks structure only (site kinds need the program graph).
+RankRecords read_rank_records(ByteReader& in);
+
+} // namespace vcmon::tables::detail

@@ -1,0 +1,19 @@
+#include "vcmon/tables/Site.hpp"
+
+namespace vcmon::tables {
+
+const char* to_string(SiteKind kind) {
+  switch (kind) {
+  case SiteKind::Procedure:
+    return "procedure";
+  case SiteKind::Loop:
+    return "loop";
+  case SiteKind::Call:
+    return "call";
+  case SiteKind::Comm:
+    return "comm";
+  }
+  return "unknown";
+}
+
+} // namespace vcmon::tables
