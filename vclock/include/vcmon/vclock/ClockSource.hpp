@@ -4,6 +4,14 @@
 
 #include <cstdint>
 #include <string_view>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define VCMON_HAVE_CYCLE_COUNTER 1
+#else
+#define VCMON_HAVE_CYCLE_COUNTER 0
+#endif
 
 namespace vcmon::vclock {
 
@@ -12,22 +20,43 @@ public:
   enum class Kind { CycleCounter, Monotonic };
 
   // Measures the counter against CLOCK_MONOTONIC for `calibration_ns` (a few ms suffice).
+  // Falls back to monotonic() when the counter is missing or not invariant.
   static ClockSource calibrate(std::uint64_t calibration_ns = 5'000'000);
   static ClockSource monotonic();
 
+  // True when the CPU reports an invariant time-stamp counter (cpuid 0x80000007, EDX bit 8):
+  // constant rate across frequency changes and sleep states, so ticks convert to time.
+  static bool has_invariant_cycle_counter();
+
   // Nanoseconds since an arbitrary, process-local origin. O(1), no system call on the
-  // cycle-counter path.
-  std::uint64_t now_ns() const;
+  // cycle-counter path. Inline because every probe reads it.
+  std::uint64_t now_ns() const {
+#if VCMON_HAVE_CYCLE_COUNTER
+    if (kind_ == Kind::CycleCounter) {
+      return static_cast<std::uint64_t>(static_cast<double>(__rdtsc() - origin_ticks_) *
+                                        ns_per_tick_);
+    }
+#endif
+    return monotonic_raw_ns() - origin_ticks_;
+  }
 
   Kind kind() const { return kind_; }
   std::string_view name() const; // "tsc" or "clock_gettime"
   double ticks_per_ns() const { return ticks_per_ns_; }
 
+  // CLOCK_MONOTONIC in nanoseconds, without any origin.
+  static std::uint64_t monotonic_raw_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+           static_cast<std::uint64_t>(ts.tv_nsec);
+  }
+
 private:
   Kind kind_ = Kind::Monotonic;
   double ticks_per_ns_ = 1.0;
   double ns_per_tick_ = 1.0;
-  std::uint64_t origin_ticks_ = 0;
+  std::uint64_t origin_ticks_ = 0; // counter ticks, or monotonic ns on the fallback path
 };
 
 } // namespace vcmon::vclock

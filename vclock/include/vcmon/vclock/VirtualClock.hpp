@@ -16,11 +16,23 @@ public:
   std::uint64_t intrusion_ns() const; // I
   std::uint64_t virtual_ns() const;   // RT − I
 
+  // RT and VT at the instant the source read `now_ns` (ClockSource::now_ns()), so a probe
+  // that has read the clock once derives both without reading it again.
+  std::uint64_t real_at(std::uint64_t now_ns) const {
+    return now_ns > origin_ns_ ? now_ns - origin_ns_ : 0;
+  }
+  std::uint64_t virtual_at(std::uint64_t now_ns) const {
+    const std::uint64_t rt = real_at(now_ns);
+    const std::uint64_t i = intrusion_ns_.load(std::memory_order_relaxed);
+    return rt > i ? rt - i : 0;
+  }
+
   // Adds monitoring cost to I. Thread-safe (several threads of one process may probe).
-  void charge(std::uint64_t ns);
+  void charge(std::uint64_t ns) { intrusion_ns_.fetch_add(ns, std::memory_order_relaxed); }
   // Continues the clock from virtual time `vt` (e.g. after a receive): I becomes RT − vt,
   // so that real waiting caused by other processes' intrusion is not counted as the
-  // program's. `vt` is never moved backwards past the current virtual time.
+  // program's. VT may move backwards (the waiting becomes intrusion) but never ahead of RT:
+  // a `vt` beyond RT is clamped to RT (I = 0).
   void continue_from(std::uint64_t vt);
 
   const ClockSource& source() const { return source_; }

@@ -1,0 +1,102 @@
+#include "vcmon/vclock/VirtualClock.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace vcmon::vclock {
+namespace {
+
+void busy_wait_ns(const ClockSource& source, std::uint64_t ns) {
+  const std::uint64_t start = source.now_ns();
+  while (source.now_ns() - start < ns) {
+  }
+}
+
+TEST(VirtualClock, WithoutIntrusionVirtualTimeIsRealTime) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 1'000'000);
+  const std::uint64_t now = source.now_ns();
+  EXPECT_EQ(clock.intrusion_ns(), 0u);
+  EXPECT_EQ(clock.virtual_at(now), clock.real_at(now));
+  EXPECT_GE(clock.real_at(now), 1'000'000u);
+}
+
+TEST(VirtualClock, ChargeMovesVirtualTimeBackByTheCharge) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 2'000'000);
+  clock.charge(700'000);
+  clock.charge(300'000);
+  const std::uint64_t now = source.now_ns();
+  EXPECT_EQ(clock.intrusion_ns(), 1'000'000u);
+  EXPECT_EQ(clock.real_at(now) - clock.virtual_at(now), 1'000'000u);
+}
+
+TEST(VirtualClock, ChargesFromSeveralThreadsAllCount) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&clock] {
+      for (int i = 0; i < 10000; ++i) {
+        clock.charge(3);
+      }
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  EXPECT_EQ(clock.intrusion_ns(), 4u * 10000u * 3u);
+}
+
+TEST(VirtualClock, ContinueFromAnEarlierTimeTurnsTheWaitingIntoIntrusion) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 5'000'000);
+  // The receiver waited in real time, but the message's virtual arrival was at 1 ms.
+  clock.continue_from(1'000'000);
+  const std::uint64_t rt = clock.real_ns();
+  const std::uint64_t vt = clock.virtual_ns();
+  EXPECT_GE(vt, 1'000'000u);
+  EXPECT_LT(vt, 1'000'000u + (rt - 5'000'000u) + 1'000'000u); // only time since the call
+  EXPECT_GE(clock.intrusion_ns(), 4'000'000u);
+}
+
+TEST(VirtualClock, ContinueFromALaterTimeRemovesIntrusion) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 4'000'000);
+  clock.charge(3'000'000);
+  clock.continue_from(2'500'000); // VT was about 1 ms: moves forward to 2.5 ms
+  EXPECT_GE(clock.virtual_ns(), 2'500'000u);
+  EXPECT_LE(clock.intrusion_ns(), clock.real_ns() - 2'500'000u);
+}
+
+TEST(VirtualClock, ContinueFromBeyondRealTimeClampsToRealTime) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  clock.charge(1'000);
+  clock.continue_from(3'600'000'000'000u);
+  EXPECT_EQ(clock.intrusion_ns(), 0u);
+  const std::uint64_t now = source.now_ns();
+  EXPECT_EQ(clock.virtual_at(now), clock.real_at(now));
+}
+
+TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  {
+    IntrusionScope scope(clock, 12'345);
+    busy_wait_ns(source, 2'000'000);
+  }
+  EXPECT_GE(clock.intrusion_ns(), 2'000'000u + 12'345u);
+  EXPECT_LE(clock.intrusion_ns(), clock.real_ns() + 12'345u); // nothing but the scope
+}
+
+} // namespace
+} // namespace vcmon::vclock
