@@ -1,0 +1,189 @@
+// Payloads that pass the header's checks (valid framing and checksum) but lie inside: the
+// decoder must reject each with a ProfileError, never crash or allocate what a count claims.
+#include "ByteWriter.hpp"
+#include "ProfileHeader.hpp"
+
+#include "vcmon/tables/Profile.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+namespace vcmon::tables {
+namespace {
+
+using detail::ByteWriter;
+using ::testing::HasSubstr;
+
+// A profile of two sites (procedure "main", a loop in it) and one rank, written field by
+// field so that each test can replace one part with something hostile.
+struct HandMadeProfile {
+  std::function<void(ByteWriter&)> strings = [](ByteWriter& w) {
+    w.varint(3);
+    w.string("");
+    w.string("main.c");
+    w.string("main");
+  };
+  std::function<void(ByteWriter&)> metadata = [](ByteWriter& w) {
+    w.varint(0); // command: ""
+    w.zigzag(1); // ranks
+    w.varint(0); // no hosts
+    w.zigzag(0); // start
+    w.zigzag(0); // end
+    w.varint(0); // clock source: ""
+    w.f64(1.0);  // ticks per ns
+    w.varint(0); // probe cost
+    w.u8(0);     // not partial
+    w.varint(0); // partial reason: ""
+  };
+  std::function<void(ByteWriter&)> graph = [](ByteWriter& w) {
+    w.varint(2);
+    site(w, SiteKind::Procedure, 0);
+    site(w, SiteKind::Loop, 1);
+  };
+  RankRecords rank = [] {
+    RankRecords r;
+    r.procs = {{0, kNoSite, 10, 1}};
+    r.loops = {{1, 5, 1, 3}};
+    return r;
+  }();
+  std::uint8_t section_ids[4] = {1, 2, 3, 4};
+
+  static void site(ByteWriter& w, SiteKind kind, std::uint64_t parent_distance) {
+    w.u8(static_cast<std::uint8_t>(kind));
+    w.varint(parent_distance);
+    w.varint(1); // file
+    w.varint(1); // line
+    w.varint(1); // column
+    w.varint(2); // name
+    w.varint(0); // symbol
+  }
+
+  std::vector<std::byte> bytes() const {
+    ByteWriter payload;
+    const auto section = [&](std::uint8_t id, const std::function<void(ByteWriter&)>& body) {
+      ByteWriter w;
+      body(w);
+      payload.u8(id);
+      payload.varint(w.bytes().size());
+      payload.append(w.bytes());
+    };
+    section(section_ids[0], strings);
+    section(section_ids[1], metadata);
+    section(section_ids[2], graph);
+    section(section_ids[3], [&](ByteWriter& w) {
+      const std::vector<std::byte> r = encode_rank_records(rank);
+      w.varint(1);
+      w.varint(r.size());
+      w.append(r);
+    });
+    return detail::frame_profile_payload(payload.bytes());
+  }
+};
+
+std::string decode_error(const HandMadeProfile& p) {
+  try {
+    decode_profile(p.bytes());
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HostileProfile, TheHandMadeProfileItselfDecodes) {
+  const Profile p = decode_profile(HandMadeProfile{}.bytes());
+  ASSERT_EQ(p.graph.size(), 2u);
+  EXPECT_EQ(p.graph.site(1).parent, 0u);
+  EXPECT_EQ(p.graph.site(0).pos.file, "main.c");
+  EXPECT_EQ(p.ranks.at(0).loops.at(0).iterations, 3u);
+}
+
+TEST(HostileProfile, HugeCountsAreRejectedBeforeAllocating) {
+  HandMadeProfile p;
+  p.strings = [](ByteWriter& w) { w.varint(std::uint64_t{1} << 60); };
+  EXPECT_THAT(decode_error(p), HasSubstr("1152921504606846976 strings announced"));
+  p = {};
+  p.graph = [](ByteWriter& w) { w.varint(4'000'000'000); };
+  EXPECT_THAT(decode_error(p), HasSubstr("4000000000 sites announced"));
+  p = {};
+  p.metadata = [](ByteWriter& w) {
+    w.varint(0);
+    w.zigzag(1);
+    w.varint(UINT64_MAX);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("hosts announced"));
+}
+
+TEST(HostileProfile, BrokenSiteTreesAreRejected) {
+  HandMadeProfile p;
+  p.graph = [](ByteWriter& w) {
+    w.varint(2);
+    HandMadeProfile::site(w, SiteKind::Procedure, 0);
+    HandMadeProfile::site(w, SiteKind::Loop, 2);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("site 1 has a parent before site 0"));
+  p.graph = [](ByteWriter& w) {
+    w.varint(2);
+    HandMadeProfile::site(w, SiteKind::Comm, 0);
+    HandMadeProfile::site(w, SiteKind::Loop, 1);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("is a comm, not a procedure or loop"));
+  p.graph = [](ByteWriter& w) {
+    w.varint(1);
+    HandMadeProfile::site(w, static_cast<SiteKind>(4), 0);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("site 0 has unknown kind 4"));
+}
+
+TEST(HostileProfile, RecordsMustNameSitesOfTheirKind) {
+  HandMadeProfile p;
+  p.rank.procs = {{1, kNoSite, 1, 1}};
+  EXPECT_EQ(decode_error(p),
+            "corrupt profile: rank 0: proc record: site 1 is a loop, not a procedure");
+  p = {};
+  p.rank.loops = {{9, 1, 1, 1}};
+  EXPECT_THAT(decode_error(p), HasSubstr("site 9 does not exist"));
+  p = {};
+  p.rank.rank = 1;
+  EXPECT_THAT(decode_error(p), HasSubstr("rank 1 is outside the 1-rank run"));
+}
+
+TEST(HostileProfile, StringIndicesSectionsAndFlagsAreChecked) {
+  HandMadeProfile p;
+  p.graph = [](ByteWriter& w) {
+    w.varint(1);
+    w.u8(0);
+    w.varint(0);
+    w.varint(1);
+    w.varint(1);
+    w.varint(1);
+    w.varint(3); // name: the table has 3 strings
+    w.varint(0);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("string 3 does not exist (the table has 3)"));
+  p = {};
+  p.section_ids[2] = 9;
+  EXPECT_THAT(decode_error(p), HasSubstr("expected the graph section (id 3), found id 9"));
+  p = {};
+  p.metadata = [m = p.metadata](ByteWriter& w) {
+    m(w);
+    w.u8(0); // one byte more than the metadata has
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("1 unread bytes at the end of the metadata section"));
+}
+
+TEST(HostileProfile, OverlongVarintsAreRejected) {
+  HandMadeProfile p;
+  p.strings = [](ByteWriter& w) {
+    for (int i = 0; i < 10; ++i) {
+      w.u8(0xff);
+    }
+    w.u8(0x01);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("does not fit in 64 bits"));
+}
+
+} // namespace
+} // namespace vcmon::tables

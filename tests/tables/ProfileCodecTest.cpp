@@ -1,0 +1,160 @@
+#include "SyntheticProfile.hpp"
+
+#include "vcmon/tables/Profile.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace vcmon::tables {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::make_synthetic_profile;
+using testing::ProfileShape;
+using ::testing::StartsWith;
+
+// The ProfileError message decode_profile gives for `bytes`, or "" if it decodes.
+std::string decode_error(std::span<const std::byte> bytes) {
+  try {
+    decode_profile(bytes);
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+Profile small_profile() {
+  return make_synthetic_profile({.sites = 12, .ranks = 2, .partners = 1}, 7);
+}
+
+TEST(ProfileCodec, RoundTripOfManySitesAndRanksIsEqualInEveryField) {
+  Profile p = make_synthetic_profile({.sites = 3000, .ranks = 16, .partners = 4}, 20261121);
+  p.meta.partial = true;
+  p.meta.partial_reason = "SIGTERM on rank 3";
+  // Guard against a degenerate generator making the comparison vacuous.
+  ASSERT_EQ(p.ranks.size(), 16u);
+  ASSERT_GT(p.ranks[5].coms.size(), 1000u);
+  ASSERT_GT(p.ranks[5].procs.size(), 500u);
+  ASSERT_GT(p.ranks[5].loops.size(), 200u);
+
+  const Profile decoded = decode_profile(encode_profile(p));
+  EXPECT_EQ(decoded.meta, p.meta);
+  EXPECT_EQ(decoded.graph, p.graph);
+  EXPECT_EQ(decoded.ranks, p.ranks);
+  EXPECT_EQ(decoded.graph.tables(), p.graph.tables());
+}
+
+TEST(ProfileCodec, RankRecordsRoundTripOnTheirOwn) {
+  const Profile p = make_synthetic_profile({.sites = 500, .ranks = 3, .partners = 2}, 99);
+  for (const RankRecords& r : p.ranks) {
+    EXPECT_EQ(decode_rank_records(encode_rank_records(r)), r);
+  }
+  RankRecords extremes;
+  extremes.rank = 2'000'000'000;
+  extremes.clock_offset_ns = INT64_MIN;
+  extremes.virtual_ns = UINT64_MAX;
+  extremes.procs = {{kNoSite - 1, kNoSite, UINT64_MAX, 1}, {0, kNoSite - 1, 0, 0}};
+  extremes.coms = {{7, ComRecord::kCollective, 1, 2, 3, 4}};
+  EXPECT_EQ(decode_rank_records(encode_rank_records(extremes)), extremes);
+}
+
+TEST(ProfileCodec, EncoderRefusesRecordsThatDoNotMatchTheGraph) {
+  Profile p = small_profile();
+  p.ranks[0].loops.push_back({0, 1, 1, 1}); // site 0 is main, a procedure
+  EXPECT_THROW(encode_profile(p), std::invalid_argument);
+  p = small_profile();
+  p.ranks[1].coms.push_back({p.ranks[1].coms.at(0).comm, 2, 1, 1, 1, 1}); // only ranks 0 and 1
+  EXPECT_THROW(encode_profile(p), std::invalid_argument);
+  p = small_profile();
+  std::swap(p.ranks[0], p.ranks[1]);
+  EXPECT_THROW(encode_profile(p), std::invalid_argument);
+}
+
+TEST(ProfileCodec, TruncationAtEveryOffsetIsAProfileError) {
+  const std::vector<std::byte> bytes = encode_profile(small_profile());
+  ASSERT_GT(bytes.size(), 100u);
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_THAT(decode_error(std::span(bytes).first(n)), StartsWith("profile truncated at byte "))
+        << "prefix of " << n << " bytes";
+  }
+}
+
+TEST(ProfileCodec, EveryCorruptedByteIsAProfileError) {
+  const std::vector<std::byte> good = encode_profile(small_profile());
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    for (std::uint8_t mask : {0x01, 0x80, 0xff}) {
+      std::vector<std::byte> bad = good;
+      bad[i] ^= std::byte{mask};
+      EXPECT_NE(decode_error(bad), "") << "byte " << i << " xor " << int{mask};
+    }
+  }
+  std::vector<std::byte> bad = good;
+  bad.back() ^= std::byte{0x10};
+  EXPECT_EQ(decode_error(bad), "checksum mismatch: the profile is corrupt");
+}
+
+TEST(ProfileCodec, ForeignFilesAreNotProfiles) {
+  const std::string png = "\x89PNG\r\n\x1a\n and more";
+  EXPECT_EQ(decode_error(std::as_bytes(std::span(png))), "not a vcmon profile (bad magic)");
+  const std::string text = "VCMON";
+  EXPECT_THAT(decode_error(std::as_bytes(std::span(text))), StartsWith("profile truncated"));
+  const std::string almost = "VCMONPRX........................";
+  EXPECT_EQ(decode_error(std::as_bytes(std::span(almost))), "not a vcmon profile (bad magic)");
+}
+
+TEST(ProfileCodec, NewerVersionIsRejectedByNumber) {
+  std::vector<std::byte> bytes = encode_profile(small_profile());
+  bytes[8] = std::byte{7}; // the version follows the 8-byte magic, little-endian
+  EXPECT_EQ(decode_error(bytes), "profile version 7 is newer than this vcmon (1)");
+  bytes[8] = std::byte{0};
+  EXPECT_EQ(decode_error(bytes), "profile version 0 does not exist");
+}
+
+TEST(ProfileCodec, TrailingGarbageIsRejected) {
+  std::vector<std::byte> bytes = encode_profile(small_profile());
+  bytes.push_back(std::byte{0});
+  EXPECT_THAT(decode_error(bytes), StartsWith("trailing garbage: 1 bytes after the payload"));
+  std::vector<std::byte> rank = encode_rank_records(small_profile().ranks[0]);
+  rank.push_back(std::byte{0});
+  EXPECT_THROW(decode_rank_records(rank), ProfileError);
+}
+
+TEST(ProfileCodec, RankRecordTruncationAtEveryOffsetIsAProfileError) {
+  const std::vector<std::byte> bytes = encode_rank_records(small_profile().ranks[1]);
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    EXPECT_THROW(decode_rank_records(std::span(bytes).first(n)), ProfileError) << n << " bytes";
+  }
+}
+
+TEST(ProfileCodec, SizeGrowsWithSitesAndRanksNotWithRunLength) {
+  const Profile short_run = make_synthetic_profile({.sites = 400, .ranks = 4, .partners = 4}, 5);
+  Profile long_run = short_run; // the same program run a million times longer
+  for (RankRecords& r : long_run.ranks) {
+    for (ProcRecord& p : r.procs) {
+      p.count *= 1'000'000;
+      p.time_ns *= 1'000'000;
+    }
+    for (ComRecord& c : r.coms) {
+      c.count *= 1'000'000;
+      c.bytes *= 1'000'000;
+    }
+  }
+  const auto records = [](const Profile& p) {
+    std::size_t n = 0;
+    for (const RankRecords& r : p.ranks) {
+      n += r.procs.size() + r.loops.size() + r.coms.size();
+    }
+    return n;
+  };
+  const std::size_t short_size = encode_profile(short_run).size();
+  const std::size_t long_size = encode_profile(long_run).size();
+  // A factor of 10^6 costs at most three more varint bytes in each of the two scaled fields.
+  EXPECT_LE(long_size, short_size + 6 * records(long_run));
+  const Profile doubled = make_synthetic_profile({.sites = 400, .ranks = 8, .partners = 4}, 5);
+  EXPECT_GT(encode_profile(doubled).size(), short_size * 3 / 2) << "ranks x2 -> size ~x2";
+}
+
+} // namespace
+} // namespace vcmon::tables

@@ -1,0 +1,101 @@
+#include "SyntheticProfile.hpp"
+
+#include "vcmon/tables/Profile.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+
+namespace vcmon::tables {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class ProfileFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "vcmon-profile-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::ranges::sort(names);
+    return names;
+  }
+
+  static std::string error_of(const std::function<void()>& action) {
+    try {
+      action();
+    } catch (const ProfileError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+  Profile profile_ = testing::make_synthetic_profile({.sites = 200, .ranks = 4, .partners = 4}, 3);
+};
+
+TEST_F(ProfileFile, WriteThenReadLeavesOnlyTheProfile) {
+  const fs::path path = dir_ / "run.vcmon";
+  write_profile_file(profile_, path);
+  EXPECT_EQ(files(), std::vector<std::string>{"run.vcmon"}) << "no temporary left behind";
+  EXPECT_EQ(read_profile_file(path), profile_);
+}
+
+TEST_F(ProfileFile, RewritingReplacesTheWholeFile) {
+  const fs::path path = dir_ / "run.vcmon";
+  write_profile_file(profile_, path);
+  const Profile smaller =
+      testing::make_synthetic_profile({.sites = 10, .ranks = 1, .partners = 1}, 4);
+  write_profile_file(smaller, path);
+  EXPECT_EQ(read_profile_file(path), smaller);
+  EXPECT_EQ(files(), std::vector<std::string>{"run.vcmon"});
+}
+
+TEST_F(ProfileFile, UnwritableDirectoryIsAnErrorNamingThePath) {
+  const fs::path not_a_dir = dir_ / "plain-file";
+  std::ofstream(not_a_dir) << "user data";
+  const fs::path path = not_a_dir / "run.vcmon";
+  EXPECT_THAT(error_of([&] { write_profile_file(profile_, path); }),
+              StartsWith("cannot write profile " + path.string() + ": "));
+  const fs::path missing = dir_ / "no-such-dir" / "run.vcmon";
+  EXPECT_THAT(error_of([&] { write_profile_file(profile_, missing); }),
+              HasSubstr(missing.string()));
+  EXPECT_EQ(files(), std::vector<std::string>{"plain-file"});
+}
+
+TEST_F(ProfileFile, TargetThatIsADirectoryIsLeftAloneAndReported) {
+  const fs::path path = dir_ / "results";
+  fs::create_directory(path);
+  std::ofstream(path / "keep.txt") << "user data";
+  EXPECT_THAT(error_of([&] { write_profile_file(profile_, path); }), HasSubstr(path.string()));
+  EXPECT_EQ(files(), std::vector<std::string>{"results"}) << "temporary removed";
+  EXPECT_TRUE(fs::exists(path / "keep.txt"));
+}
+
+TEST_F(ProfileFile, ReadErrorsNameThePath) {
+  const fs::path missing = dir_ / "missing.vcmon";
+  EXPECT_THAT(error_of([&] { read_profile_file(missing); }),
+              StartsWith("cannot read profile " + missing.string() + ": No such file"));
+  EXPECT_THAT(error_of([&] { read_profile_file(dir_); }), HasSubstr("not a regular file"));
+  const fs::path text = dir_ / "notes.txt";
+  std::ofstream(text) << "hello, not a profile";
+  EXPECT_EQ(error_of([&] { read_profile_file(text); }),
+            text.string() + ": not a vcmon profile (bad magic)");
+}
+
+} // namespace
+} // namespace vcmon::tables
