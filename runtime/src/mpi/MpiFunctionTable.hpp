@@ -1,0 +1,65 @@
+// The MPI communication functions the PMPI layer wraps, as one X-macro table. The core makes
+// one synthetic communication site per entry (so an uninstrumented program still gets
+// per-MPI-call records); the wrappers use the same indices.
+#pragma once
+
+// Point-to-point functions that move data; each has an MPI-4 large-count twin `NAME_c`.
+#define VCMON_MPI_POINT_TO_POINT(X)                                                                \
+  X(Send)                                                                                          \
+  X(Bsend) X(Rsend) X(Ssend) X(Isend) X(Ibsend) X(Irsend) X(Issend) X(Recv) X(Irecv) X(Sendrecv)   \
+      X(Sendrecv_replace) X(Isendrecv) X(Isendrecv_replace) X(Send_init) X(Bsend_init)             \
+          X(Rsend_init) X(Ssend_init) X(Recv_init) X(Mrecv) X(Imrecv)
+
+// Probes and request completion.
+#define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
+  X(Probe)                                                                                         \
+  X(Iprobe) X(Mprobe) X(Improbe) X(Start) X(Startall) X(Wait) X(Test) X(Waitall) X(Testall)        \
+      X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free) X(Cancel)
+
+// Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
+#define VCMON_MPI_COLLECTIVES(X)                                                                   \
+  X(Barrier, barrier)                                                                              \
+  X(Bcast, bcast) X(Gather, gather) X(Gatherv, gatherv) X(Scatter, scatter) X(Scatterv, scatterv)  \
+      X(Allgather, allgather) X(Allgatherv, allgatherv) X(Alltoall, alltoall)                      \
+          X(Alltoallv, alltoallv) X(Alltoallw, alltoallw) X(Reduce, reduce)                        \
+              X(Allreduce, allreduce) X(Reduce_scatter, reduce_scatter)                            \
+                  X(Reduce_scatter_block, reduce_scatter_block) X(Scan, scan) X(Exscan, exscan)    \
+                      X(Neighbor_allgather, neighbor_allgather)                                    \
+                          X(Neighbor_allgatherv, neighbor_allgatherv)                              \
+                              X(Neighbor_alltoall, neighbor_alltoall)                              \
+                                  X(Neighbor_alltoallv, neighbor_alltoallv)                        \
+                                      X(Neighbor_alltoallw, neighbor_alltoallw)
+
+namespace vcmon::runtime::mpi {
+
+// Dense indices: point-to-point, their large-count twins, probes and completion,
+// collectives, their nonblocking twins.
+enum class MpiFunction : unsigned {
+#define VCMON_ENUM(NAME) NAME,
+#define VCMON_ENUM_C(NAME) NAME##_c,
+#define VCMON_ENUM_COLL(NAME, lower) NAME,
+#define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
+  VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
+      VCMON_MPI_PROBES_AND_COMPLETION(VCMON_ENUM) VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL)
+          VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL)
+#undef VCMON_ENUM
+#undef VCMON_ENUM_C
+#undef VCMON_ENUM_COLL
+#undef VCMON_ENUM_ICOLL
+              Count
+};
+
+constexpr unsigned index_of(MpiFunction function) {
+  return static_cast<unsigned>(function);
+}
+
+} // namespace vcmon::runtime::mpi
+
+namespace vcmon::runtime {
+
+// Number of wrapped communication functions, and the name of one ("MPI_Send"); indices are
+// dense in [0, mpi_function_count()).
+unsigned mpi_function_count();
+const char* mpi_function_name(unsigned index);
+
+} // namespace vcmon::runtime
