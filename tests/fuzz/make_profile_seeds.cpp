@@ -1,0 +1,45 @@
+// Writes the seed corpus of fuzz_profile: small valid profiles, their bare payloads and
+// single ranks' records, one kind per decoding path the target exercises.
+// Usage: make_profile_seeds DIR
+#include "ProfileHeader.hpp"
+#include "SyntheticProfile.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+void write(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) {
+    throw std::runtime_error("cannot write " + path.string());
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  using namespace vcmon::tables;
+  const std::filesystem::path dir = argv[1];
+  const testing::ProfileShape shapes[] = {{.sites = 6, .ranks = 1, .partners = 1},
+                                          {.sites = 20, .ranks = 2, .partners = 1},
+                                          {.sites = 40, .ranks = 3, .partners = 2}};
+  int n = 0;
+  for (const testing::ProfileShape& shape : shapes) {
+    const Profile profile = testing::make_synthetic_profile(shape, 1000 + n);
+    const std::vector<std::byte> bytes = encode_profile(profile);
+    const std::string name = std::to_string(shape.sites) + "-sites";
+    write(dir / ("profile-" + name), bytes);
+    write(dir / ("payload-" + name), std::span(bytes).subspan(detail::kProfileHeaderSize));
+    write(dir / ("rank-" + name), encode_rank_records(profile.ranks.back()));
+    ++n;
+  }
+  return 0;
+}
