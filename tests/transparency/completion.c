@@ -107,13 +107,17 @@ static void with_testall(struct exchange* x) {
 }
 
 /* GCC 12 takes MPI_STATUSES_IGNORE, a sentinel pointer, for an array of size 0. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 static void with_waitall_ignoring_statuses(struct exchange* x) {
   MPI_Waitall(x->size, x->receives, MPI_STATUSES_IGNORE);
   rank_log_ints("Waitall ignoring statuses", x->incoming, x->size * length);
 }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 static void null_requests(void) {
   MPI_Request nulls[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
