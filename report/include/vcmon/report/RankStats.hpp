@@ -1,0 +1,27 @@
+// One quantity across the ranks of a report: its total and how evenly it is spread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace vcmon::report {
+
+struct RankStats {
+  double total = 0; // sum over the ranks
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+  std::int32_t max_rank = -1; // the rank holding the maximum; -1 when there are no ranks
+
+  // max/mean: 1 is perfectly balanced; 0 when nothing was measured.
+  double imbalance() const { return mean > 0 ? max / mean : 0; }
+
+  // `values[i]` belongs to `ranks[i]`; both spans have the same length.
+  static RankStats of(std::span<const double> values, std::span<const std::int32_t> ranks);
+  // Only the ranks that have a value are listed (`ranks[i]` holds `values[i]`); the other
+  // ranks, up to `rank_count` in all, hold zero.
+  static RankStats of_sparse(std::span<const double> values, std::span<const std::int32_t> ranks,
+                             std::size_t rank_count);
+};
+
+} // namespace vcmon::report

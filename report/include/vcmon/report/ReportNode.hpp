@@ -1,0 +1,59 @@
+// One node of the top-down tree (DESIGN.md §4): the program, a procedure activation, a loop, a
+// communication statement or one of its partners.
+#pragma once
+
+#include "vcmon/report/RankStats.hpp"
+#include "vcmon/tables/Site.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vcmon::report {
+
+enum class NodeKind : std::uint8_t { Program, Procedure, Loop, Comm, Partner };
+
+const char* to_string(NodeKind kind);
+
+// Transmission and synchronisation delay of a communication statement or partner.
+struct CommBreakdown {
+  double transmission_ns = 0;
+  double sync_delay_ns = 0;
+  double bytes = 0;
+};
+
+struct ReportNode {
+  std::uint32_t id = 0; // preorder number in the full tree; stable under filtering
+  NodeKind kind = NodeKind::Program;
+  tables::SiteId site = tables::kNoSite;      // the procedure, loop or comm site
+  tables::SiteId call_site = tables::kNoSite; // Procedure: the call that activated it
+  std::string name;                           // procedure, MPI function, "loop", "rank 3"
+  tables::SourcePos pos;
+  std::optional<tables::SourcePos> call_pos;
+  // Partner only: a rank, tables::ComRecord::kCollective, or kOtherPartners for the sum of
+  // the partners not listed one by one.
+  std::int32_t partner = 0;
+  static constexpr std::int32_t kOtherPartners = -2;
+
+  RankStats time;        // inclusive virtual time, ns
+  double count = 0;      // executions (activations, loop runs, messages) over the ranks
+  double iterations = 0; // Loop only
+  double percent = 0;    // time.total over the program's total
+  // Time this node accounts for in its parent: its own time, except for a recursive node,
+  // whose time is already part of the enclosing activation and which accounts only for what
+  // its children add (DESIGN.md §3: never counted twice around a cycle).
+  double counted_ns = 0;
+  double self_ns = 0; // time not spent in any child
+  std::optional<CommBreakdown> comm;
+
+  // A call from inside its own recursive component: shown once, never added again.
+  bool recursive = false;
+  // Records are per site, not per calling context: when a procedure is activated from several
+  // call sites its inner sites are split in proportion to each activation's time.
+  bool apportioned = false;
+
+  std::vector<std::uint32_t> children; // indices into ReportTree::nodes()
+};
+
+} // namespace vcmon::report

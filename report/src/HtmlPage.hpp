@@ -1,0 +1,269 @@
+// The HTML report page: markup, CSS and JavaScript, with the report's JSON spliced in where
+// kDataMarker stands. Everything is inline so the page works offline and can be mailed.
+#pragma once
+
+#include <string_view>
+
+namespace vcmon::report::html {
+
+inline constexpr std::string_view kDataMarker = "@VCMON_REPORT_JSON@";
+
+inline constexpr std::string_view kPage = R"html(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>vcmon report</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; margin: 0 0 .5em; }
+h2 { font-size: 1.15em; margin: 1.5em 0 .5em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; }
+td, th { padding: 2px 8px; text-align: left; }
+th { background: #f0f0f0; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.warn { color: #a00; font-weight: bold; }
+.row { display: flex; align-items: center; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.row:hover { background: #eef4ff; }
+.row.hot { background: #fff2e0; }
+.toggle { width: 1.3em; border: none; background: none; cursor: pointer; padding: 0; font: inherit; }
+.cols { display: inline-flex; gap: 0; }
+.cols span { display: inline-block; width: 6.5em; text-align: right; }
+.bar { display: inline-block; width: 80px; height: 10px; background: #eee; margin: 0 8px; position: relative; }
+.bar i { position: absolute; left: 0; top: 0; bottom: 0; background: #d9534f; }
+.label { margin-left: .5em; }
+.children { margin-left: 1.3em; border-left: 1px dotted #bbb; }
+.collapsed > .children { display: none; }
+.flag { color: #777; font-size: .9em; margin-left: .5em; }
+#icicle { position: relative; width: 100%; border: 1px solid #ccc; overflow: hidden; }
+#icicle div { position: absolute; height: 20px; box-sizing: border-box; border: 1px solid #fff;
+  font-size: 11px; overflow: hidden; white-space: nowrap; padding: 1px 3px; cursor: pointer; }
+#heatmap { border: 1px solid #ccc; image-rendering: pixelated; }
+#cell { margin-left: 1em; }
+</style>
+</head>
+<body>
+<h1>vcmon report</h1>
+<table id="banner"></table>
+<h2>Hot path</h2>
+<ol id="hotpath"></ol>
+<h2>Top-down profile</h2>
+<p>Inclusive virtual time; mean/min/max over the ranks; imb = max/mean; ~ = split among call sites.
+Click ▸ to expand.</p>
+<div class="row"><span class="toggle"></span><span class="cols"><span>%total</span><span>mean</span>
+<span>min</span><span>max</span><span>imb</span><span>max@</span><span>count</span></span>
+<span class="bar"></span><span class="label">site</span></div>
+<div id="tree"></div>
+<h2>Icicle view</h2>
+<p>Width is time; each row is one level deeper. Click a box to find it in the tree.</p>
+<div id="icicle"></div>
+<h2>Communication statements</h2>
+<table id="statements"></table>
+<h2>Communication matrix</h2>
+<p>Row: the rank holding the records; column: its partner.
+<select id="metric"><option value="time">time</option><option value="messages">messages</option>
+<option value="bytes">bytes</option></select><span id="cell"></span></p>
+<canvas id="heatmap" width="1" height="1"></canvas>
+<pre id="selftest"></pre>
+<script type="application/json" id="vcmon-data">@VCMON_REPORT_JSON@</script>
+<script>
+"use strict";
+const data = JSON.parse(document.getElementById("vcmon-data").textContent);
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function dur(ns) {
+  const units = [[1e9, "s"], [1e6, "ms"], [1e3, "us"]];
+  for (const [scale, unit] of units) if (Math.abs(ns) >= scale) return (ns / scale).toFixed(2) + " " + unit;
+  return Math.round(ns) + " ns";
+}
+function bytes(b) {
+  const units = [[1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"]];
+  for (const [scale, unit] of units) if (b >= scale) return (b / scale).toFixed(2) + " " + unit;
+  return Math.round(b) + " B";
+}
+function pos(p) { return p && p.file ? p.file + ":" + p.line : ""; }
+function label(n) {
+  let t = n.name;
+  if (n.kind !== "program" && n.kind !== "partner") t += "  " + pos(n.position);
+  if (n.call_position) t += "  called at " + pos(n.call_position);
+  if (n.kind === "loop") t += "  (" + Math.round(n.iterations) + " iterations)";
+  if (n.comm) t += "  [transmit " + dur(n.comm.transmission_ns) + ", sync " + dur(n.comm.sync_delay_ns) + ", " + bytes(n.comm.bytes) + "]";
+  return t;
+}
+
+function banner() {
+  const h = data.header, t = document.getElementById("banner");
+  const rows = [
+    ["command", h.command || "(unknown)"],
+    ["ranks", h.ranks + " (" + h.ranks_reported + " in this report) on " + h.hosts.length + " host(s): " + h.hosts.join(", ")],
+    ["start", h.start_unix_ns > 0 ? new Date(h.start_unix_ns / 1e6).toISOString() : "unknown"],
+    ["end", h.end_unix_ns > 0 ? new Date(h.end_unix_ns / 1e6).toISOString() : "unknown"],
+    ["virtual time", dur(h.virtual_ns) + " (longest rank)"],
+    ["real time", dur(h.real_ns) + " (longest rank)"],
+    ["intrusion", dur(h.intrusion_ns) + " over all ranks (" + (h.real_total_ns > 0 ? (100 * h.intrusion_ns / h.real_total_ns).toFixed(2) : "0.00") + "% of real time)"],
+    ["clock", h.clock_source || "(unknown)"],
+    ["monitor", h.counters.probe_events + " probe events, " + h.counters.wildcard_decisions + " wildcard decisions, " +
+      h.counters.cycle_breaks + " cycle breaks, " + h.counters.control_messages + " control messages, " +
+      dur(h.counters.safety_wait_ns) + " safety wait"]];
+  if (h.partial) rows.push(["PARTIAL PROFILE", h.partial_reason || "the run did not finish normally"]);
+  if (h.tree_truncated) rows.push(["TREE TRUNCATED", "too many call paths; narrow it with --site"]);
+  for (const [k, v] of rows) {
+    const tr = el("tr");
+    tr.append(el("th", k), el("td", v, k.startsWith("PARTIAL") || k.startsWith("TREE") ? "warn" : ""));
+    t.append(tr);
+  }
+}
+
+const rowsById = new Map();
+const hotIds = new Set(data.hot_path.map(n => n.id));
+function treeNode(n, depth) {
+  const box = el("div", undefined, "node");
+  box.dataset.id = n.id;
+  const row = el("div", undefined, "row" + (hotIds.has(n.id) ? " hot" : ""));
+  const toggle = el("button", n.children.length ? "▾" : "", "toggle");
+  toggle.type = "button";
+  const cols = el("span", undefined, "cols");
+  cols.append(el("span", n.percent.toFixed(1) + "%"), el("span", dur(n.time.mean_ns)),
+    el("span", dur(n.time.min_ns)), el("span", dur(n.time.max_ns)),
+    el("span", n.time.imbalance.toFixed(2)), el("span", String(n.time.max_rank)),
+    el("span", String(Math.round(n.count))));
+  const bar = el("span", undefined, "bar"), fill = el("i");
+  fill.style.width = Math.min(100, Math.max(0, n.percent)) + "%";
+  bar.append(fill);
+  row.append(toggle, cols, bar, el("span", label(n), "label"));
+  if (n.recursive) row.append(el("span", "recursive: already in the enclosing activation", "flag"));
+  if (n.apportioned) row.append(el("span", "~", "flag"));
+  box.append(row);
+  if (n.children.length) {
+    const kids = el("div", undefined, "children");
+    for (const c of n.children) kids.append(treeNode(c, depth + 1));
+    box.append(kids);
+    toggle.addEventListener("click", () => setCollapsed(box, !box.classList.contains("collapsed")));
+    // Open the first levels and the hot path; the rest waits for a click.
+    if (depth >= 2 && !hotIds.has(n.id)) setCollapsed(box, true);
+  }
+  rowsById.set(n.id, box);
+  return box;
+}
+function setCollapsed(box, collapsed) {
+  box.classList.toggle("collapsed", collapsed);
+  box.querySelector(".toggle").textContent = collapsed ? "▸" : "▾";
+}
+function reveal(id) {
+  let box = rowsById.get(id);
+  if (!box) return;
+  for (let p = box.parentElement; p; p = p.parentElement)
+    if (p.classList && p.classList.contains("node")) setCollapsed(p, false);
+  box.scrollIntoView({block: "center"});
+  box.firstChild.style.outline = "2px solid #36c";
+}
+
+function icicle() {
+  const host = document.getElementById("icicle");
+  if (!data.tree) return;
+  const width = host.clientWidth || 1000;
+  let maxDepth = 0;
+  const palette = {program: "#9ab", procedure: "#e8a33d", loop: "#6aa84f", comm: "#3d85c6", partner: "#8e7cc3"};
+  function place(n, x, w, depth) {
+    if (w < 1) return;
+    maxDepth = Math.max(maxDepth, depth);
+    const box = el("div", n.name);
+    box.style.left = x + "px"; box.style.width = w + "px"; box.style.top = depth * 20 + "px";
+    box.style.background = palette[n.kind] || "#ccc";
+    box.title = label(n) + "\n" + dur(n.time.total_ns) + " (" + n.percent.toFixed(1) + "%)";
+    box.addEventListener("click", () => reveal(n.id));
+    host.append(box);
+    // Children share the parent's width by the time they add to it, never more than the parent.
+    const sum = n.children.reduce((s, c) => s + c.counted_ns, 0);
+    const scale = Math.max(n.time.total_ns, sum);
+    let cx = x;
+    for (const c of n.children) {
+      const cw = scale > 0 ? w * c.counted_ns / scale : 0;
+      place(c, cx, cw, depth + 1);
+      cx += cw;
+    }
+  }
+  place(data.tree, 0, width, 0);
+  host.style.height = (maxDepth + 1) * 20 + "px";
+}
+
+function statements() {
+  const t = document.getElementById("statements");
+  const head = el("tr");
+  for (const h of ["%total", "time", "transmit", "sync", "bytes", "count", "partners", "statement"])
+    head.append(el("th", h, h === "statement" ? "" : "num"));
+  t.append(head);
+  for (const s of data.statements) {
+    const tr = el("tr");
+    tr.append(el("td", s.percent.toFixed(1) + "%", "num"), el("td", dur(s.time.total_ns), "num"),
+      el("td", dur(s.transmission_ns), "num"), el("td", dur(s.sync_delay_ns), "num"),
+      el("td", bytes(s.bytes), "num"), el("td", String(s.count), "num"),
+      el("td", String(s.partners), "num"), el("td", s.name + "  " + pos(s.position)));
+    t.append(tr);
+  }
+}
+
+function heatmap() {
+  const canvas = document.getElementById("heatmap"), select = document.getElementById("metric");
+  const n = data.matrix.ranks;
+  if (n <= 0) return;
+  const cellPx = Math.max(1, Math.min(24, Math.floor(600 / n)));
+  canvas.width = canvas.height = n * cellPx;
+  const value = (c, m) => m === "time" ? c.transmission_ns + c.sync_delay_ns : c[m];
+  function draw() {
+    const m = select.value, ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#fafafa";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const top = Math.max(1, ...data.matrix.cells.map(c => value(c, m)));
+    for (const c of data.matrix.cells) {
+      // Log scale: a few heavy pairs must not hide the rest.
+      const v = Math.log1p(value(c, m)) / Math.log1p(top);
+      ctx.fillStyle = "rgb(255," + Math.round(230 * (1 - v)) + "," + Math.round(200 * (1 - v)) + ")";
+      ctx.fillRect(c.partner * cellPx, c.rank * cellPx, cellPx, cellPx);
+    }
+  }
+  select.addEventListener("change", draw);
+  canvas.addEventListener("mousemove", e => {
+    const r = Math.floor(e.offsetY / cellPx), p = Math.floor(e.offsetX / cellPx);
+    const c = data.matrix.cells.find(c => c.rank === r && c.partner === p);
+    document.getElementById("cell").textContent = "rank " + r + " -> " + p + ": " +
+      (c ? c.messages + " messages, " + bytes(c.bytes) + ", " + dur(c.transmission_ns + c.sync_delay_ns) : "nothing");
+  });
+  draw();
+}
+
+// #selftest: expand a collapsed node and write what became visible, for the headless test.
+function selftest() {
+  const out = document.getElementById("selftest");
+  const box = document.querySelector(".node.collapsed");
+  if (!box) { out.textContent = "selftest: FAIL no collapsed node"; return; }
+  const kids = box.querySelector(".children");
+  const hiddenBefore = getComputedStyle(kids).display === "none";
+  box.querySelector(".toggle").click();
+  const shownAfter = getComputedStyle(kids).display !== "none";
+  const names = [...kids.children].map(k => k.querySelector(".label").textContent.split("  ")[0]);
+  const ok = hiddenBefore && shownAfter && names.length > 0;
+  out.textContent = "selftest: " + (ok ? "PASS" : "FAIL") + " expanded " +
+    box.querySelector(".label").textContent.split("  ")[0] + " showing " + names.join(", ") +
+    "; icicle boxes " + document.querySelectorAll("#icicle div").length +
+    "; statements " + (document.querySelectorAll("#statements tr").length - 1);
+}
+
+banner();
+const hot = document.getElementById("hotpath");
+for (const n of data.hot_path) hot.append(el("li", label(n) + " — " + n.percent.toFixed(1) + "%"));
+if (data.tree) document.getElementById("tree").append(treeNode(data.tree, 0));
+icicle();
+statements();
+heatmap();
+if (location.hash === "#selftest") selftest();
+</script>
+</body>
+</html>
+)html";
+
+} // namespace vcmon::report::html

@@ -1,0 +1,41 @@
+#include "vcmon/report/RankStats.hpp"
+
+#include <algorithm>
+
+namespace vcmon::report {
+
+RankStats RankStats::of(std::span<const double> values, std::span<const std::int32_t> ranks) {
+  RankStats stats;
+  if (values.empty()) {
+    return stats;
+  }
+  stats.min = values[0];
+  stats.max = values[0];
+  stats.max_rank = ranks[0];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    stats.total += values[i];
+    stats.min = std::min(stats.min, values[i]);
+    if (values[i] > stats.max) {
+      stats.max = values[i];
+      stats.max_rank = ranks[i];
+    }
+  }
+  stats.mean = stats.total / static_cast<double>(values.size());
+  return stats;
+}
+
+RankStats RankStats::of_sparse(std::span<const double> values,
+                               std::span<const std::int32_t> ranks, std::size_t rank_count) {
+  RankStats stats = of(values, ranks);
+  if (rank_count > values.size()) {
+    // The unlisted ranks hold zero, which may be the minimum and lowers the mean.
+    stats.min = std::min(stats.min, 0.0);
+    if (stats.max_rank < 0) {
+      stats.max_rank = 0;
+    }
+  }
+  stats.mean = rank_count > 0 ? stats.total / static_cast<double>(rank_count) : 0;
+  return stats;
+}
+
+} // namespace vcmon::report

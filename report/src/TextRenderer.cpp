@@ -1,0 +1,207 @@
+#include "vcmon/report/TextRenderer.hpp"
+
+#include "Units.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <string>
+
+namespace vcmon::report {
+namespace {
+
+// Pairs listed in the text matrix; JSON and HTML carry all of them.
+constexpr std::size_t kMatrixPairs = 32;
+// Up to this many ranks the matrix is also drawn as a grid.
+constexpr std::int32_t kGridRanks = 16;
+
+std::string position(const tables::SourcePos& pos) {
+  return pos.file.empty() ? std::string() : fmt::format("{}:{}", pos.file, pos.line);
+}
+
+std::string label(const ReportNode& node) {
+  std::string text = node.name;
+  if (node.kind != NodeKind::Program && node.kind != NodeKind::Partner) {
+    text += fmt::format("  {}", position(node.pos));
+  }
+  if (node.call_pos) {
+    text += fmt::format("  called at {}", position(*node.call_pos));
+  }
+  if (node.kind == NodeKind::Loop && node.count > 0) {
+    text += fmt::format("  ({} iterations)", format_count(node.iterations));
+  }
+  if (node.comm) {
+    text += fmt::format("  [transmit {}, sync {}, {}]", format_duration(node.comm->transmission_ns),
+                        format_duration(node.comm->sync_delay_ns), format_bytes(node.comm->bytes));
+  }
+  if (node.recursive) {
+    text += "  [recursive: time already in the enclosing activation]";
+  }
+  if (node.apportioned) {
+    text += "  ~";
+  }
+  return text;
+}
+
+std::string stats_columns(const ReportNode& node) {
+  const auto& t = node.time;
+  return fmt::format("{:>6.1f}% {:>10} {:>10} {:>10} {:>5.2f} {:>5} {:>10}", node.percent,
+                     format_duration(t.mean), format_duration(t.min), format_duration(t.max),
+                     t.imbalance(), t.max_rank, format_count(node.count));
+}
+
+void header(const Report& report, std::ostream& out) {
+  const auto& h = report.header;
+  fmt::print(out, "vcmon report\n");
+  fmt::print(out, "  command        {}\n", h.command.empty() ? "(unknown)" : h.command);
+  fmt::print(out, "  ranks          {} ({} in this report) on {} host{}: {}\n", h.ranks,
+             h.ranks_reported, h.hosts.size(), h.hosts.size() == 1 ? "" : "s",
+             fmt::join(h.hosts, ", "));
+  fmt::print(out, "  start          {}\n", format_utc(h.start_unix_ns));
+  fmt::print(out, "  end            {}\n", format_utc(h.end_unix_ns));
+  fmt::print(out, "  virtual time   {} (longest rank)\n", format_duration(double(h.virtual_ns)));
+  fmt::print(out, "  real time      {} (longest rank)\n", format_duration(double(h.real_ns)));
+  const double share =
+      h.real_total_ns > 0 ? 100.0 * double(h.intrusion_ns) / double(h.real_total_ns) : 0.0;
+  fmt::print(out, "  intrusion      {} over all ranks ({:.2f}% of real time)\n",
+             format_duration(double(h.intrusion_ns)), share);
+  fmt::print(out, "  clock          {}\n", h.clock_source.empty() ? "(unknown)" : h.clock_source);
+  const auto& c = h.counters;
+  fmt::print(out,
+             "  monitor        {} probe events, {} wildcard decisions, {} cycle breaks, {} "
+             "control messages, {} safety wait\n",
+             c.probe_events, c.wildcard_decisions, c.cycle_breaks, c.control_messages,
+             format_duration(double(c.safety_wait_ns)));
+  if (h.partial) {
+    fmt::print(out, "  PARTIAL PROFILE: {}\n",
+               h.partial_reason.empty() ? "the run did not finish normally" : h.partial_reason);
+  }
+  if (h.tree_truncated) {
+    fmt::print(out, "  TREE TRUNCATED: too many call paths; narrow it with --site\n");
+  }
+  const auto& o = report.options;
+  std::vector<std::string> filters;
+  if (o.rank) {
+    filters.push_back(fmt::format("rank {}", *o.rank));
+  }
+  if (o.depth) {
+    filters.push_back(fmt::format("depth {}", *o.depth));
+  }
+  if (o.threshold_percent > 0) {
+    filters.push_back(fmt::format("threshold {}%", o.threshold_percent));
+  }
+  if (o.site) {
+    filters.push_back(fmt::format("site {}:{}", o.site->file, o.site->line));
+  }
+  if (!filters.empty()) {
+    fmt::print(out, "  filters        {}\n", fmt::join(filters, ", "));
+  }
+}
+
+void hot_path(const Report& report, std::ostream& out) {
+  fmt::print(out, "\nHot path (from the program, the costliest child at each level)\n");
+  for (std::size_t i = 0; i < report.hot_path.size(); ++i) {
+    const auto& step = report.hot_path[i];
+    fmt::print(out, "  {:>6.1f}% {:>10}  {}{}{}\n", step.percent, format_duration(step.time.mean),
+               std::string(2 * i, ' '), label(step),
+               i + 1 == report.hot_path.size() && i > 0 ? "   <== tune here" : "");
+  }
+}
+
+void tree_lines(const ReportTree& tree, std::uint32_t index, const std::string& prefix,
+                bool last, bool root, std::ostream& out) {
+  const auto& node = tree.node(index);
+  const std::string branch = root ? "" : (last ? "└─ " : "├─ ");
+  fmt::print(out, "  {}  {}{}{}\n", stats_columns(node), prefix, branch, label(node));
+  const std::string inner = root ? prefix : prefix + (last ? "   " : "│  ");
+  for (std::size_t i = 0; i < node.children.size(); ++i) {
+    tree_lines(tree, node.children[i], inner, i + 1 == node.children.size(), false, out);
+  }
+}
+
+void tree(const Report& report, std::ostream& out) {
+  fmt::print(out,
+             "\nTop-down profile (inclusive virtual time; mean/min/max over {} rank{}; imb = "
+             "max/mean; ~ = split among call sites)\n",
+             report.header.ranks_reported, report.header.ranks_reported == 1 ? "" : "s");
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10}  {}\n", "%total", "mean",
+             "min", "max", "imb", "max@", "count", "site");
+  if (!report.tree.empty()) {
+    tree_lines(report.tree, 0, "", true, true, out);
+  }
+}
+
+void statements(const Report& report, std::ostream& out) {
+  fmt::print(out, "\nCommunication statements (all contexts; time = transmission + sync delay)\n");
+  if (report.statements.empty()) {
+    fmt::print(out, "  none\n");
+    return;
+  }
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>6} {:>11} {:>10} {:>8}  {}\n", "%total", "time",
+             "transmit", "sync", "sync%", "bytes", "count", "partners", "statement");
+  for (const auto& s : report.statements) {
+    const double sync_share = s.time.total > 0 ? 100.0 * double(s.sync_delay_ns) / s.time.total : 0;
+    fmt::print(out, "  {:>6.1f}% {:>10} {:>10} {:>10} {:>5.1f}% {:>11} {:>10} {:>8}  {}  {}\n",
+               s.percent, format_duration(s.time.total), format_duration(double(s.transmission_ns)),
+               format_duration(double(s.sync_delay_ns)), sync_share, format_bytes(double(s.bytes)),
+               s.count, s.partners, s.name, position(s.pos));
+  }
+}
+
+void matrix(const Report& report, std::ostream& out) {
+  const auto& m = report.matrix;
+  fmt::print(out, "\nCommunication matrix (row: rank holding the records, column: partner)\n");
+  if (m.cells.empty()) {
+    fmt::print(out, "  no point-to-point communication\n");
+    return;
+  }
+  if (m.ranks <= kGridRanks) {
+    fmt::print(out, "  messages {:>6}", "");
+    for (std::int32_t c = 0; c < m.ranks; ++c) {
+      fmt::print(out, " {:>8}", fmt::format("to {}", c));
+    }
+    std::map<std::pair<std::int32_t, std::int32_t>, std::uint64_t> messages;
+    for (const auto& cell : m.cells) {
+      messages[{cell.rank, cell.partner}] = cell.messages;
+    }
+    for (std::int32_t r = 0; r < m.ranks; ++r) {
+      fmt::print(out, "\n  rank {:>4}      ", r);
+      for (std::int32_t c = 0; c < m.ranks; ++c) {
+        const auto found = messages.find({r, c});
+        fmt::print(out, " {:>8}", found == messages.end() ? "." : fmt::to_string(found->second));
+      }
+    }
+    fmt::print(out, "\n");
+  }
+  std::vector<CommCell> heaviest = m.cells;
+  std::sort(heaviest.begin(), heaviest.end(),
+            [](const auto& a, const auto& b) { return a.time_ns() > b.time_ns(); });
+  const auto shown = std::min(heaviest.size(), kMatrixPairs);
+  fmt::print(out, "  {:>6} {:>7} {:>10} {:>11} {:>10} {:>10} {:>10}\n", "rank", "partner",
+             "messages", "bytes", "time", "transmit", "sync");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& cell = heaviest[i];
+    fmt::print(out, "  {:>6} {:>7} {:>10} {:>11} {:>10} {:>10} {:>10}\n", cell.rank, cell.partner,
+               cell.messages, format_bytes(double(cell.bytes)),
+               format_duration(double(cell.time_ns())),
+               format_duration(double(cell.transmission_ns)),
+               format_duration(double(cell.sync_delay_ns)));
+  }
+  if (heaviest.size() > shown) {
+    fmt::print(out, "  ... {} more pairs (see --format json or html)\n", heaviest.size() - shown);
+  }
+}
+
+} // namespace
+
+void TextRenderer::render(const Report& report, std::ostream& out) const {
+  header(report, out);
+  hot_path(report, out);
+  tree(report, out);
+  statements(report, out);
+  matrix(report, out);
+}
+
+} // namespace vcmon::report
