@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# pingpong_compare.sh MPIEXEC PLAIN MONITORED [RUNS] [SAMPLES]
+# Ping-pong half round-trip, plain MPICH against the same program linked with libvcmon, measured
+# side by side in one invocation: RUNS rounds (default 11), each running both builds under
+# `MPIEXEC -n 2` (which goes first alternates, so neither always follows the other). Each run
+# reports per size the median of SAMPLES samples; the table gives the median over runs and the
+# ratio monitored/plain, against the targets of issue 4 (8 B <= 1.5x, 1 MiB <= 1.05x).
+set -euo pipefail
+if [ $# -lt 3 ]; then
+  echo "usage: $0 MPIEXEC PLAIN MONITORED [RUNS] [SAMPLES]" >&2
+  exit 2
+fi
+mpiexec=$1 plain=$2 monitored=$3 runs=${4:-11} samples=${5:-15}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/profiles"
+
+run() { # run VARIANT PROGRAM: appends "size microseconds" lines to $work/VARIANT
+  VCMON_OUTPUT="$work/profiles" timeout 120 "$mpiexec" -n 2 "$2" "$samples" >>"$work/$1"
+}
+
+for ((r = 0; r < runs; ++r)); do
+  if ((r % 2 == 0)); then
+    run plain "$plain"
+    run vcmon "$monitored"
+  else
+    run vcmon "$monitored"
+    run plain "$plain"
+  fi
+done
+
+echo "ping-pong half round-trip, mpiexec -n 2: median over $runs runs of per-run medians" \
+  "($samples samples each)"
+awk -v runs="$runs" '
+  function median(variant, size,    n, i, j, t, v) {
+    n = count[variant, size]
+    for (i = 1; i <= n; ++i) v[i] = value[variant, size, i]
+    for (i = 2; i <= n; ++i)           # insertion sort: n is small
+      for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+  }
+  function label(bytes) {
+    if (bytes >= 1048576) return bytes / 1048576 " MiB"
+    if (bytes >= 1024) return bytes / 1024 " KiB"
+    return bytes " B"
+  }
+  FNR == 1 { variant = FILENAME ~ /plain$/ ? "plain" : "vcmon" }
+  {
+    if (!seen[$1]++) sizes[++size_count] = $1
+    value[variant, $1, ++count[variant, $1]] = $2
+  }
+  END {
+    printf "%-8s %12s %12s %7s  %s\n", "size", "plain us", "vcmon us", "ratio", "target"
+    for (s = 1; s <= size_count; ++s) {
+      size = sizes[s]
+      if (count["plain", size] != runs || count["vcmon", size] != runs) {
+        print "missing results for size " size > "/dev/stderr"; exit 1
+      }
+      p = median("plain", size); m = median("vcmon", size)
+      target = size == 8 ? 1.5 : size == 1048576 ? 1.05 : 0
+      verdict = target ? sprintf("<= %.2f %s", target, m / p <= target ? "met" : "MISSED") : ""
+      printf "%-8s %12.3f %12.3f %7.3f  %s\n", label(size), p, m, m / p, verdict
+    }
+  }' "$work/plain" "$work/vcmon"
