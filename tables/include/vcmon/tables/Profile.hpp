@@ -16,20 +16,20 @@
 namespace vcmon::tables {
 
 struct ClockCalibration {
-  std::string source;           // "tsc" or "clock_gettime"
+  std::string source; // "tsc" or "clock_gettime"
   double ticks_per_ns = 1.0;
   std::uint64_t probe_cost_ns = 0; // calibrated constant charged per probe
   bool operator==(const ClockCalibration&) const = default;
 };
 
 struct RunMetadata {
-  std::string command;                 // argv joined by spaces
+  std::string command; // argv joined by spaces
   std::int32_t ranks = 0;
-  std::vector<std::string> hosts;      // distinct host names
+  std::vector<std::string> hosts; // distinct host names
   std::int64_t start_unix_ns = 0;
   std::int64_t end_unix_ns = 0;
   ClockCalibration clock;
-  bool partial = false;                // written on abort, signal or exit without Finalize
+  bool partial = false; // written on abort, signal or exit without Finalize
   std::string partial_reason;
   bool operator==(const RunMetadata&) const = default;
 };
@@ -49,6 +49,8 @@ public:
 
 inline constexpr std::uint32_t kProfileVersion = 1;
 
+// Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
+// site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).
 std::vector<std::byte> encode_profile(const Profile& profile);
 Profile decode_profile(std::span<const std::byte> bytes); // throws ProfileError
 

@@ -19,6 +19,8 @@ class ProgramGraph {
 public:
   // Appends a site and returns its id (ids are dense, in insertion order). `parent` must be
   // kNoSite or an existing Procedure/Loop site; throws std::invalid_argument otherwise.
+  // A procedure's parent must be kNoSite. Procedures sharing a symbol are allowed (an inline
+  // function defined in every unit that includes it); calls resolve to the first of them.
   SiteId add_site(SiteKind kind, SourcePos pos, std::string name, SiteId parent,
                   std::string symbol = {});
 
