@@ -7,7 +7,9 @@ function(vcmon_add_gtest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main vcmon_compile_options)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;${ARG_LABELS}")
+  # gtest_discover_tests splits unescaped lists into separate property words.
+  string(REPLACE ";" "\\;" labels "unit;${ARG_LABELS}")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}")
 endfunction()
 
 # vcmon_add_mpi_test(NAME RANKS N COMMAND cmd args... [TIMEOUT s] [ENV k=v...]): runs the
