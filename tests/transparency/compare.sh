@@ -9,7 +9,8 @@ if [ $# -ne 4 ]; then
   echo "usage: $0 MPIEXEC RANKS PLAIN MONITORED" >&2
   exit 2
 fi
-mpiexec=$1 ranks=$2 plain=$3 monitored=$4
+mpiexec=$1 ranks=$2
+plain=$(realpath "$3") monitored=$(realpath "$4")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Each run gets well under ctest's 60 s, so a hang is reported with its output.
