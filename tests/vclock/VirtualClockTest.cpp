@@ -87,6 +87,20 @@ TEST(VirtualClock, ContinueFromBeyondRealTimeClampsToRealTime) {
   EXPECT_EQ(clock.virtual_at(now), clock.real_at(now));
 }
 
+TEST(VirtualClock, AdvanceShiftsRealAndVirtualTimeAlike) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  clock.charge(500);
+  const std::uint64_t now = source.now_ns();
+  const std::uint64_t rt = clock.real_at(now);
+  const std::uint64_t vt = clock.virtual_at(now);
+  clock.advance(3'000'000'000);
+  EXPECT_EQ(clock.real_at(now), rt + 3'000'000'000u);
+  EXPECT_EQ(clock.virtual_at(now), vt + 3'000'000'000u);
+  clock.advance(-3'000'000'000);
+  EXPECT_EQ(clock.real_at(now), rt);
+}
+
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {
   const ClockSource source = ClockSource::calibrate();
   VirtualClock clock(source);

@@ -5,13 +5,17 @@ namespace vcmon::vclock {
 VirtualClock::VirtualClock(const ClockSource& source)
     : source_(source), origin_ns_(source.now_ns()) {}
 
-std::uint64_t VirtualClock::real_ns() const { return real_at(source_.now_ns()); }
+std::uint64_t VirtualClock::real_ns() const {
+  return real_at(source_.now_ns());
+}
 
 std::uint64_t VirtualClock::intrusion_ns() const {
   return intrusion_ns_.load(std::memory_order_relaxed);
 }
 
-std::uint64_t VirtualClock::virtual_ns() const { return virtual_at(source_.now_ns()); }
+std::uint64_t VirtualClock::virtual_ns() const {
+  return virtual_at(source_.now_ns());
+}
 
 void VirtualClock::continue_from(std::uint64_t vt) {
   const std::uint64_t rt = real_ns();

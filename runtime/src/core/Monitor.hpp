@@ -2,38 +2,53 @@
 // (probes, records, virtual clock, profile). Internal to libvcmon.
 #pragma once
 
+#include "core/Config.hpp"
+#include "core/OverflowRecords.hpp"
+#include "core/ProbeCore.hpp"
+#include "core/SiteRegistry.hpp"
+#include "core/ThisThread.hpp"
+#include "core/ThreadRecords.hpp"
 #include "vcmon/tables/Records.hpp"
 #include "vcmon/tables/Site.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace vcmon::runtime {
 
-// Process-wide settings from VCMON_* environment variables (docs/runtime.md).
-struct Config;
-
-class Monitor {
+// Hidden: calls inside libvcmon bind directly, never through the PLT.
+class __attribute__((visibility("hidden"))) Monitor {
 public:
-  // The one instance; constructed on first use (before main if a unit registers first).
+  // The one instance; constructed on first use (before main if a unit registers first) and
+  // never destroyed, so probes running during exit stay safe.
   static Monitor& instance();
 
   // False when VCMON_DISABLE=1: the PMPI layer then passes every call straight through.
-  bool enabled() const;
-  const Config& config() const;
-  vclock::VirtualClock& clock();
+  bool enabled() const { return !config_.disabled; }
+  const Config& config() const { return config_; }
+  vclock::VirtualClock& clock() { return clock_; }
 
   // Constant charged per monitor action for what cannot be measured from inside.
-  std::uint64_t action_cost_ns() const;
+  std::uint64_t action_cost_ns() const { return action_cost_ns_; }
 
   // --- PMPI layer hooks -------------------------------------------------------------
-  // After PMPI_Init: learns rank, size and host; the PMPI layer then measures the clock
-  // offset to rank 0 and reports it with set_clock_offset.
+  // After PMPI_Init: learns rank, size and host, and applies VCMON_TEST_CLOCK_OFFSET_NS
+  // (rank r's clock reads r × N ns more); the PMPI layer then measures the clock offset to
+  // rank 0 and reports it with set_clock_offset.
   void on_mpi_init(int world_rank, int world_size);
+  // offset_ns = this rank's clock − rank 0's clock at the same instant. Recorded in the
+  // profile and removed from this rank's clock, so that from then on real_ns()/virtual_ns()
+  // of all ranks share rank 0's time base (stamps need no further correction).
   void set_clock_offset(std::int64_t offset_ns);
   // Before PMPI_Finalize: gathers every rank's records and writes the profile (collective).
   void on_mpi_finalize();
+  // Before PMPI_Abort: writes this rank's records as a partial profile (no collective: the
+  // other ranks may be anywhere). `reason` ends up in RunMetadata::partial_reason.
+  void on_abort(std::string_view reason);
 
   // The communication site an MPI call is charged to: the comm statement this thread is
   // inside (vcmon_comm_enter), else the synthetic site of MPI function `function_index`
@@ -45,7 +60,59 @@ public:
   void record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
                   std::uint64_t sync_delay_ns, std::uint64_t bytes);
 
-  tables::MonitorCounters& counters();
+  tables::MonitorCounters& counters() { return counters_; }
+
+  // --- core ---------------------------------------------------------------------------
+  std::int32_t world_rank() const { return world_rank_; }
+  std::int32_t world_size() const { return world_size_; }
+  SiteRegistry& registry() { return registry_; }
+  ProbeCore& probes() { return probes_; }
+  const ProbeCosts& probe_costs() const { return probes_.costs(); }
+  const vclock::ClockSource& clock_source() const { return source_; }
+  ThreadRecordsList& thread_records_list() { return threads_; }
+  // The calling thread's stack and records (attached on its first probe).
+  ThreadState& this_thread() {
+    ThreadState& state = this_thread_state;
+    if (state.records == nullptr) [[unlikely]] {
+      attach_thread(state);
+    }
+    return state;
+  }
+  // Writes what this rank has as a partial profile, once per process; safe to call from
+  // exit handlers and the signal helper thread.
+  void write_partial_profile(std::string_view reason);
+  // At exit: a partial profile when MPI was initialised and not finalised, the whole profile
+  // of a program that never used MPI.
+  void on_exit();
+  // Bytes held by records and tables (benchmarks and tests of memory use).
+  std::size_t record_bytes() const;
+
+private:
+  Monitor();
+  void attach_thread(ThreadState& state);
+  // This rank's records; synthetic comm sites numbered after the registered sites.
+  tables::RankRecords collect_rank_records() const;
+  // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty) and
+  // prints its line on stderr.
+  void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
+                        std::string_view partial_reason);
+
+  Config config_;
+  vclock::ClockSource source_;
+  vclock::VirtualClock clock_;
+  SiteRegistry registry_;
+  OverflowRecords overflow_;
+  ThreadRecordsList threads_;
+  ProbeCore probes_;
+  tables::MonitorCounters counters_;
+  std::uint64_t action_cost_ns_ = 0;
+  std::int64_t start_unix_ns_ = 0;
+  std::int32_t world_rank_ = 0;
+  std::int32_t world_size_ = 1;
+  std::int64_t clock_offset_ns_ = 0;
+  std::atomic<bool> mpi_initialized_{false};
+  std::atomic<bool> mpi_finalized_{false};
+  std::atomic<bool> profile_written_{false};
 };
 
 } // namespace vcmon::runtime

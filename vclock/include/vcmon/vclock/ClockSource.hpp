@@ -40,9 +40,13 @@ public:
     return monotonic_raw_ns() - origin_ticks_;
   }
 
-  Kind kind() const { return kind_; }
+  Kind kind() const {
+    return kind_;
+  }
   std::string_view name() const; // "tsc" or "clock_gettime"
-  double ticks_per_ns() const { return ticks_per_ns_; }
+  double ticks_per_ns() const {
+    return ticks_per_ns_;
+  }
 
   // CLOCK_MONOTONIC in nanoseconds, without any origin.
   static std::uint64_t monotonic_raw_ns() {

@@ -6,10 +6,10 @@
 namespace vcmon::vclock {
 
 struct MessageStamp {
-  std::uint64_t send_vt_ns = 0;   // sender's virtual time when the send was posted
-  std::uint64_t send_rt_ns = 0;   // sender's real time, in the common time base (offsets applied)
+  std::uint64_t send_vt_ns = 0; // sender's virtual time when the send was posted
+  std::uint64_t send_rt_ns = 0; // sender's real time, in the common time base (offsets applied)
   std::uint64_t bytes = 0;
-  std::uint32_t flags = 0;        // e.g. synchronous send: the receiver answers with its post time
+  std::uint32_t flags = 0; // e.g. synchronous send: the receiver answers with its post time
 };
 
 // The receive rule (docs/runtime.md, "Virtual time of a receive"). With P = post_vt_ns,
@@ -20,10 +20,10 @@ struct MessageStamp {
 //   transmission = resume − P − sync   the part of the transfer the receiver waited for
 // so sync delay + transmission = resume − P: the receive's virtual duration, counted once.
 struct ReceiveTiming {
-  std::uint64_t arrival_vt_ns;    // A = S + T
-  std::uint64_t sync_delay_ns;    // max(0, S − P)
-  std::uint64_t transmission_ns;  // min(T, max(0, A − P))
-  std::uint64_t resume_vt_ns;     // max(P, A): where the receiver's clock continues
+  std::uint64_t arrival_vt_ns;   // A = S + T
+  std::uint64_t sync_delay_ns;   // max(0, S − P)
+  std::uint64_t transmission_ns; // min(T, max(0, A − P))
+  std::uint64_t resume_vt_ns;    // max(P, A): where the receiver's clock continues
 };
 
 // The receiver posted at virtual time `post_vt_ns`; the message needed `transfer_ns` to move.

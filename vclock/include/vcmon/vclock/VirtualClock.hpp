@@ -19,7 +19,9 @@ public:
   // RT and VT at the instant the source read `now_ns` (ClockSource::now_ns()), so a probe
   // that has read the clock once derives both without reading it again.
   std::uint64_t real_at(std::uint64_t now_ns) const {
-    return now_ns > origin_ns_ ? now_ns - origin_ns_ : 0;
+    // Modular difference: the origin may have been shifted before the source's origin.
+    const auto rt = static_cast<std::int64_t>(now_ns - origin_ns_.load(std::memory_order_relaxed));
+    return rt > 0 ? static_cast<std::uint64_t>(rt) : 0;
   }
   std::uint64_t virtual_at(std::uint64_t now_ns) const {
     const std::uint64_t rt = real_at(now_ns);
@@ -35,11 +37,17 @@ public:
   // a `vt` beyond RT is clamped to RT (I = 0).
   void continue_from(std::uint64_t vt);
 
+  // Moves the origin so that every later RT (and VT) reads `delta_ns` more: used to put
+  // ranks into one time base once their offsets are known, and for the testing offset.
+  void advance(std::int64_t delta_ns) {
+    origin_ns_.fetch_sub(static_cast<std::uint64_t>(delta_ns), std::memory_order_relaxed);
+  }
+
   const ClockSource& source() const { return source_; }
 
 private:
   const ClockSource& source_;
-  std::uint64_t origin_ns_;
+  std::atomic<std::uint64_t> origin_ns_;
   std::atomic<std::uint64_t> intrusion_ns_{0};
 };
 

@@ -1,0 +1,111 @@
+#include "core/Config.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace vcmon::runtime {
+namespace {
+
+class EnvironmentReader {
+public:
+  explicit EnvironmentReader(bool report_problems) : report_problems_(report_problems) {}
+
+  // The variable's value, or nothing when it is unset or empty.
+  static std::optional<std::string_view> value_of(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') {
+      return std::nullopt;
+    }
+    return std::string_view(value);
+  }
+
+  void reject(const char* name, std::string_view value, const char* expected,
+              const std::string& fallback) const {
+    if (report_problems_) {
+      std::fprintf(stderr, "vcmon: %s=%.*s: expected %s; using default %s\n", name,
+                   static_cast<int>(value.size()), value.data(), expected, fallback.c_str());
+    }
+  }
+
+  template <typename Integer>
+  Integer integer(const char* name, Integer fallback, Integer min, Integer max,
+                  const char* expected) const {
+    const auto value = value_of(name);
+    if (!value) {
+      return fallback;
+    }
+    Integer parsed{};
+    const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), parsed);
+    if (error != std::errc() || end != value->data() + value->size() || parsed < min ||
+        parsed > max) {
+      reject(name, *value, expected, std::to_string(fallback));
+      return fallback;
+    }
+    return parsed;
+  }
+
+private:
+  bool report_problems_;
+};
+
+bool is_writable_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+         ::access(path.c_str(), W_OK | X_OK) == 0;
+}
+
+std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
+  std::uint32_t power = 1;
+  while (power < n) {
+    power <<= 1;
+  }
+  return power;
+}
+
+} // namespace
+
+Config Config::from_environment(bool report_problems) {
+  const EnvironmentReader env(report_problems);
+  Config config;
+
+  if (const auto value = EnvironmentReader::value_of("VCMON_DISABLE")) {
+    if (*value == "1") {
+      config.disabled = true;
+    } else if (*value != "0") {
+      env.reject("VCMON_DISABLE", *value, "0 or 1", "0");
+    }
+  }
+  if (const auto value = EnvironmentReader::value_of("VCMON_OUTPUT")) {
+    if (is_writable_directory(std::string(*value))) {
+      config.output_dir = std::string(*value);
+    } else {
+      env.reject("VCMON_OUTPUT", *value, "a writable directory", "(the working directory)");
+    }
+  }
+  // Up to one second per probe: larger values are typing mistakes, not experiments.
+  config.inject_probe_ns = env.integer<std::uint64_t>("VCMON_INJECT_PROBE_NS", 0, 0, 1'000'000'000,
+                                                      "nanoseconds from 0 to 1000000000");
+  config.test_clock_offset_ns = env.integer<std::int64_t>(
+      "VCMON_TEST_CLOCK_OFFSET_NS", 0, -3'600'000'000'000, 3'600'000'000'000,
+      "nanoseconds from -3600000000000 to 3600000000000");
+  if (const auto value = EnvironmentReader::value_of("VCMON_DEADLOCK")) {
+    if (*value == "nullmsg") {
+      config.deadlock = DeadlockMode::NullMessage;
+    } else if (*value != "cycle") {
+      env.reject("VCMON_DEADLOCK", *value, "cycle or nullmsg", "cycle");
+    }
+  }
+  config.overflow_records = round_up_to_power_of_two(
+      env.integer<std::uint32_t>("VCMON_OVERFLOW_RECORDS", config.overflow_records, 64, 1u << 24,
+                                 "a record count from 64 to 16777216"));
+  return config;
+}
+
+} // namespace vcmon::runtime

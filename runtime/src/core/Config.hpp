@@ -1,0 +1,25 @@
+// Process-wide settings from VCMON_* environment variables (table in docs/runtime.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace vcmon::runtime {
+
+enum class DeadlockMode { Cycle, NullMessage };
+
+struct Config {
+  bool disabled = false;                       // VCMON_DISABLE
+  std::string output_dir = ".";                // VCMON_OUTPUT
+  std::uint64_t inject_probe_ns = 0;           // VCMON_INJECT_PROBE_NS
+  std::int64_t test_clock_offset_ns = 0;       // VCMON_TEST_CLOCK_OFFSET_NS (rank r: r × N)
+  DeadlockMode deadlock = DeadlockMode::Cycle; // VCMON_DEADLOCK
+  std::uint32_t overflow_records = 8192;       // VCMON_OVERFLOW_RECORDS (rounded up to 2^k)
+
+  // Reads the environment. Each invalid value is reported with one line on stderr
+  // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;
+  // `report_problems` false keeps quiet (ranks other than the first).
+  static Config from_environment(bool report_problems);
+};
+
+} // namespace vcmon::runtime

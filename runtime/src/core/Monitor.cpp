@@ -1,0 +1,349 @@
+#include "core/Monitor.hpp"
+
+#include "core/ProfileOutput.hpp"
+#include "core/RankRecordsCollector.hpp"
+#include "core/RecordsGather.hpp"
+#include "core/TerminationHandlers.hpp"
+#include "mpi/MpiFunctionTable.hpp"
+#include "vcmon/tables/Profile.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <pthread.h>
+#include <set>
+#include <unistd.h>
+
+namespace vcmon::runtime {
+
+__thread ThreadState this_thread_state __attribute__((tls_model("initial-exec")));
+
+namespace {
+
+// Before MPI_Init the rank is unknown; the launcher's variables tell whether this process is
+// the first one, so that a bad setting is reported once per job, not once per rank.
+bool is_first_process() {
+  for (const char* name : {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"}) {
+    if (const char* value = std::getenv(name)) {
+      return std::atoi(value) == 0;
+    }
+  }
+  return true;
+}
+
+template <std::size_t N> std::uint64_t median(std::array<std::uint64_t, N> values) {
+  std::nth_element(values.begin(), values.begin() + N / 2, values.end());
+  return values[N / 2];
+}
+
+// Cost of one clock read: what an action measured with IntrusionScope cannot see of itself.
+std::uint64_t measure_clock_read_ns(const vclock::ClockSource& source) {
+  std::array<std::uint64_t, 101> samples{};
+  for (std::uint64_t& sample : samples) {
+    const std::uint64_t a = source.now_ns();
+    const std::uint64_t b = source.now_ns();
+    sample = b - a;
+  }
+  return median(samples);
+}
+
+// Runs the real probe code on scratch records and clock: the median cost of a timed probe
+// (procedure enter/exit) and of an untimed one (statement markers).
+ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_t inject_ns) {
+  vclock::VirtualClock scratch_clock(source);
+  OverflowRecords scratch_overflow(64);
+  auto scratch_records = std::make_unique<ThreadRecords>();
+  auto thread = std::make_unique<ThreadState>();
+  thread->records = scratch_records.get();
+  ProbeCore core(scratch_clock, scratch_overflow, ProbeCosts{});
+  constexpr std::uint64_t kPairs = 1000;
+  std::array<std::uint64_t, 9> timed{};
+  std::array<std::uint64_t, 9> untimed{};
+  for (std::size_t batch = 0; batch < timed.size(); ++batch) {
+    std::uint64_t start = source.now_ns();
+    for (std::uint64_t i = 0; i < kPairs; ++i) {
+      core.enter_procedure(*thread, 0, 0);
+      core.exit_procedure(*thread, 0);
+    }
+    timed[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
+    start = source.now_ns();
+    for (std::uint64_t i = 0; i < kPairs; ++i) {
+      core.enter_statement(*thread, 1, tables::SiteKind::Call);
+      core.exit_statement(*thread, 1, tables::SiteKind::Call);
+    }
+    untimed[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
+  }
+  return ProbeCosts{median(timed), median(untimed), inject_ns};
+}
+
+pthread_key_t thread_end_key;
+
+// A thread ends: its open activations will never exit, and its record set goes to the next
+// new thread.
+void on_thread_end(void* state_pointer) {
+  auto* state = static_cast<ThreadState*>(state_pointer);
+  for (std::uint32_t i = 0; i < state->stack.depth; ++i) {
+    if (ProcSlots* proc = state->stack.frames[i].proc) {
+      --proc->active;
+    }
+  }
+  state->stack.depth = 0;
+  state->stack.overflowed = 0;
+  Monitor::instance().thread_records_list().release(state->records);
+  state->records = nullptr;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) {
+    return "unknown";
+  }
+  return name;
+}
+
+void print_summary(const tables::Profile& profile, const std::filesystem::path& path) {
+  // The rank that ran longest in virtual time stands for the job.
+  const tables::RankRecords* longest = nullptr;
+  for (const tables::RankRecords& r : profile.ranks) {
+    if (longest == nullptr || r.virtual_ns > longest->virtual_ns) {
+      longest = &r;
+    }
+  }
+  if (longest == nullptr) {
+    return;
+  }
+  std::fprintf(stderr, "vcmon: virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s%s\n",
+               static_cast<double>(longest->virtual_ns) * 1e-9,
+               static_cast<double>(longest->real_ns) * 1e-9,
+               static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str(),
+               profile.meta.partial ? " (partial)" : "");
+}
+
+} // namespace
+
+Monitor& Monitor::instance() {
+  // Constructed in place and never destroyed: probes may still run in exit handlers and
+  // in other threads while the process ends.
+  alignas(Monitor) static unsigned char storage[sizeof(Monitor)];
+  static Monitor* const monitor = new (storage) Monitor();
+  return *monitor;
+}
+
+Monitor::Monitor()
+    : config_(Config::from_environment(is_first_process())),
+      source_(config_.disabled ? vclock::ClockSource::monotonic()
+                               : vclock::ClockSource::calibrate()),
+      clock_(source_), overflow_(config_.disabled ? 64 : config_.overflow_records),
+      probes_(clock_, overflow_, ProbeCosts{}) {
+  start_unix_ns_ = unix_time_ns();
+  if (config_.disabled) {
+    return;
+  }
+  action_cost_ns_ = measure_clock_read_ns(source_);
+  const vclock::IntrusionScope calibration(clock_, 0);
+  probes_.set_costs(calibrate_probe_costs(source_, config_.inject_probe_ns));
+  pthread_key_create(&thread_end_key, on_thread_end);
+  install_termination_handlers(*this);
+}
+
+void Monitor::attach_thread(ThreadState& state) {
+  const vclock::IntrusionScope attach(clock_, action_cost_ns_);
+  ThreadRecords* records = threads_.acquire();
+  // Pages for every site registered so far, so that probes do not allocate later.
+  records->procs.reserve(registry_.kind_count(tables::SiteKind::Procedure));
+  records->loops.reserve(registry_.kind_count(tables::SiteKind::Loop));
+  records->coms.reserve(registry_.kind_count(tables::SiteKind::Comm));
+  records->synthetic_coms.reserve(mpi_function_count());
+  state.records = records;
+  pthread_setspecific(thread_end_key, &state);
+}
+
+void Monitor::on_mpi_init(int world_rank, int world_size) {
+  world_rank_ = world_rank;
+  world_size_ = world_size;
+  mpi_initialized_.store(true);
+  if (config_.test_clock_offset_ns != 0) {
+    clock_.advance(config_.test_clock_offset_ns * world_rank);
+  }
+}
+
+void Monitor::set_clock_offset(std::int64_t offset_ns) {
+  clock_.advance(-offset_ns);
+  clock_offset_ns_ = offset_ns;
+}
+
+tables::SiteId Monitor::comm_site(unsigned function_index) {
+  const Frame* top = this_thread().stack.top();
+  if (top != nullptr && top->kind == tables::SiteKind::Comm) {
+    return top->site;
+  }
+  return kSyntheticCommBase + function_index;
+}
+
+void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
+                         std::uint64_t sync_delay_ns, std::uint64_t bytes) {
+  if (partner < tables::ComRecord::kCollective) {
+    return;
+  }
+  ThreadRecords& records = *this_thread().records;
+  KeyedSlots* slots = nullptr;
+  if (site >= kSyntheticCommBase) {
+    if (site - kSyntheticCommBase < mpi_function_count()) {
+      slots = records.synthetic_coms.get(site - kSyntheticCommBase);
+    }
+  } else if (const SiteEntry* entry = registry_.find(site);
+             entry != nullptr && entry->kind == tables::SiteKind::Comm) {
+    slots = records.coms.get(entry->kind_index);
+  }
+  if (slots != nullptr) {
+    probes_.add_com(*slots, site, partner, transmission_ns, sync_delay_ns, bytes);
+  }
+}
+
+tables::RankRecords Monitor::collect_rank_records() const {
+  CollectedRecords collected =
+      collect_records(registry_, threads_, overflow_, mpi_function_count());
+  tables::RankRecords& records = collected.records;
+  records.rank = world_rank_;
+  records.host = host_name();
+  records.real_ns = clock_.real_ns();
+  records.virtual_ns = std::min(clock_.virtual_ns(), records.real_ns);
+  records.intrusion_ns = records.real_ns - records.virtual_ns;
+  records.clock_offset_ns = clock_offset_ns_;
+  records.counters = counters_;
+  records.counters.probe_events += collected.probe_events;
+  if (collected.stack_overflows + collected.unmatched_exits + collected.dropped_records > 0) {
+    std::fprintf(stderr,
+                 "vcmon: rank %d: %llu activations deeper than %u, %llu unmatched exits, %llu "
+                 "records dropped (VCMON_OVERFLOW_RECORDS)\n",
+                 world_rank_, static_cast<unsigned long long>(collected.stack_overflows),
+                 ActivationStack::kMaxDepth,
+                 static_cast<unsigned long long>(collected.unmatched_exits),
+                 static_cast<unsigned long long>(collected.dropped_records));
+  }
+  return std::move(collected.records);
+}
+
+namespace {
+
+std::vector<std::string> synthetic_comm_names() {
+  std::vector<std::string> names;
+  for (unsigned i = 0; i < mpi_function_count(); ++i) {
+    names.emplace_back(mpi_function_name(i));
+  }
+  return names;
+}
+
+tables::RunMetadata run_metadata(const Monitor& monitor, std::int64_t start_unix_ns,
+                                 const std::vector<tables::RankRecords>& ranks,
+                                 std::int32_t rank_count) {
+  tables::RunMetadata meta;
+  meta.command = command_line();
+  meta.ranks = rank_count;
+  std::set<std::string> hosts;
+  for (const tables::RankRecords& r : ranks) {
+    hosts.insert(r.host);
+  }
+  meta.hosts.assign(hosts.begin(), hosts.end());
+  meta.start_unix_ns = start_unix_ns;
+  meta.end_unix_ns = unix_time_ns();
+  meta.clock.source = std::string(monitor.clock_source().name());
+  meta.clock.ticks_per_ns = monitor.clock_source().ticks_per_ns();
+  meta.clock.probe_cost_ns = monitor.probe_costs().timed_ns;
+  return meta;
+}
+
+} // namespace
+
+void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
+                               std::string_view partial_reason) {
+  tables::Profile profile;
+  std::sort(ranks.begin(), ranks.end(),
+            [](const auto& a, const auto& b) { return a.rank < b.rank; });
+  profile.ranks = std::move(ranks);
+  profile.meta = run_metadata(*this, start_unix_ns_, profile.ranks, rank_count);
+  profile.meta.partial = !partial_reason.empty();
+  profile.meta.partial_reason = std::string(partial_reason);
+  profile.graph = registry_.program_graph(synthetic_comm_names());
+  const auto path = write_profile(profile, config_.output_dir);
+  if (!path) {
+    return;
+  }
+  if (profile.meta.partial) {
+    std::fprintf(stderr, "vcmon: rank %d: partial profile (%s) %s\n", world_rank_,
+                 profile.meta.partial_reason.c_str(), path->c_str());
+  } else {
+    print_summary(profile, *path);
+  }
+}
+
+void Monitor::on_mpi_finalize() {
+  if (!enabled() || mpi_finalized_.exchange(true)) {
+    return;
+  }
+  const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
+  try {
+    const std::vector<std::byte> encoded = tables::encode_rank_records(collect_rank_records());
+    std::vector<std::vector<std::byte>> gathered = gather_to_rank0(encoded);
+    if (profile_written_.exchange(true) || world_rank_ != 0) {
+      return;
+    }
+    std::vector<tables::RankRecords> ranks;
+    for (std::size_t r = 0; r < gathered.size(); ++r) {
+      try {
+        ranks.push_back(tables::decode_rank_records(gathered[r]));
+      } catch (const tables::ProfileError& error) {
+        std::fprintf(stderr, "vcmon: the records of rank %zu are unreadable (%s); left out\n", r,
+                     error.what());
+      }
+    }
+    write_profile_of(std::move(ranks), world_size_, {});
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+  }
+}
+
+void Monitor::write_partial_profile(std::string_view reason) {
+  if (!enabled() || profile_written_.exchange(true)) {
+    return;
+  }
+  try {
+    write_profile_of({collect_rank_records()}, world_size_, reason);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vcmon: the partial profile was not written: %s\n", error.what());
+  }
+}
+
+void Monitor::on_abort(std::string_view reason) {
+  write_partial_profile(reason);
+}
+
+void Monitor::on_exit() {
+  if (!enabled() || mpi_finalized_.load()) {
+    return;
+  }
+  if (mpi_initialized_.load()) {
+    write_partial_profile("exit without MPI_Finalize");
+    return;
+  }
+  // A program that never initialised MPI ran completely: its one process is the whole job.
+  if (profile_written_.exchange(true)) {
+    return;
+  }
+  try {
+    write_profile_of({collect_rank_records()}, 1, {});
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+  }
+}
+
+std::size_t Monitor::record_bytes() const {
+  std::size_t bytes = registry_.allocated_bytes() + overflow_.allocated_bytes();
+  threads_.for_each([&bytes](const ThreadRecords& r) { bytes += r.allocated_bytes(); });
+  return bytes;
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,185 @@
+#include "core/ProbeCore.hpp"
+
+#include <sched.h>
+
+namespace vcmon::runtime {
+
+using tables::SiteKind;
+
+void ProbeCore::charge(std::uint64_t start_ns, std::uint64_t constant_ns) {
+  if (costs_.inject_ns == 0) [[likely]] {
+    clock_.charge(constant_ns);
+    return;
+  }
+  // Injected cost stands for CPU work, so it is spent running; long waits still yield so
+  // that ranks sharing a core keep moving. Whatever really elapsed is charged.
+  constexpr std::uint64_t kYieldAboveNs = 50'000;
+  std::uint64_t now = now_ns();
+  while (now - start_ns < costs_.inject_ns) {
+    if (costs_.inject_ns - (now - start_ns) > kYieldAboveNs) {
+      sched_yield();
+    }
+    now = now_ns();
+  }
+  clock_.charge(now - start_ns + constant_ns);
+}
+
+Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
+  ActivationStack& stack = thread.stack;
+  if (stack.depth == ActivationStack::kMaxDepth) [[unlikely]] {
+    ++stack.overflowed;
+    add_owned(thread.records->stack_overflows, 1);
+    return nullptr;
+  }
+  Frame& frame = stack.frames[stack.depth++];
+  frame.site = site;
+  frame.kind = kind;
+  frame.adds_time = false;
+  frame.shared_record = false;
+  frame.entry_vt_ns = 0;
+  frame.time_ns = nullptr;
+  frame.proc = nullptr;
+  return &frame;
+}
+
+void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+  if (frame.proc != nullptr) {
+    --frame.proc->active;
+  }
+  if (!frame.adds_time || frame.time_ns == nullptr) {
+    return;
+  }
+  const std::uint64_t elapsed = end_vt_ns > frame.entry_vt_ns ? end_vt_ns - frame.entry_vt_ns : 0;
+  if (frame.shared_record) {
+    frame.time_ns->fetch_add(elapsed, std::memory_order_relaxed);
+  } else {
+    add_owned(*frame.time_ns, elapsed);
+  }
+}
+
+void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKind kind,
+                                 std::uint64_t end_vt_ns) {
+  ActivationStack& stack = thread.stack;
+  if (stack.overflowed > 0) [[unlikely]] {
+    --stack.overflowed; // the innermost activations are the ones not stored
+    return;
+  }
+  std::uint32_t match = stack.depth;
+  while (match > 0 &&
+         (stack.frames[match - 1].site != site || stack.frames[match - 1].kind != kind)) {
+    --match;
+  }
+  if (match == 0) [[unlikely]] {
+    add_owned(thread.records->unmatched_exits, 1);
+    return;
+  }
+  while (stack.depth >= match) {
+    close_frame(stack.frames[--stack.depth], end_vt_ns);
+  }
+}
+
+void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index) {
+  const std::uint64_t start = now_ns();
+  ThreadRecords& records = *thread.records;
+  add_owned(records.probe_events, 1);
+  const Frame* caller = thread.stack.top();
+  const std::uint32_t call_site =
+      caller != nullptr && caller->kind == SiteKind::Call ? caller->site : tables::kNoSite;
+  Frame* frame = push(thread, site, SiteKind::Procedure);
+  ProcSlots* proc = records.procs.get(kind_index);
+  if (frame != nullptr && proc != nullptr) {
+    frame->proc = proc;
+    frame->adds_time = proc->active++ == 0;
+    frame->entry_vt_ns = clock_.virtual_at(start);
+    if (KeyedRecord* record = proc->by_call_site.find_or_claim(call_site)) [[likely]] {
+      add_owned(record->count, 1);
+      frame->time_ns = &record->time_ns;
+    } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, call_site)) {
+      entry->count.fetch_add(1, std::memory_order_relaxed);
+      frame->time_ns = &entry->time_ns;
+      frame->shared_record = true;
+    }
+  }
+  charge(start, costs_.timed_ns);
+}
+
+void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
+  const std::uint64_t start = now_ns();
+  add_owned(thread.records->probe_events, 1);
+  close_activation(thread, site, SiteKind::Procedure, clock_.virtual_at(start));
+  charge(start, costs_.timed_ns);
+}
+
+void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index) {
+  const std::uint64_t start = now_ns();
+  ThreadRecords& records = *thread.records;
+  add_owned(records.probe_events, 1);
+  Frame* frame = push(thread, site, SiteKind::Loop);
+  LoopCounters* loop = records.loops.get(kind_index);
+  if (frame != nullptr && loop != nullptr) {
+    add_owned(loop->count, 1);
+    frame->adds_time = true;
+    frame->time_ns = &loop->time_ns;
+    frame->entry_vt_ns = clock_.virtual_at(start);
+  }
+  charge(start, costs_.timed_ns);
+}
+
+void ProbeCore::iterate_loop(ThreadState& thread, std::uint32_t kind_index) {
+  const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+  ThreadRecords& records = *thread.records;
+  add_owned(records.probe_events, 1);
+  if (LoopCounters* loop = records.loops.get(kind_index)) {
+    add_owned(loop->iterations, 1);
+  }
+  charge(start, costs_.untimed_ns);
+}
+
+void ProbeCore::exit_loop(ThreadState& thread, std::uint32_t site) {
+  const std::uint64_t start = now_ns();
+  add_owned(thread.records->probe_events, 1);
+  close_activation(thread, site, SiteKind::Loop, clock_.virtual_at(start));
+  charge(start, costs_.timed_ns);
+}
+
+void ProbeCore::enter_statement(ThreadState& thread, std::uint32_t site, SiteKind kind) {
+  const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+  add_owned(thread.records->probe_events, 1);
+  push(thread, site, kind);
+  charge(start, costs_.untimed_ns);
+}
+
+void ProbeCore::exit_statement(ThreadState& thread, std::uint32_t site, SiteKind kind) {
+  const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+  add_owned(thread.records->probe_events, 1);
+  // Statement frames carry no time; an end time matters only when the exit also closes
+  // procedures or loops left open above it, which is rare enough to read the clock for.
+  const Frame* top = thread.stack.top();
+  const bool closes_only_itself =
+      top != nullptr && top->site == site && top->kind == kind && thread.stack.overflowed == 0;
+  if (closes_only_itself) [[likely]] {
+    --thread.stack.depth;
+  } else {
+    close_activation(thread, site, kind, clock_.virtual_at(now_ns()));
+  }
+  charge(start, costs_.untimed_ns);
+}
+
+void ProbeCore::add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,
+                        std::uint64_t transmission_ns, std::uint64_t sync_delay_ns,
+                        std::uint64_t bytes) {
+  const auto key = static_cast<std::uint32_t>(partner);
+  if (KeyedRecord* record = slots.find_or_claim(key)) [[likely]] {
+    add_owned(record->count, 1);
+    add_owned(record->time_ns, transmission_ns);
+    add_owned(record->sync_delay_ns, sync_delay_ns);
+    add_owned(record->bytes, bytes);
+  } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, key)) {
+    entry->count.fetch_add(1, std::memory_order_relaxed);
+    entry->time_ns.fetch_add(transmission_ns, std::memory_order_relaxed);
+    entry->sync_delay_ns.fetch_add(sync_delay_ns, std::memory_order_relaxed);
+    entry->bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,63 @@
+// What each probe does to a thread's activation stack and records, and what it charges to
+// intrusion. Independent of the registry and of thread-local storage, so the monitor can
+// run it on scratch records to calibrate the probe cost.
+#pragma once
+
+#include "core/ActivationStack.hpp"
+#include "core/OverflowRecords.hpp"
+#include "core/ThreadRecords.hpp"
+#include "vcmon/vclock/VirtualClock.hpp"
+
+#include <cstdint>
+
+namespace vcmon::runtime {
+
+struct ProbeCosts {
+  std::uint64_t timed_ns = 0;   // a probe that reads the clock (procedure and loop enter/exit)
+  std::uint64_t untimed_ns = 0; // one that does not (loop iteration, call and comm markers)
+  std::uint64_t inject_ns = 0;  // VCMON_INJECT_PROBE_NS: busy-waited and measured
+};
+
+class ProbeCore {
+public:
+  ProbeCore(vclock::VirtualClock& clock, OverflowRecords& overflow, ProbeCosts costs)
+      : clock_(clock), overflow_(overflow), costs_(costs) {}
+
+  void set_costs(ProbeCosts costs) { costs_ = costs; }
+  const ProbeCosts& costs() const { return costs_; }
+
+  // `kind_index` is the site's index among sites of its kind (SiteEntry::kind_index).
+  void enter_procedure(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
+  void exit_procedure(ThreadState& thread, std::uint32_t site);
+  void enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
+  void iterate_loop(ThreadState& thread, std::uint32_t kind_index);
+  void exit_loop(ThreadState& thread, std::uint32_t site);
+  // Call and communication statements only mark the stack: a procedure entered below a
+  // call frame was activated by it; MPI calls below a comm frame are charged to it.
+  void enter_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
+  void exit_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
+
+  // Adds one communication to the record of (site, partner) in `slots`. Not a probe: the
+  // PMPI layer charges its own work.
+  void add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,
+               std::uint64_t transmission_ns, std::uint64_t sync_delay_ns, std::uint64_t bytes);
+
+private:
+  std::uint64_t now_ns() const { return clock_.source().now_ns(); }
+  // Pushes a frame, or counts an activation too deep to store; nullptr in that case.
+  Frame* push(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
+  // Closes the innermost open activation of (site, kind) and any left open above it (a
+  // longjmp out of them); counts the exit as unmatched when there is none.
+  void close_activation(ThreadState& thread, std::uint32_t site, tables::SiteKind kind,
+                        std::uint64_t end_vt_ns);
+  void close_frame(const Frame& frame, std::uint64_t end_vt_ns);
+  // Charges the probe: its calibrated constant, plus the injected cost busy-waited from
+  // `start_ns` and measured.
+  void charge(std::uint64_t start_ns, std::uint64_t constant_ns);
+
+  vclock::VirtualClock& clock_;
+  OverflowRecords& overflow_;
+  ProbeCosts costs_;
+};
+
+} // namespace vcmon::runtime

@@ -1,0 +1,114 @@
+#include "core/RankRecordsCollector.hpp"
+
+#include <map>
+#include <utility>
+
+namespace vcmon::runtime {
+namespace {
+
+using tables::SiteId;
+using tables::SiteKind;
+
+struct Sums {
+  std::uint64_t count = 0;
+  std::uint64_t time_ns = 0;
+  std::uint64_t sync_delay_ns = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t iterations = 0;
+};
+
+using Key = std::pair<SiteId, std::uint32_t>; // (site in the profile, call site or partner)
+
+void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlots& slots) {
+  for (const KeyedRecord& slot : slots.slots) {
+    const std::uint32_t key = slot.key.load(std::memory_order_acquire);
+    if (key == KeyedRecord::kEmptyKey) {
+      continue;
+    }
+    Sums& s = sums[{site, key}];
+    s.count += slot.count.load(std::memory_order_relaxed);
+    s.time_ns += slot.time_ns.load(std::memory_order_relaxed);
+    s.sync_delay_ns += slot.sync_delay_ns.load(std::memory_order_relaxed);
+    s.bytes += slot.bytes.load(std::memory_order_relaxed);
+  }
+}
+
+} // namespace
+
+CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecordsList& threads,
+                                 const OverflowRecords& overflow, std::uint32_t synthetic_count) {
+  const std::uint32_t site_count = registry.site_count();
+  std::map<Key, Sums> procs;
+  std::map<SiteId, Sums> loops;
+  std::map<Key, Sums> coms;
+  CollectedRecords out;
+
+  threads.for_each([&](const ThreadRecords& thread) {
+    out.probe_events += thread.probe_events.load(std::memory_order_relaxed);
+    out.stack_overflows += thread.stack_overflows.load(std::memory_order_relaxed);
+    out.unmatched_exits += thread.unmatched_exits.load(std::memory_order_relaxed);
+    for (SiteId site = 0; site < site_count; ++site) {
+      const SiteEntry* entry = registry.find(site);
+      if (entry->kind == SiteKind::Procedure) {
+        if (const ProcSlots* proc = thread.procs.find(entry->kind_index)) {
+          add_slots(procs, site, proc->by_call_site);
+        }
+      } else if (entry->kind == SiteKind::Loop) {
+        if (const LoopCounters* loop = thread.loops.find(entry->kind_index)) {
+          Sums& s = loops[site];
+          s.count += loop->count.load(std::memory_order_relaxed);
+          s.time_ns += loop->time_ns.load(std::memory_order_relaxed);
+          s.iterations += loop->iterations.load(std::memory_order_relaxed);
+        }
+      } else if (entry->kind == SiteKind::Comm) {
+        if (const KeyedSlots* com = thread.coms.find(entry->kind_index)) {
+          add_slots(coms, site, *com);
+        }
+      }
+    }
+    for (std::uint32_t index = 0; index < synthetic_count; ++index) {
+      if (const KeyedSlots* com = thread.synthetic_coms.find(index)) {
+        add_slots(coms, site_count + index, *com);
+      }
+    }
+  });
+
+  for (std::size_t i = 0; i < overflow.capacity(); ++i) {
+    const OverflowRecords::Entry& entry = overflow.entry(i);
+    const std::uint64_t full_key = entry.key.load(std::memory_order_acquire);
+    if (full_key == OverflowRecords::Entry::kEmpty) {
+      continue;
+    }
+    const auto running_site = static_cast<std::uint32_t>(full_key >> 32);
+    const auto key = static_cast<std::uint32_t>(full_key);
+    SiteId site = running_site;
+    bool is_com = running_site >= kSyntheticCommBase;
+    if (is_com) {
+      site = site_count + (running_site - kSyntheticCommBase);
+    } else if (const SiteEntry* e = registry.find(running_site)) {
+      is_com = e->kind == SiteKind::Comm;
+    }
+    Sums& s = (is_com ? coms : procs)[{site, key}];
+    s.count += entry.count.load(std::memory_order_relaxed);
+    s.time_ns += entry.time_ns.load(std::memory_order_relaxed);
+    s.sync_delay_ns += entry.sync_delay_ns.load(std::memory_order_relaxed);
+    s.bytes += entry.bytes.load(std::memory_order_relaxed);
+  }
+  out.dropped_records = overflow.dropped();
+
+  for (const auto& [key, s] : procs) {
+    out.records.procs.push_back({key.first, key.second, s.time_ns, s.count});
+  }
+  for (const auto& [site, s] : loops) {
+    if (s.count > 0) {
+      out.records.loops.push_back({site, s.time_ns, s.count, s.iterations});
+    }
+  }
+  for (const auto& [key, s] : coms) {
+    out.records.coms.push_back({key.first, static_cast<std::int32_t>(key.second), s.time_ns,
+                                s.sync_delay_ns, s.count, s.bytes});
+  }
+  return out;
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,65 @@
+// The counters behind proc, loop and com records (DESIGN.md §4), laid out so a probe finds
+// its record in O(1): a few keyed slots inline per site, the rest in OverflowRecords.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace vcmon::runtime {
+
+// Adds to a counter that only its owning thread writes: a plain load and store (no locked
+// instruction), still atomic so the finalize reader sees whole values.
+inline void add_owned(std::atomic<std::uint64_t>& counter, std::uint64_t delta) {
+  counter.store(counter.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+}
+
+// One record of a keyed family: a proc record keyed by activating call site, or a com
+// record keyed by partner. For proc records only count and time_ns are used; for com
+// records time_ns is the transmission time.
+struct KeyedRecord {
+  static constexpr std::uint32_t kEmptyKey = 0xFFFF'FFFEu; // neither a site id nor a rank
+  std::atomic<std::uint32_t> key{kEmptyKey};
+  std::atomic<std::uint64_t> count{0};
+  std::atomic<std::uint64_t> time_ns{0};
+  std::atomic<std::uint64_t> sync_delay_ns{0};
+  std::atomic<std::uint64_t> bytes{0};
+};
+
+// Call sites per procedure and partners per communication statement held inline; most
+// procedures have few callers and most statements few partners.
+inline constexpr unsigned kInlineKeys = 4;
+
+struct KeyedSlots {
+  KeyedRecord slots[kInlineKeys];
+
+  // The slot of `key`, claiming an empty one; nullptr when all are taken by other keys.
+  // Owner thread only.
+  KeyedRecord* find_or_claim(std::uint32_t key) {
+    for (KeyedRecord& slot : slots) {
+      const std::uint32_t k = slot.key.load(std::memory_order_relaxed);
+      if (k == key) {
+        return &slot;
+      }
+      if (k == KeyedRecord::kEmptyKey) {
+        slot.key.store(key, std::memory_order_release);
+        return &slot;
+      }
+    }
+    return nullptr;
+  }
+};
+
+struct ProcSlots {
+  KeyedSlots by_call_site;
+  // Activations of this procedure open on the owning thread: more than zero at entry means
+  // recursion, whose time the outermost activation already covers.
+  std::uint32_t active = 0;
+};
+
+struct LoopCounters {
+  std::atomic<std::uint64_t> time_ns{0};
+  std::atomic<std::uint64_t> count{0};
+  std::atomic<std::uint64_t> iterations{0};
+};
+
+} // namespace vcmon::runtime

@@ -1,0 +1,37 @@
+#include "core/RecordsGather.hpp"
+
+#include <mpi.h>
+
+namespace vcmon::runtime {
+
+std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+
+  int my_size = static_cast<int>(mine.size());
+  std::vector<int> sizes(rank == 0 ? size : 0);
+  PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> displacements(sizes.size());
+  int total = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    displacements[r] = total;
+    total += sizes[r];
+  }
+  std::vector<std::byte> all(static_cast<std::size_t>(total));
+  PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displacements.data(),
+               MPI_BYTE, 0, comm);
+  PMPI_Comm_free(&comm);
+
+  std::vector<std::vector<std::byte>> per_rank;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    const auto begin = all.begin() + displacements[r];
+    per_rank.emplace_back(begin, begin + sizes[r]);
+  }
+  return per_rank;
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,15 @@
+// Brings every rank's encoded records to rank 0 at MPI_Finalize, with PMPI calls only (the
+// monitor's own traffic must not pass through its wrappers).
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace vcmon::runtime {
+
+// Collective over MPI_COMM_WORLD (on a private duplicate). Rank 0 receives one buffer per
+// rank, in rank order; the other ranks receive nothing.
+std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine);
+
+} // namespace vcmon::runtime

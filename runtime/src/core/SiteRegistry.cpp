@@ -1,0 +1,92 @@
+#include "core/SiteRegistry.hpp"
+
+#include <cstdio>
+
+namespace vcmon::runtime {
+namespace {
+
+// Why the unit cannot be registered, or nullptr when it can.
+const char* problem_with(const vcmon_unit_desc& unit) {
+  if (unit.abi_version != VCMON_PROBE_ABI_VERSION) {
+    return "it was instrumented for another probe ABI version";
+  }
+  if (unit.site_count > 0 && unit.sites == nullptr) {
+    return "its site table is missing";
+  }
+  for (unsigned i = 0; i < unit.site_count; ++i) {
+    const vcmon_site_desc& site = unit.sites[i];
+    if (site.kind > VCMON_SITE_COMM) {
+      return "a site has an unknown kind";
+    }
+    if (site.parent >= 0) {
+      if (static_cast<unsigned>(site.parent) >= i) {
+        return "a site's parent does not precede it";
+      }
+      const unsigned parent_kind = unit.sites[site.parent].kind;
+      if (parent_kind != VCMON_SITE_PROCEDURE && parent_kind != VCMON_SITE_LOOP) {
+        return "a site's parent is neither a procedure nor a loop";
+      }
+    } else if (site.parent != -1) {
+      return "a site's parent is negative";
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+unsigned SiteRegistry::register_unit(const vcmon_unit_desc& unit) {
+  std::lock_guard lock(mutex_);
+  const std::uint32_t base = site_count_.load(std::memory_order_relaxed);
+  const char* problem = problem_with(unit);
+  if (problem == nullptr && std::uint64_t{base} + unit.site_count > decltype(entries_)::kCapacity) {
+    problem = "the program has too many sites";
+  }
+  if (problem != nullptr) {
+    std::fprintf(stderr, "vcmon: ignoring the probes of %s: %s\n",
+                 unit.file != nullptr ? unit.file : "(unnamed unit)", problem);
+    return kRejectedBase;
+  }
+  for (unsigned i = 0; i < unit.site_count; ++i) {
+    const unsigned kind = unit.sites[i].kind;
+    SiteEntry* entry = entries_.get(base + i);
+    entry->kind = static_cast<tables::SiteKind>(kind);
+    entry->kind_index = kind_counts_[kind]++;
+  }
+  units_.push_back(&unit);
+  site_count_.store(base + unit.site_count, std::memory_order_release);
+  return base;
+}
+
+std::uint32_t SiteRegistry::kind_count(tables::SiteKind kind) const {
+  std::lock_guard lock(mutex_);
+  return kind_counts_[static_cast<unsigned>(kind)];
+}
+
+tables::ProgramGraph
+SiteRegistry::program_graph(const std::vector<std::string>& synthetic_comm_names) const {
+  std::vector<tables::ProgramGraph> units;
+  {
+    std::lock_guard lock(mutex_);
+    units.reserve(units_.size() + 1);
+    for (const vcmon_unit_desc* unit : units_) {
+      tables::ProgramGraph& graph = units.emplace_back();
+      const std::string file = unit->file != nullptr ? unit->file : "";
+      for (unsigned i = 0; i < unit->site_count; ++i) {
+        const vcmon_site_desc& site = unit->sites[i];
+        graph.add_site(static_cast<tables::SiteKind>(site.kind),
+                       tables::SourcePos{file, site.line, site.column},
+                       site.name != nullptr ? site.name : "",
+                       site.parent < 0 ? tables::kNoSite : static_cast<tables::SiteId>(site.parent),
+                       site.symbol != nullptr ? site.symbol : "");
+      }
+    }
+  }
+  tables::ProgramGraph& synthetic = units.emplace_back();
+  for (const std::string& name : synthetic_comm_names) {
+    synthetic.add_site(tables::SiteKind::Comm, tables::SourcePos{}, name, tables::kNoSite);
+  }
+  return tables::ProgramGraph::merge(units);
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,71 @@
+#include "core/TerminationHandlers.hpp"
+
+#include "core/Monitor.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace vcmon::runtime {
+namespace {
+
+constexpr int kSignals[] = {SIGTERM, SIGINT};
+int wake_pipe[2] = {-1, -1};
+std::atomic<bool> signal_seen{false};
+
+void on_signal(int signal) {
+  if (signal_seen.exchange(true)) {
+    // A second signal while the profile is being written: end now.
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  const auto byte = static_cast<unsigned char>(signal);
+  [[maybe_unused]] const ssize_t written = ::write(wake_pipe[1], &byte, 1);
+}
+
+void write_then_reraise(Monitor& monitor) {
+  unsigned char byte = 0;
+  ssize_t got = 0;
+  while ((got = ::read(wake_pipe[0], &byte, 1)) != 1) {
+    if (got == 0 || errno != EINTR) {
+      return;
+    }
+  }
+  const int signal = byte;
+  monitor.write_partial_profile(signal == SIGINT ? "SIGINT" : "SIGTERM");
+  std::signal(signal, SIG_DFL);
+  ::kill(::getpid(), signal);
+}
+
+void on_exit() {
+  Monitor::instance().on_exit();
+}
+
+} // namespace
+
+void install_termination_handlers(Monitor& monitor) {
+  std::atexit(on_exit);
+  if (::pipe2(wake_pipe, O_CLOEXEC) != 0) {
+    std::perror("vcmon: no partial profile on SIGTERM/SIGINT: pipe");
+    return;
+  }
+  std::thread(write_then_reraise, std::ref(monitor)).detach();
+  for (const int signal : kSignals) {
+    struct sigaction current {};
+    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      struct sigaction action {};
+      action.sa_handler = on_signal;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(signal, &action, nullptr);
+    }
+  }
+}
+
+} // namespace vcmon::runtime

@@ -1,0 +1,52 @@
+// One thread's records: only that thread writes them (no locked instruction on the common
+// path); the finalize reader sums all threads' sets. A set is handed to the next new thread
+// when its thread ends, so a program creating many short threads does not grow them.
+#pragma once
+
+#include "core/PagedArray.hpp"
+#include "core/RecordSlots.hpp"
+
+#include <atomic>
+#include <cstdint>
+
+namespace vcmon::runtime {
+
+struct ThreadRecords {
+  // Indexed by the site's index among sites of its kind (SiteEntry::kind_index).
+  PagedArray<ProcSlots, 8, 1024> procs;
+  PagedArray<LoopCounters, 8, 1024> loops;
+  PagedArray<KeyedSlots, 8, 1024> coms;
+  // Indexed by MPI function (mpi_function_index): per-MPI-call records outside comm statements.
+  PagedArray<KeyedSlots, 6, 64> synthetic_coms;
+
+  std::atomic<std::uint64_t> probe_events{0};
+  std::atomic<std::uint64_t> stack_overflows{0}; // activations deeper than the stack holds
+  std::atomic<std::uint64_t> unmatched_exits{0}; // exits with no matching open activation
+
+  std::atomic<bool> in_use{true};
+  ThreadRecords* next = nullptr;
+
+  std::size_t allocated_bytes() const {
+    return procs.allocated_bytes() + loops.allocated_bytes() + coms.allocated_bytes() +
+           synthetic_coms.allocated_bytes();
+  }
+};
+
+// Every record set ever created, in a lock-free list (sets are never freed before exit).
+class ThreadRecordsList {
+public:
+  // A free set from an ended thread, or a new one.
+  ThreadRecords* acquire();
+  void release(ThreadRecords* records) { records->in_use.store(false, std::memory_order_release); }
+
+  template <typename Visit> void for_each(Visit&& visit) const {
+    for (ThreadRecords* r = head_.load(std::memory_order_acquire); r != nullptr; r = r->next) {
+      visit(static_cast<const ThreadRecords&>(*r));
+    }
+  }
+
+private:
+  std::atomic<ThreadRecords*> head_{nullptr};
+};
+
+} // namespace vcmon::runtime
