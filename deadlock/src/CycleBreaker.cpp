@@ -152,9 +152,9 @@ Decision CycleBreaker::decide(const UndecidedReceive& receive, StateExchange& ex
     // Had the decider been free to resume at once, would someone have blocked? Then the
     // waiting cycle through the decider is what this decision broke.
     decision.broke_cycle =
-        vclock::decide_wildcard(receive.candidates,
-                                bounds_of(me.waits_on,
-                                          solver.solve(PinnedBound{self.rank, self.clock_ns})))
+        vclock::decide_wildcard(
+            receive.candidates,
+            bounds_of(me.waits_on, solver.solve(PinnedBound{self.rank, self.clock_ns})))
             .verdict != WildcardVerdict::Take;
     return decision;
   }

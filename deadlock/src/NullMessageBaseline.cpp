@@ -37,8 +37,7 @@ Decision NullMessageBaseline::decide(const UndecidedReceive& receive,
   }
   if (!receive.candidates.empty()) {
     decider.present_arrival_ns =
-        std::min_element(receive.candidates.begin(), receive.candidates.end(),
-                         vclock::taken_before)
+        std::min_element(receive.candidates.begin(), receive.candidates.end(), vclock::taken_before)
             ->arrival_ns;
   }
   std::map<Rank, std::uint64_t> decider_channels;
@@ -46,9 +45,14 @@ Decision NullMessageBaseline::decide(const UndecidedReceive& receive,
     const auto it = state_of.find(rank);
     const bool finished = it != state_of.end() && it->second->activity == Activity::Finished;
     const auto known = receive.known_bounds.find(rank);
-    decider_channels[rank] = finished                            ? kNever
+    decider_channels[rank] = finished                              ? kNever
                              : known == receive.known_bounds.end() ? 0
-                                                                 : known->second;
+                                                                   : known->second;
+  }
+  // A message already there is the earliest its source can still deliver (non-overtaking).
+  for (const vclock::WildcardCandidate& candidate : receive.candidates) {
+    std::uint64_t& channel = decider_channels[candidate.source];
+    channel = std::max(channel, candidate.arrival_ns);
   }
 
   std::map<Rank, NullMessageEndpoint> endpoints;

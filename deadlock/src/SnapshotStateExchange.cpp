@@ -20,8 +20,7 @@ std::vector<ProcessState> SnapshotStateExchange::request_states(std::span<const 
   for (Rank rank : ranks) {
     const auto it = states_.find(rank);
     if (it == states_.end()) {
-      throw std::out_of_range("SnapshotStateExchange: no state for rank " +
-                              std::to_string(rank));
+      throw std::out_of_range("SnapshotStateExchange: no state for rank " + std::to_string(rank));
     }
     replies.push_back(it->second);
   }

@@ -92,11 +92,10 @@ WaitGraph::Vertex WaitGraph::vertex(Rank rank) const {
 bool WaitGraph::waits_transitively_on(Rank from, Rank target) const {
   bool found = false;
   std::vector<boost::default_color_type> colour(boost::num_vertices(graph_));
-  boost::breadth_first_search(
-      graph_, vertex(from),
-      boost::visitor(EdgeTargetWatcher(vertex(target), found))
-          .color_map(boost::make_iterator_property_map(
-              colour.begin(), boost::get(boost::vertex_index, graph_))));
+  boost::breadth_first_search(graph_, vertex(from),
+                              boost::visitor(EdgeTargetWatcher(vertex(target), found))
+                                  .color_map(boost::make_iterator_property_map(
+                                      colour.begin(), boost::get(boost::vertex_index, graph_))));
   return found;
 }
 
@@ -118,14 +117,13 @@ std::vector<Rank> WaitGraph::reachable_through(Rank start,
                          boost::make_function_property_map<Vertex>(
                              [this](Vertex v) { return graph_[v].rank; }),
                          std::back_inserter(reached), boost::on_discover_vertex())))
-          .color_map(boost::make_iterator_property_map(
-              colour.begin(), boost::get(boost::vertex_index, graph_))));
+          .color_map(boost::make_iterator_property_map(colour.begin(),
+                                                       boost::get(boost::vertex_index, graph_))));
   std::sort(reached.begin(), reached.end());
   return reached;
 }
 
-std::vector<Rank> WaitGraph::find_cycle(Rank start,
-                                        const std::function<bool(Rank)>& stuck) const {
+std::vector<Rank> WaitGraph::find_cycle(Rank start, const std::function<bool(Rank)>& stuck) const {
   if (!stuck(start)) {
     return {};
   }
@@ -137,8 +135,7 @@ std::vector<Rank> WaitGraph::find_cycle(Rank start,
 
   std::vector<Vertex> parent(boost::num_vertices(graph_));
   std::optional<std::pair<Vertex, Vertex>> back;
-  std::vector<boost::default_color_type> colour(boost::num_vertices(graph_),
-                                                boost::white_color);
+  std::vector<boost::default_color_type> colour(boost::num_vertices(graph_), boost::white_color);
   boost::depth_first_visit(
       sub, vertex(start), CycleRecorder(parent, back),
       boost::make_iterator_property_map(colour.begin(), boost::get(boost::vertex_index, graph_)));

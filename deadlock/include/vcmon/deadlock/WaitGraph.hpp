@@ -15,8 +15,8 @@ namespace vcmon::deadlock {
 class WaitGraph {
 public:
   // Bidirectional so that a process's waiters (in-edges) are at hand for the fixpoint.
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                                      ProcessState>;
+  using Graph =
+      boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, ProcessState>;
   using Vertex = Graph::vertex_descriptor;
 
   // Throws std::invalid_argument on a duplicate rank, or when a blocked state waits on a rank
