@@ -62,8 +62,7 @@ WildcardDecision decide_wildcard(std::span<const WildcardCandidate> candidates,
                                                          : WildcardVerdict::Wait;
     return decision;
   }
-  decision.earliest =
-      *std::min_element(candidates.begin(), candidates.end(), taken_before);
+  decision.earliest = *std::min_element(candidates.begin(), candidates.end(), taken_before);
   decision.blocking_sources = blockers_of(*decision.earliest, candidates, senders);
   decision.verdict =
       decision.blocking_sources.empty() ? WildcardVerdict::Take : WildcardVerdict::Wait;
@@ -75,8 +74,7 @@ std::vector<WildcardCandidate> safe_in_order(std::span<const WildcardCandidate> 
                                              std::uint64_t horizon_ns) {
   std::vector<WildcardCandidate> safe;
   for (const WildcardCandidate& candidate : sorted(candidates)) {
-    if (candidate.arrival_ns > horizon_ns ||
-        !blockers_of(candidate, candidates, senders).empty()) {
+    if (candidate.arrival_ns > horizon_ns || !blockers_of(candidate, candidates, senders).empty()) {
       break;
     }
     safe.push_back(candidate);

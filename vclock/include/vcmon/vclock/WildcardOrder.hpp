@@ -15,9 +15,9 @@ namespace vcmon::vclock {
 
 // A matching message already at the receiver, or a request that has completed.
 struct WildcardCandidate {
-  int source = 0;              // sender rank
+  int source = 0;               // sender rank
   std::uint64_t arrival_ns = 0; // virtual arrival (stamp + transfer), or virtual completion
-  std::size_t slot = 0;        // the caller's index (request index); breaks ties of one source
+  std::size_t slot = 0;         // the caller's index (request index); breaks ties of one source
   bool operator==(const WildcardCandidate&) const = default;
 };
 
