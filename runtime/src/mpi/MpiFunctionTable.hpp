@@ -14,7 +14,7 @@
 #define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
   X(Probe)                                                                                         \
   X(Iprobe) X(Mprobe) X(Improbe) X(Start) X(Startall) X(Wait) X(Test) X(Waitall) X(Testall)        \
-      X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free) X(Cancel)
+      X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free)
 
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \

@@ -1,0 +1,100 @@
+// Collectives synchronise virtual time (DESIGN.md §5): every participant leaves at the latest
+// participant's virtual entry plus the operation's own cost. The layer reduces the entry
+// moments (virtual and real, MPI_MAX) on the shadow communicator: before the user's blocking
+// collective, or as a nonblocking reduction posted with the user's nonblocking one and tracked
+// with its request. Collectives may synchronise in MPI, so the extra reduction changes no
+// correct program's outcome.
+#pragma once
+
+#include "mpi/ClockUpdate.hpp"
+#include "mpi/Layer.hpp"
+#include "mpi/LayerRequests.hpp"
+#include "mpi/LayerWork.hpp"
+#include "mpi/Moment.hpp"
+#include "mpi/MpiFunctionTable.hpp"
+#include "mpi/RequestTable.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+#include "mpi/WaitPolicy.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+class Collectives {
+public:
+  // Bytes of this rank's block (`count` elements of `datatype`); 0 when not meaningful.
+  template <typename Count> static std::uint64_t bytes_of(Count count, MPI_Datatype datatype) {
+    MPI_Count size = 0;
+    if (count <= 0 || datatype == MPI_DATATYPE_NULL ||
+        PMPI_Type_size_c(datatype, &size) != MPI_SUCCESS) {
+      return 0;
+    }
+    return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  }
+
+  // `bytes()` is evaluated only when monitoring.
+  template <typename Bytes, typename Call>
+  static int blocking(MpiFunction function, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr) {
+      return pmpi();
+    }
+    tables::SiteId site;
+    std::uint64_t block_bytes;
+    Moment entry;
+    std::uint64_t latest[2] = {0, 0};
+    {
+      LayerWork work(*monitor);
+      site = monitor->comm_site(index_of(function));
+      block_bytes = bytes();
+      entry = Moment::now(monitor->clock());
+      const std::uint64_t mine[2] = {entry.vt, entry.rt};
+      WaitPolicy::block([&] {
+        return PMPI_Allreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps);
+      });
+    }
+    const int rc = WaitPolicy::block(pmpi);
+    const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+    ClockUpdate update;
+    {
+      LayerWork work(*monitor);
+      const Moment last{latest[0], latest[1]};
+      monitor->record_com(site, tables::ComRecord::kCollective, transfer_ns(entry, last, end_rt),
+                          elapsed(entry.vt, last.vt), block_bytes);
+      update.include(completion_vt(entry, last, end_rt));
+    }
+    update.apply(monitor->clock());
+    return rc;
+  }
+
+  template <typename Bytes, typename Call>
+  static int nonblocking(MpiFunction function, MPI_Comm comm, Bytes&& bytes, MPI_Request* request,
+                         Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr) {
+      return pmpi();
+    }
+    TrackedRequest tracked;
+    tracked.kind = TrackedRequest::Kind::Collective;
+    tracked.shadow = shadow;
+    {
+      LayerWork work(*monitor);
+      tracked.site = monitor->comm_site(index_of(function));
+      tracked.post = Moment::now(monitor->clock());
+      tracked.layer =
+          &LayerRequests::post_collective_entry(*shadow, tracked.site, bytes(), tracked.post);
+    }
+    const int rc = pmpi();
+    LayerWork work(*monitor);
+    if (rc != MPI_SUCCESS || request_table().insert(*request, tracked) == nullptr) {
+      LayerRequests::withdraw(*tracked.layer);
+    }
+    return rc;
+  }
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,222 @@
+// MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
+// track go straight to PMPI after one table lookup each.
+#include "mpi/Layer.hpp"
+#include "mpi/LayerWork.hpp"
+#include "mpi/RequestCompletion.hpp"
+#include "mpi/WaitPolicy.hpp"
+
+#include <mpi.h>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
+template <typename Call>
+int complete_one(MPI_Request* request, MPI_Status* status, const int* done, bool blocking,
+                 Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  const MPI_Request handle = *request;
+  TrackedRequest* tracked = monitor != nullptr && handle != MPI_REQUEST_NULL
+                                ? request_table().find(handle)
+                                : nullptr;
+  if (tracked == nullptr) {
+    return blocking ? WaitPolicy::block([&] { return pmpi(status); }) : pmpi(status);
+  }
+  const Moment call = Moment::now(monitor->clock());
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = blocking ? WaitPolicy::block([&] { return pmpi(st); }) : pmpi(st);
+  if (done != nullptr && !*done) {
+    return rc;
+  }
+  const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+  ClockUpdate update;
+  {
+    LayerWork work(*monitor);
+    RequestCompletion::completed(*monitor, handle, *tracked, *st, rc, call, end_rt, update);
+  }
+  update.apply(monitor->clock());
+  return rc;
+}
+
+// Several requests: Waitall/Testall/Waitany/Testany/Waitsome/Testsome. `pmpi(MPI_Status*)`
+// runs the call; `each_completed(visit)` then calls visit(request index, status) for every
+// request it completed.
+template <typename Call, typename EachCompleted>
+int complete_many(int count, MPI_Request requests[], MPI_Status* statuses, bool blocking,
+                  Call&& pmpi, EachCompleted&& each_completed) {
+  Monitor* monitor = Layer::monitor();
+  CompletionBatch& batch = CompletionBatch::for_this_thread();
+  if (monitor == nullptr || count <= 0 ||
+      !batch.collect({requests, static_cast<std::size_t>(count)})) {
+    return blocking ? WaitPolicy::block([&] { return pmpi(statuses); }) : pmpi(statuses);
+  }
+  const Moment call = Moment::now(monitor->clock());
+  MPI_Status* const st = batch.statuses(statuses, count);
+  const int rc = blocking ? WaitPolicy::block([&] { return pmpi(st); }) : pmpi(st);
+  const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+  ClockUpdate update;
+  {
+    LayerWork work(*monitor);
+    each_completed(st, [&](int index, const MPI_Status& status) {
+      if (TrackedRequest* tracked = batch.tracked(index)) {
+        // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
+        const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+        if (error != MPI_ERR_PENDING) {
+          RequestCompletion::completed(*monitor, batch.handle(index), *tracked, status, error, call,
+                                       end_rt, update);
+        }
+      }
+    });
+  }
+  update.apply(monitor->clock());
+  return rc;
+}
+
+// Waitall/Testall: every request, in order, when `*done`.
+auto all_of(int count, const int* done) {
+  return [count, done](MPI_Status* st, auto&& visit) {
+    if (done == nullptr || *done) {
+      for (int i = 0; i < count; ++i) {
+        visit(i, st[i]);
+      }
+    }
+  };
+}
+
+// Waitany/Testany: the one at `*index`.
+auto the_one_at(const int* index) {
+  return [index](MPI_Status* st, auto&& visit) {
+    if (*index != MPI_UNDEFINED) {
+      visit(*index, *st);
+    }
+  };
+}
+
+// Waitsome/Testsome: statuses[j] belongs to indices[j].
+auto those_at(const int* outcount, const int* indices) {
+  return [outcount, indices](MPI_Status* st, auto&& visit) {
+    if (*outcount != MPI_UNDEFINED) {
+      for (int j = 0; j < *outcount; ++j) {
+        visit(indices[j], st[j]);
+      }
+    }
+  };
+}
+
+} // namespace
+} // namespace vcmon::runtime::mpi
+
+using namespace vcmon::runtime;
+using namespace vcmon::runtime::mpi;
+
+extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  return complete_one(request, status, nullptr, true,
+                      [&](MPI_Status* st) { return PMPI_Wait(request, st); });
+}
+
+extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  return complete_one(request, status, flag, false,
+                      [&](MPI_Status* st) { return PMPI_Test(request, flag, st); });
+}
+
+extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  return complete_many(
+      count, requests, statuses, true,
+      [&](MPI_Status* st) { return PMPI_Waitall(count, requests, st); }, all_of(count, nullptr));
+}
+
+extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  return complete_many(
+      count, requests, statuses, false,
+      [&](MPI_Status* st) { return PMPI_Testall(count, requests, flag, st); }, all_of(count, flag));
+}
+
+extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  return complete_many(
+      count, requests, status, true,
+      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); }, the_one_at(index));
+}
+
+extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
+                           MPI_Status* status) {
+  return complete_many(
+      count, requests, status, false,
+      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); },
+      the_one_at(index));
+}
+
+extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                            MPI_Status statuses[]) {
+  return complete_many(
+      incount, requests, statuses, true,
+      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); },
+      those_at(outcount, indices));
+}
+
+extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                            MPI_Status statuses[]) {
+  return complete_many(
+      incount, requests, statuses, false,
+      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); },
+      those_at(outcount, indices));
+}
+
+extern "C" int MPI_Start(MPI_Request* request) {
+  Monitor* monitor = Layer::monitor();
+  TrackedRequest* tracked = monitor != nullptr ? request_table().find(*request) : nullptr;
+  if (tracked == nullptr) {
+    return PMPI_Start(request);
+  }
+  {
+    LayerWork work(*monitor);
+    RequestCompletion::starting(*monitor, *tracked);
+  }
+  const int rc = PMPI_Start(request);
+  if (rc != MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    RequestCompletion::start_failed(*tracked);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
+  Monitor* monitor = Layer::monitor();
+  CompletionBatch& batch = CompletionBatch::for_this_thread();
+  if (monitor == nullptr || count <= 0 ||
+      !batch.collect({requests, static_cast<std::size_t>(count)})) {
+    return PMPI_Startall(count, requests);
+  }
+  {
+    LayerWork work(*monitor);
+    for (int i = 0; i < count; ++i) {
+      if (TrackedRequest* tracked = batch.tracked(i)) {
+        RequestCompletion::starting(*monitor, *tracked);
+      }
+    }
+  }
+  const int rc = PMPI_Startall(count, requests);
+  if (rc != MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    for (int i = 0; i < count; ++i) {
+      if (TrackedRequest* tracked = batch.tracked(i)) {
+        RequestCompletion::start_failed(*tracked);
+      }
+    }
+  }
+  return rc;
+}
+
+extern "C" int MPI_Request_free(MPI_Request* request) {
+  Monitor* monitor = Layer::monitor();
+  const MPI_Request handle = *request;
+  TrackedRequest* tracked = monitor != nullptr && handle != MPI_REQUEST_NULL
+                                ? request_table().find(handle)
+                                : nullptr;
+  const int rc = PMPI_Request_free(request);
+  if (tracked != nullptr && rc == MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    RequestCompletion::freed(handle, *tracked);
+  }
+  return rc;
+}

@@ -1,0 +1,159 @@
+#include "mpi/LayerRequests.hpp"
+
+#include <array>
+#include <mutex>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// Enough for the synchronous sends and nonblocking collectives a program keeps in flight;
+// beyond, requests come from the heap (off the common path).
+constexpr std::size_t kPoolSize = 1024;
+std::array<LayerRequest, kPoolSize> pool;
+std::atomic<std::size_t> cursor{0};
+
+std::mutex deferred_mutex;
+std::vector<LayerRequest*> deferred;
+
+Moment partner_of(const LayerRequest& request) {
+  if (request.purpose == LayerRequest::Purpose::SyncReply) {
+    return {request.reply.post_vt, request.reply.post_rt};
+  }
+  return {request.latest[0], request.latest[1]};
+}
+
+// Records the operation and returns the virtual time (common base) it completes at.
+std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment& call,
+                     std::uint64_t end_rt) {
+  const Moment partner = partner_of(request);
+  monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
+                     elapsed(call.vt, partner.vt), request.bytes);
+  return completion_vt(call, partner, end_rt);
+}
+
+} // namespace
+
+LayerRequest& LayerRequests::acquire() {
+  const std::size_t start = cursor.fetch_add(1, std::memory_order_relaxed);
+  for (std::size_t i = 0; i < kPoolSize; ++i) {
+    LayerRequest& slot = pool[(start + i) % kPoolSize];
+    bool expected = false;
+    if (slot.in_use.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
+      slot.request = MPI_REQUEST_NULL;
+      slot.settle = true;
+      return slot;
+    }
+  }
+  auto* request = new LayerRequest;
+  request->pooled = false;
+  request->in_use.store(true, std::memory_order_relaxed);
+  return *request;
+}
+
+void LayerRequests::release(LayerRequest& request) {
+  if (request.pooled) {
+    request.in_use.store(false, std::memory_order_release);
+  } else {
+    delete &request;
+  }
+}
+
+LayerRequest& LayerRequests::post_sync_reply(const Shadow& shadow, int dest, int tag,
+                                             tables::SiteId site, std::uint64_t bytes,
+                                             const Moment& start) {
+  LayerRequest& request = acquire();
+  request.purpose = LayerRequest::Purpose::SyncReply;
+  request.site = site;
+  request.partner = shadow.world_rank_of(dest);
+  request.bytes = bytes;
+  request.start = start;
+  StampProtocol::post_reply_receive(shadow, dest, tag, request.reply, request.request);
+  return request;
+}
+
+LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables::SiteId site,
+                                                   std::uint64_t bytes, const Moment& entry) {
+  LayerRequest& request = acquire();
+  request.purpose = LayerRequest::Purpose::CollectiveEntry;
+  request.site = site;
+  request.partner = tables::ComRecord::kCollective;
+  request.bytes = bytes;
+  request.start = entry;
+  request.entry[0] = entry.vt;
+  request.entry[1] = entry.rt;
+  PMPI_Iallreduce(request.entry, request.latest, 2, MPI_UINT64_T, MPI_MAX, shadow.stamps,
+                  &request.request);
+  return request;
+}
+
+void LayerRequests::user_completed(Monitor& monitor, LayerRequest& request, const Moment& call,
+                                   ClockUpdate& update) {
+  const Moment end = Moment::now(monitor.clock());
+  int done = 0;
+  PMPI_Test(&request.request, &done, MPI_STATUS_IGNORE);
+  if (done) {
+    update.include(settle(monitor, request, call, end.rt));
+    release(request);
+    return;
+  }
+  request.call = call;
+  request.end_rt = end.rt;
+  request.vt_then = end.vt;
+  const std::lock_guard lock(deferred_mutex);
+  deferred.push_back(&request);
+  deferred_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void LayerRequests::withdraw(LayerRequest& request) {
+  if (request.purpose == LayerRequest::Purpose::SyncReply) {
+    PMPI_Cancel(&request.request);
+    PMPI_Wait(&request.request, MPI_STATUS_IGNORE);
+    release(request);
+    return;
+  }
+  request.settle = false;
+  const std::lock_guard lock(deferred_mutex);
+  deferred.push_back(&request);
+  deferred_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void LayerRequests::poll_deferred(Monitor& monitor) {
+  const std::lock_guard lock(deferred_mutex);
+  for (std::size_t i = 0; i < deferred.size();) {
+    LayerRequest& request = *deferred[i];
+    int done = 0;
+    PMPI_Test(&request.request, &done, MPI_STATUS_IGNORE);
+    if (!done) {
+      ++i;
+      continue;
+    }
+    // The program went on meanwhile: only a wait it should have had is added, never a
+    // wait removed retroactively.
+    const std::uint64_t vt =
+        request.settle ? settle(monitor, request, request.call, request.end_rt) : 0;
+    if (vt > request.vt_then) {
+      vclock::VirtualClock& clock = monitor.clock();
+      clock.continue_from(clock.virtual_ns() + (vt - request.vt_then));
+    }
+    release(request);
+    deferred[i] = deferred.back();
+    deferred.pop_back();
+    deferred_count_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+void LayerRequests::withdraw_all() {
+  const std::lock_guard lock(deferred_mutex);
+  for (LayerRequest* request : deferred) {
+    if (request->purpose == LayerRequest::Purpose::SyncReply) {
+      PMPI_Cancel(&request->request);
+    }
+    PMPI_Wait(&request->request, MPI_STATUS_IGNORE);
+    release(*request);
+  }
+  deferred.clear();
+  deferred_count_.store(0, std::memory_order_relaxed);
+}
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,27 @@
+// A point in time, virtual and real. Once MPI_Init has measured the clock offsets
+// (ClockOffset) and the core removed them from each rank's clock, all ranks read their clocks
+// in rank 0's time base (DESIGN.md §5), so moments of different ranks compare directly.
+#pragma once
+
+#include "vcmon/vclock/VirtualClock.hpp"
+
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+struct Moment {
+  std::uint64_t vt = 0;
+  std::uint64_t rt = 0;
+
+  static Moment now(const vclock::VirtualClock& clock) {
+    const std::uint64_t now_ns = clock.source().now_ns();
+    return {clock.virtual_at(now_ns), clock.real_at(now_ns)};
+  }
+};
+
+// t − since, or 0 when t is earlier.
+constexpr std::uint64_t elapsed(std::uint64_t since, std::uint64_t t) {
+  return t > since ? t - since : 0;
+}
+
+} // namespace vcmon::runtime::mpi

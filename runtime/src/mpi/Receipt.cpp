@@ -1,0 +1,43 @@
+#include "mpi/Receipt.hpp"
+
+#include "mpi/StampProtocol.hpp"
+
+#include "vcmon/vclock/MessageStamp.hpp"
+
+namespace vcmon::runtime::mpi {
+
+bool Receipt::consumed_message(int error, const MPI_Status& status) {
+  if (error != MPI_SUCCESS) {
+    int error_class = MPI_SUCCESS;
+    PMPI_Error_class(error, &error_class);
+    if (error_class != MPI_ERR_TRUNCATE) {
+      return false;
+    }
+  }
+  if (status.MPI_SOURCE < 0) { // MPI_PROC_NULL, or a status MPI left untouched
+    return false;
+  }
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  return cancelled == 0;
+}
+
+void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
+                    const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
+                    ClockUpdate& update) {
+  const vclock::MessageStamp stamp =
+      StampProtocol::receive_stamp(shadow, status.MPI_SOURCE, status.MPI_TAG);
+  if (stamp.flags & kSynchronous) {
+    StampProtocol::send_reply(shadow, status.MPI_SOURCE, status.MPI_TAG, post);
+  }
+  const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
+  const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
+  const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);
+  MPI_Count bytes = 0;
+  PMPI_Get_count_c(&status, MPI_BYTE, &bytes);
+  monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), transfer, timing.sync_delay_ns,
+                     bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0);
+  update.include(completion_vt(call, sender, end_rt));
+}
+
+} // namespace vcmon::runtime::mpi

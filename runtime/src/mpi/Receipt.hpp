@@ -1,0 +1,30 @@
+// The receiving end of the stamp protocol: once a receive matched its data, take the stamp,
+// answer a synchronous sender, record the communication and compute where the clock goes on.
+#pragma once
+
+#include "mpi/ClockUpdate.hpp"
+#include "mpi/Moment.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+
+#include "core/Monitor.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+class Receipt {
+public:
+  // Whether a receive that completed with `error` and `status` consumed a message, hence its
+  // stamp: it succeeded or truncated, was not cancelled, and was not from MPI_PROC_NULL.
+  static bool consumed_message(int error, const MPI_Status& status);
+
+  // The receive was posted at `post` and completed in a call entered at `call` that returned
+  // at real time `end_rt`; `status` names the actual source and tag.
+  static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
+                    const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
+                    ClockUpdate& update);
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,112 @@
+#include "mpi/RequestCompletion.hpp"
+
+#include "mpi/Receipt.hpp"
+#include "mpi/StampProtocol.hpp"
+
+namespace vcmon::runtime::mpi {
+
+RequestTable& request_table() {
+  static RequestTable table;
+  return table;
+}
+
+void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedRequest& request,
+                                  const MPI_Status& status, int error, const Moment& call,
+                                  std::uint64_t end_rt, ClockUpdate& update) {
+  if (request.persistent() && !request.active) {
+    return; // an inactive persistent request completes at once, with an empty status
+  }
+  switch (request.kind) {
+  case TrackedRequest::Kind::Receive:
+  case TrackedRequest::Kind::PersistentReceive:
+    if (Receipt::consumed_message(error, status)) {
+      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, status,
+                     update);
+    }
+    break;
+  case TrackedRequest::Kind::SyncSend:
+  case TrackedRequest::Kind::PersistentSend:
+    if (request.layer != nullptr) {
+      int cancelled = 0;
+      PMPI_Test_cancelled(&status, &cancelled);
+      if (error == MPI_SUCCESS && !cancelled) {
+        LayerRequests::user_completed(monitor, *request.layer, call, update);
+      } else {
+        LayerRequests::withdraw(*request.layer);
+      }
+      request.layer = nullptr;
+    } else if (request.kind == TrackedRequest::Kind::PersistentSend) {
+      monitor.record_com(request.site, request.shadow->world_rank_of(request.peer), 0, 0,
+                         request.bytes);
+    }
+    break;
+  case TrackedRequest::Kind::Collective:
+    LayerRequests::user_completed(monitor, *request.layer, call, update);
+    request.layer = nullptr;
+    break;
+  }
+  if (request.persistent()) {
+    request.active = false;
+  } else {
+    request_table().erase(handle);
+  }
+}
+
+void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
+  request.post = Moment::now(monitor.clock());
+  request.active = true;
+  if (request.kind != TrackedRequest::Kind::PersistentSend) {
+    return;
+  }
+  const Shadow& shadow = *request.shadow;
+  if (request.synchronous) {
+    request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
+                                                    request.bytes, request.post);
+  }
+  StampProtocol::send_stamp(shadow, request.peer, request.tag,
+                            {request.post.vt, request.post.rt, request.bytes,
+                             request.synchronous ? kSynchronous : 0});
+}
+
+void RequestCompletion::start_failed(TrackedRequest& request) {
+  request.active = false;
+  if (request.layer != nullptr) {
+    LayerRequests::withdraw(*request.layer);
+    request.layer = nullptr;
+  }
+}
+
+void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
+  // A freed request that is still active completes unseen: a synchronous send's reply is no
+  // longer awaited (docs/pmpi.md lists what this leaves behind).
+  if (request.layer != nullptr) {
+    LayerRequests::withdraw(*request.layer);
+  }
+  request_table().erase(handle);
+}
+
+CompletionBatch& CompletionBatch::for_this_thread() {
+  static thread_local CompletionBatch batch;
+  return batch;
+}
+
+bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
+  handles_.assign(requests.begin(), requests.end());
+  tracked_.resize(requests.size());
+  bool any = false;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    tracked_[i] = requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+    any = any || tracked_[i] != nullptr;
+  }
+  return any;
+}
+
+MPI_Status* CompletionBatch::statuses(MPI_Status* user, int count) {
+  if (user != MPI_STATUSES_IGNORE) {
+    return user;
+  }
+  statuses_.resize(static_cast<std::size_t>(count));
+  return statuses_.data();
+}
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,46 @@
+// What the layer remembers about a user request until MPI completes (or frees) it, keyed by
+// the request handle: O(1), preallocated, no allocation. Only requests whose completion needs
+// the layer are here: receives (they take their stamp at completion), synchronous sends (the
+// reply), persistent requests (they stamp at every start) and nonblocking collectives.
+#pragma once
+
+#include "mpi/Moment.hpp"
+#include "mpi/HandleTable.hpp"
+#include "mpi/LayerRequests.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+
+#include "vcmon/tables/Site.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+struct TrackedRequest {
+  enum class Kind : std::uint8_t { Receive, SyncSend, PersistentSend, PersistentReceive, Collective };
+
+  Kind kind = Kind::Receive;
+  bool synchronous = false; // PersistentSend from Ssend_init
+  bool active = false;      // persistent requests: started and not yet completed
+  tables::SiteId site = tables::kNoSite;
+  const Shadow* shadow = nullptr;
+  int peer = MPI_PROC_NULL; // persistent sends: destination
+  int tag = 0;              // persistent sends: tag
+  std::uint64_t bytes = 0;  // persistent sends: stamped at each start
+  Moment post;              // when posted (persistent: when last started)
+  LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective
+
+  bool persistent() const {
+    return kind == Kind::PersistentSend || kind == Kind::PersistentReceive;
+  }
+};
+
+static_assert(sizeof(MPI_Request) == sizeof(std::int32_t), "MPICH request handles are ints");
+
+// A program rarely keeps more requests in flight; beyond, requests go untracked (documented in
+// docs/pmpi.md: their receives leave their stamps behind).
+using RequestTable = HandleTable<TrackedRequest, 16384>;
+RequestTable& request_table();
+
+} // namespace vcmon::runtime::mpi

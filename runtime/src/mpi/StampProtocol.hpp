@@ -1,0 +1,76 @@
+// The wire protocol between the PMPI layers of two ranks (DESIGN.md §5):
+//  - before the data of every point-to-point send to a real rank, a stamp (vclock::MessageStamp,
+//    common time base) goes to the same destination with the same tag on the shadow `stamps`
+//    communicator. It is small, hence eager, and travels ahead of the data, so a receiver can
+//    see it by probing the shadow without pulling the data (wildcard decisions, issue 5);
+//  - once a receive has matched (its status names the actual source and tag) it takes exactly
+//    one stamp from that source with that tag: MPI's non-overtaking rule per (source,
+//    communicator, tag) makes it the data's own stamp;
+//  - a stamp flagged kSynchronous (Ssend, Issend, Ssend_init) is answered with the receiver's
+//    post time (SyncReply) on the shadow `replies` communicator, same tag, so that the sender
+//    completes no earlier than its partner arrived in virtual time.
+#pragma once
+
+#include "mpi/Moment.hpp"
+#include "mpi/Layer.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+
+#include "vcmon/vclock/MessageStamp.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace vcmon::runtime::mpi {
+
+inline constexpr std::uint32_t kSynchronous = 1u;
+
+// The receiver's post moment, answering a synchronous send.
+struct SyncReply {
+  std::uint64_t post_vt = 0;
+  std::uint64_t post_rt = 0;
+};
+
+class StampProtocol {
+public:
+  // Bytes of the message when PMPI will certainly accept the send's arguments, else nullopt:
+  // a send that fails must not leave a stamp behind, and a bad rank or tag must reach the
+  // user's error handler from PMPI, never from the layer.
+  template <typename Count>
+  static std::optional<std::uint64_t> checked_bytes(const Shadow& shadow, Count count,
+                                                    MPI_Datatype datatype, int dest, int tag) {
+    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= shadow.peers ||
+        tag < 0 || tag > Layer::tag_ub()) {
+      return std::nullopt;
+    }
+    MPI_Count size = 0;
+    if (PMPI_Type_size_c(datatype, &size) != MPI_SUCCESS) {
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  }
+
+  static void send_stamp(const Shadow& shadow, int dest, int tag, const vclock::MessageStamp& stamp) {
+    PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
+  }
+
+  static vclock::MessageStamp receive_stamp(const Shadow& shadow, int source, int tag) {
+    vclock::MessageStamp stamp;
+    PMPI_Recv(&stamp, sizeof stamp, MPI_BYTE, source, tag, shadow.stamps, MPI_STATUS_IGNORE);
+    return stamp;
+  }
+
+  // The sender posts the receive of the reply before its data leaves.
+  static void post_reply_receive(const Shadow& shadow, int dest, int tag, SyncReply& reply,
+                                 MPI_Request& request) {
+    PMPI_Irecv(&reply, sizeof reply, MPI_BYTE, dest, tag, shadow.replies, &request);
+  }
+
+  static void send_reply(const Shadow& shadow, int source, int tag, const Moment& post) {
+    const SyncReply reply{post.vt, post.rt};
+    PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.replies);
+  }
+};
+
+} // namespace vcmon::runtime::mpi
