@@ -115,16 +115,16 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
 
 #define VCMON_UNPACK(...) __VA_ARGS__
 
-#define VCMON_DEFINE_COLLECTIVE(NAME, lower, PARAMS, ARGS, BYTES)                                \
-  extern "C" int MPI_##NAME PARAMS {                                                             \
-    return Collectives::blocking(                                                                \
-        MpiFunction::NAME, comm, [&]() -> std::uint64_t { return BYTES; },                        \
-        [&] { return PMPI_##NAME ARGS; });                                                       \
-  }                                                                                              \
-  extern "C" int MPI_I##lower(VCMON_UNPACK PARAMS, MPI_Request* request) {                       \
-    return Collectives::nonblocking(                                                             \
-        MpiFunction::I##lower, comm, [&]() -> std::uint64_t { return BYTES; }, request,           \
-        [&] { return PMPI_I##lower(VCMON_UNPACK ARGS, request); });                              \
+#define VCMON_DEFINE_COLLECTIVE(NAME, lower, PARAMS, ARGS, BYTES)                                  \
+  extern "C" int MPI_##NAME PARAMS {                                                               \
+    return Collectives::blocking(                                                                  \
+        MpiFunction::NAME, comm, [&]() -> std::uint64_t { return BYTES; },                         \
+        [&] { return PMPI_##NAME ARGS; });                                                         \
+  }                                                                                                \
+  extern "C" int MPI_I##lower(VCMON_UNPACK PARAMS, MPI_Request* request) {                         \
+    return Collectives::nonblocking(                                                               \
+        MpiFunction::I##lower, comm, [&]() -> std::uint64_t { return BYTES; }, request,            \
+        [&] { return PMPI_I##lower(VCMON_UNPACK ARGS, request); });                                \
   }
 
 VCMON_COLLECTIVE_SIGNATURES(VCMON_DEFINE_COLLECTIVE)

@@ -52,9 +52,8 @@ public:
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
       const std::uint64_t mine[2] = {entry.vt, entry.rt};
-      WaitPolicy::block([&] {
-        return PMPI_Allreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps);
-      });
+      WaitPolicy::block(
+          [&] { return PMPI_Allreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps); });
     }
     const int rc = WaitPolicy::block(pmpi);
     const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;

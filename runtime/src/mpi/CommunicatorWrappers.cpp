@@ -97,12 +97,10 @@ extern "C" int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_C
 extern "C" int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                                                 MPI_Group remote_group, int remote_leader,
                                                 const char* stringtag, MPI_Info info,
-                                                MPI_Errhandler errhandler,
-                                                MPI_Comm* newintercomm) {
+                                                MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
   return fresh(newintercomm, [&] {
-    return PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group,
-                                             remote_leader, stringtag, info, errhandler,
-                                             newintercomm);
+    return PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader,
+                                             stringtag, info, errhandler, newintercomm);
   });
 }
 
@@ -112,8 +110,9 @@ extern "C" int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newin
 
 extern "C" int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                                int reorder, MPI_Comm* comm_cart) {
-  return fresh(comm_cart,
-               [&] { return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart); });
+  return fresh(comm_cart, [&] {
+    return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+  });
 }
 
 extern "C" int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {

@@ -16,9 +16,8 @@ int complete_one(MPI_Request* request, MPI_Status* status, const int* done, bool
                  Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
   const MPI_Request handle = *request;
-  TrackedRequest* tracked = monitor != nullptr && handle != MPI_REQUEST_NULL
-                                ? request_table().find(handle)
-                                : nullptr;
+  TrackedRequest* tracked =
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   if (tracked == nullptr) {
     return blocking ? WaitPolicy::block([&] { return pmpi(status); }) : pmpi(status);
   }
@@ -210,9 +209,8 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
   const MPI_Request handle = *request;
-  TrackedRequest* tracked = monitor != nullptr && handle != MPI_REQUEST_NULL
-                                ? request_table().find(handle)
-                                : nullptr;
+  TrackedRequest* tracked =
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   const int rc = PMPI_Request_free(request);
   if (tracked != nullptr && rc == MPI_SUCCESS) {
     LayerWork work(*monitor);

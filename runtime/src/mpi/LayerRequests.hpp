@@ -27,9 +27,9 @@ struct LayerRequest {
   tables::SiteId site = tables::kNoSite;
   std::int32_t partner = tables::ComRecord::kCollective; // world rank of the receiver
   std::uint64_t bytes = 0;
-  Moment start;           // the send's start, or this rank's entry into the collective
-  SyncReply reply;        // SyncReply: the receiver's post moment
-  std::uint64_t entry[2]; // CollectiveEntry: this rank's entry (vt, rt) ...
+  Moment start;            // the send's start, or this rank's entry into the collective
+  SyncReply reply;         // SyncReply: the receiver's post moment
+  std::uint64_t entry[2];  // CollectiveEntry: this rank's entry (vt, rt) ...
   std::uint64_t latest[2]; // ... and the latest participant's, reduced with MPI_MAX
   // Set when deferred: the completion call's entry, its end, and the clock then.
   Moment call;

@@ -52,10 +52,11 @@ public:
     StampedSend send{shadow, monitor.comm_site(index_of(function)), dest, *bytes,
                      Moment::now(monitor.clock())};
     if (synchronous) {
-      send.reply = &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes, send.start);
+      send.reply =
+          &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes, send.start);
     }
-    StampProtocol::send_stamp(*shadow, dest, tag,
-                              {send.start.vt, send.start.rt, *bytes, synchronous ? kSynchronous : 0});
+    StampProtocol::send_stamp(
+        *shadow, dest, tag, {send.start.vt, send.start.rt, *bytes, synchronous ? kSynchronous : 0});
     return send;
   }
 
@@ -189,8 +190,8 @@ public:
   }
 
   // After a blocking receive (or the receiving half of a Sendrecv) returned.
-  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                       int rc, const MPI_Status& status) {
+  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                       const Moment& post, int rc, const MPI_Status& status) {
     const std::uint64_t end_rt = Moment::now(monitor.clock()).rt;
     ClockUpdate update;
     {

@@ -6,113 +6,108 @@ using vcmon::runtime::mpi::MpiFunction;
 using vcmon::runtime::mpi::PointToPoint;
 
 // Blocking sends: MPI_Send, MPI_Bsend, MPI_Rsend, MPI_Ssend.
-#define VCMON_SEND(NAME, COUNT, SYNC)                                                            \
-  extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,        \
-                            int tag, MPI_Comm comm) {                                            \
-    return PointToPoint::send(MpiFunction::NAME, SYNC, count, datatype, dest, tag, comm,          \
+#define VCMON_SEND(NAME, COUNT, SYNC)                                                              \
+  extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,         \
+                            int tag, MPI_Comm comm) {                                              \
+    return PointToPoint::send(MpiFunction::NAME, SYNC, count, datatype, dest, tag, comm,           \
                               [&] { return PMPI_##NAME(buf, count, datatype, dest, tag, comm); }); \
   }
 
 // Nonblocking sends (MPI_Isend, ...) and persistent ones (MPI_Send_init, ...).
-#define VCMON_ISEND(NAME, COUNT, SYNC, SHAPE)                                                    \
-  extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,        \
-                            int tag, MPI_Comm comm, MPI_Request* request) {                      \
-    return PointToPoint::SHAPE(MpiFunction::NAME, SYNC, count, datatype, dest, tag, comm, request, \
-                               [&] {                                                             \
-                                 return PMPI_##NAME(buf, count, datatype, dest, tag, comm,       \
-                                                    request);                                    \
-                               });                                                               \
+#define VCMON_ISEND(NAME, COUNT, SYNC, SHAPE)                                                      \
+  extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,         \
+                            int tag, MPI_Comm comm, MPI_Request* request) {                        \
+    return PointToPoint::SHAPE(                                                                    \
+        MpiFunction::NAME, SYNC, count, datatype, dest, tag, comm, request,                        \
+        [&] { return PMPI_##NAME(buf, count, datatype, dest, tag, comm, request); });              \
   }
 
-#define VCMON_RECV(NAME, COUNT)                                                                  \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,   \
-                            MPI_Comm comm, MPI_Status* status) {                                 \
-    return PointToPoint::recv(MpiFunction::NAME, source, tag, comm, status, [&](MPI_Status* st) { \
-      return PMPI_##NAME(buf, count, datatype, source, tag, comm, st);                           \
-    });                                                                                          \
+#define VCMON_RECV(NAME, COUNT)                                                                    \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
+                            MPI_Comm comm, MPI_Status* status) {                                   \
+    return PointToPoint::recv(MpiFunction::NAME, source, tag, comm, status, [&](MPI_Status* st) {  \
+      return PMPI_##NAME(buf, count, datatype, source, tag, comm, st);                             \
+    });                                                                                            \
   }
 
-#define VCMON_IRECV(NAME, COUNT)                                                                 \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,   \
-                            MPI_Comm comm, MPI_Request* request) {                               \
-    return PointToPoint::irecv(MpiFunction::NAME, source, tag, comm, request, [&] {               \
-      return PMPI_##NAME(buf, count, datatype, source, tag, comm, request);                      \
-    });                                                                                          \
+#define VCMON_IRECV(NAME, COUNT)                                                                   \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
+                            MPI_Comm comm, MPI_Request* request) {                                 \
+    return PointToPoint::irecv(MpiFunction::NAME, source, tag, comm, request, [&] {                \
+      return PMPI_##NAME(buf, count, datatype, source, tag, comm, request);                        \
+    });                                                                                            \
   }
 
-#define VCMON_RECV_INIT(NAME, COUNT)                                                             \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,   \
-                            MPI_Comm comm, MPI_Request* request) {                               \
-    return PointToPoint::recv_init(MpiFunction::NAME, source, comm, request, [&] {                \
-      return PMPI_##NAME(buf, count, datatype, source, tag, comm, request);                      \
-    });                                                                                          \
+#define VCMON_RECV_INIT(NAME, COUNT)                                                               \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
+                            MPI_Comm comm, MPI_Request* request) {                                 \
+    return PointToPoint::recv_init(MpiFunction::NAME, source, comm, request, [&] {                 \
+      return PMPI_##NAME(buf, count, datatype, source, tag, comm, request);                        \
+    });                                                                                            \
   }
 
-#define VCMON_SENDRECV(NAME, COUNT)                                                              \
-  extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype,         \
-                            int dest, int sendtag, void* recvbuf, COUNT recvcount,               \
-                            MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,       \
-                            MPI_Status* status) {                                                \
-    return PointToPoint::sendrecv(                                                               \
-        MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source, recvtag, comm, status,    \
-        [&](MPI_Status* st) {                                                                    \
-          return PMPI_##NAME(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,    \
-                             recvtype, source, recvtag, comm, st);                               \
-        });                                                                                      \
+#define VCMON_SENDRECV(NAME, COUNT)                                                                \
+  extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest, \
+                            int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
+                            int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
+    return PointToPoint::sendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source,   \
+                                  recvtag, comm, status, [&](MPI_Status* st) {                     \
+                                    return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,         \
+                                                       sendtag, recvbuf, recvcount, recvtype,      \
+                                                       source, recvtag, comm, st);                 \
+                                  });                                                              \
   }
 
-#define VCMON_SENDRECV_REPLACE(NAME, COUNT)                                                      \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag, \
-                            int source, int recvtag, MPI_Comm comm, MPI_Status* status) {        \
-    return PointToPoint::sendrecv(                                                               \
-        MpiFunction::NAME, count, datatype, dest, sendtag, source, recvtag, comm, status,        \
-        [&](MPI_Status* st) {                                                                    \
-          return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);    \
-        });                                                                                      \
+#define VCMON_SENDRECV_REPLACE(NAME, COUNT)                                                        \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
+                            int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
+    return PointToPoint::sendrecv(MpiFunction::NAME, count, datatype, dest, sendtag, source,       \
+                                  recvtag, comm, status, [&](MPI_Status* st) {                     \
+                                    return PMPI_##NAME(buf, count, datatype, dest, sendtag,        \
+                                                       source, recvtag, comm, st);                 \
+                                  });                                                              \
   }
 
-#define VCMON_ISENDRECV(NAME, COUNT)                                                             \
-  extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype,         \
-                            int dest, int sendtag, void* recvbuf, COUNT recvcount,               \
-                            MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,       \
-                            MPI_Request* request) {                                              \
-    return PointToPoint::isendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source, \
-                                   recvtag, comm, request, [&] {                                 \
-                                     return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,      \
-                                                        sendtag, recvbuf, recvcount, recvtype,   \
-                                                        source, recvtag, comm, request);         \
-                                   });                                                           \
+#define VCMON_ISENDRECV(NAME, COUNT)                                                               \
+  extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest, \
+                            int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
+                            int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
+    return PointToPoint::isendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source,  \
+                                   recvtag, comm, request, [&] {                                   \
+                                     return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,        \
+                                                        sendtag, recvbuf, recvcount, recvtype,     \
+                                                        source, recvtag, comm, request);           \
+                                   });                                                             \
   }
 
-#define VCMON_ISENDRECV_REPLACE(NAME, COUNT)                                                     \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag, \
-                            int source, int recvtag, MPI_Comm comm, MPI_Request* request) {      \
-    return PointToPoint::isendrecv(                                                              \
-        MpiFunction::NAME, count, datatype, dest, sendtag, source, recvtag, comm, request, [&] { \
-          return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm,         \
-                             request);                                                           \
-        });                                                                                      \
+#define VCMON_ISENDRECV_REPLACE(NAME, COUNT)                                                       \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
+                            int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
+    return PointToPoint::isendrecv(                                                                \
+        MpiFunction::NAME, count, datatype, dest, sendtag, source, recvtag, comm, request, [&] {   \
+          return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm, request); \
+        });                                                                                        \
   }
 
-#define VCMON_MRECV(NAME, COUNT)                                                                 \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, MPI_Message* message,  \
-                            MPI_Status* status) {                                                \
-    return PointToPoint::mrecv(MpiFunction::NAME, message, status, [&](MPI_Status* st) {          \
-      return PMPI_##NAME(buf, count, datatype, message, st);                                     \
-    });                                                                                          \
+#define VCMON_MRECV(NAME, COUNT)                                                                   \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, MPI_Message* message,   \
+                            MPI_Status* status) {                                                  \
+    return PointToPoint::mrecv(MpiFunction::NAME, message, status, [&](MPI_Status* st) {           \
+      return PMPI_##NAME(buf, count, datatype, message, st);                                       \
+    });                                                                                            \
   }
 
-#define VCMON_IMRECV(NAME, COUNT)                                                                \
-  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, MPI_Message* message,  \
-                            MPI_Request* request) {                                              \
-    return PointToPoint::imrecv(MpiFunction::NAME, message, request, [&] {                        \
-      return PMPI_##NAME(buf, count, datatype, message, request);                                \
-    });                                                                                          \
+#define VCMON_IMRECV(NAME, COUNT)                                                                  \
+  extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, MPI_Message* message,   \
+                            MPI_Request* request) {                                                \
+    return PointToPoint::imrecv(MpiFunction::NAME, message, request, [&] {                         \
+      return PMPI_##NAME(buf, count, datatype, message, request);                                  \
+    });                                                                                            \
   }
 
 // Every function in both count forms.
-#define VCMON_BOTH_COUNTS(MACRO, NAME, ...)                                                      \
-  MACRO(NAME, int __VA_OPT__(, ) __VA_ARGS__)                                                    \
+#define VCMON_BOTH_COUNTS(MACRO, NAME, ...)                                                        \
+  MACRO(NAME, int __VA_OPT__(, ) __VA_ARGS__)                                                      \
   MACRO(NAME##_c, MPI_Count __VA_OPT__(, ) __VA_ARGS__)
 
 VCMON_BOTH_COUNTS(VCMON_SEND, Send, false)

@@ -60,7 +60,6 @@ extern "C" int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* messa
 
 extern "C" int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
                            MPI_Status* status) {
-  return probe(source, comm, status, message, flag, false, [&](MPI_Status* st) {
-    return PMPI_Improbe(source, tag, comm, flag, message, st);
-  });
+  return probe(source, comm, status, message, flag, false,
+               [&](MPI_Status* st) { return PMPI_Improbe(source, tag, comm, flag, message, st); });
 }

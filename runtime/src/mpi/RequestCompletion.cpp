@@ -63,9 +63,9 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
     request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
                                                     request.bytes, request.post);
   }
-  StampProtocol::send_stamp(shadow, request.peer, request.tag,
-                            {request.post.vt, request.post.rt, request.bytes,
-                             request.synchronous ? kSynchronous : 0});
+  StampProtocol::send_stamp(
+      shadow, request.peer, request.tag,
+      {request.post.vt, request.post.rt, request.bytes, request.synchronous ? kSynchronous : 0});
 }
 
 void RequestCompletion::start_failed(TrackedRequest& request) {

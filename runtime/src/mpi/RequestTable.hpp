@@ -4,9 +4,9 @@
 // reply), persistent requests (they stamp at every start) and nonblocking collectives.
 #pragma once
 
-#include "mpi/Moment.hpp"
 #include "mpi/HandleTable.hpp"
 #include "mpi/LayerRequests.hpp"
+#include "mpi/Moment.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "vcmon/tables/Site.hpp"
@@ -18,17 +18,23 @@
 namespace vcmon::runtime::mpi {
 
 struct TrackedRequest {
-  enum class Kind : std::uint8_t { Receive, SyncSend, PersistentSend, PersistentReceive, Collective };
+  enum class Kind : std::uint8_t {
+    Receive,
+    SyncSend,
+    PersistentSend,
+    PersistentReceive,
+    Collective
+  };
 
   Kind kind = Kind::Receive;
   bool synchronous = false; // PersistentSend from Ssend_init
   bool active = false;      // persistent requests: started and not yet completed
   tables::SiteId site = tables::kNoSite;
   const Shadow* shadow = nullptr;
-  int peer = MPI_PROC_NULL; // persistent sends: destination
-  int tag = 0;              // persistent sends: tag
-  std::uint64_t bytes = 0;  // persistent sends: stamped at each start
-  Moment post;              // when posted (persistent: when last started)
+  int peer = MPI_PROC_NULL;      // persistent sends: destination
+  int tag = 0;                   // persistent sends: tag
+  std::uint64_t bytes = 0;       // persistent sends: stamped at each start
+  Moment post;                   // when posted (persistent: when last started)
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective
 
   bool persistent() const {

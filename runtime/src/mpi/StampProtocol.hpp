@@ -11,8 +11,8 @@
 //    completes no earlier than its partner arrived in virtual time.
 #pragma once
 
-#include "mpi/Moment.hpp"
 #include "mpi/Layer.hpp"
+#include "mpi/Moment.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
@@ -40,8 +40,8 @@ public:
   template <typename Count>
   static std::optional<std::uint64_t> checked_bytes(const Shadow& shadow, Count count,
                                                     MPI_Datatype datatype, int dest, int tag) {
-    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= shadow.peers ||
-        tag < 0 || tag > Layer::tag_ub()) {
+    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= shadow.peers || tag < 0 ||
+        tag > Layer::tag_ub()) {
       return std::nullopt;
     }
     MPI_Count size = 0;
@@ -51,7 +51,8 @@ public:
     return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
   }
 
-  static void send_stamp(const Shadow& shadow, int dest, int tag, const vclock::MessageStamp& stamp) {
+  static void send_stamp(const Shadow& shadow, int dest, int tag,
+                         const vclock::MessageStamp& stamp) {
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
   }
 
