@@ -1,0 +1,57 @@
+/* What vcmon-instrument's output includes: the probe ABI and the short forms the inserted
+ * probes are written with. Plain C and C++; includes no system header, so feature-test macros
+ * the instrumented file defines still come first.
+ *
+ * Every macro takes the unit's base (an extern unsigned set at start-up by the generated
+ * tables source) and the site's local index, a literal, which also names the scope variable
+ * so nested scopes never shadow one another. */
+#ifndef VCMON_PREPROCESSOR_INSTRUMENTED_H
+#define VCMON_PREPROCESSOR_INSTRUMENTED_H
+
+#include "vcmon/probes.h"
+
+#ifdef __cplusplus
+#define VCMON_UNIT_BASE_DECL(base) extern "C" unsigned base
+#else
+#define VCMON_UNIT_BASE_DECL(base) extern unsigned base
+#endif
+
+/* Declarations whose cleanup runs on every way out of the enclosing block: return (after its
+ * value is evaluated), break, continue, goto, C++ exceptions. */
+#define VCMON_SCOPE_DECL(var, open, base, index)                                                 \
+  vcmon_scope var __attribute__((cleanup(vcmon_scope_end), unused)) = open((base) + (index))
+
+#define VCMON_PROC_SCOPE(base, index)                                                          \
+  VCMON_SCOPE_DECL(vcmon_proc_##index, vcmon_proc_scope, base, index)
+#define VCMON_LOOP_SCOPE(base, index)                                                          \
+  VCMON_SCOPE_DECL(vcmon_loop_##index, vcmon_loop_scope, base, index)
+#define VCMON_CALL_SCOPE(base, index)                                                          \
+  VCMON_SCOPE_DECL(vcmon_call_##index, vcmon_call_scope, base, index)
+#define VCMON_COMM_SCOPE(base, index)                                                          \
+  VCMON_SCOPE_DECL(vcmon_comm_##index, vcmon_comm_scope, base, index)
+
+/* A declaration, not a statement, so that C89 code keeps its declarations first. */
+#define VCMON_LOOP_ITER(base, index)                                                           \
+  int vcmon_iter_##index __attribute__((unused)) = (vcmon_loop_iter((base) + (index)), 0)
+
+#ifdef __cplusplus
+/* A call whose value is an object or a reference cannot go through a statement expression
+ * (it would be copied). There the scope is a temporary written as the left operand of a comma:
+ * it closes at the end of the full-expression, so on any exit, and keeps the call's type,
+ * value category and temporary lifetime extension. The cast to void rules out a user-defined
+ * operator comma. */
+class vcmon_scope_guard {
+public:
+  explicit vcmon_scope_guard(vcmon_scope scope) : scope_(scope) {}
+  ~vcmon_scope_guard() { vcmon_scope_end(&scope_); }
+
+private:
+  vcmon_scope_guard(const vcmon_scope_guard&);
+  vcmon_scope_guard& operator=(const vcmon_scope_guard&);
+  vcmon_scope scope_;
+};
+#define VCMON_CALL_GUARD(base, index) (void)vcmon_scope_guard(vcmon_call_scope((base) + (index))),
+#define VCMON_COMM_GUARD(base, index) (void)vcmon_scope_guard(vcmon_comm_scope((base) + (index))),
+#endif
+
+#endif /* VCMON_PREPROCESSOR_INSTRUMENTED_H */

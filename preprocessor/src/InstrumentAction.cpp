@@ -1,0 +1,89 @@
+#include "InstrumentAction.hpp"
+
+#include "InstrumentedCopy.hpp"
+#include "TablesSource.hpp"
+#include "UnitNames.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+
+namespace vcmon::preprocessor {
+namespace {
+
+class InstrumentConsumer : public clang::ASTConsumer {
+public:
+  InstrumentConsumer(const InstrumentRequest& request, const CollectorOptions& options,
+                     std::optional<InstrumentedUnit>& result)
+      : request_(request), options_(options), result_(result) {}
+
+  void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (context.getDiagnostics().hasErrorOccurred()) {
+      return;
+    }
+    const UnitNames names(request_.file, request_.absolute_path);
+    SiteCollector collector(context, request_.file, options_, ProbeText(names.base));
+    collector.collect();
+    InstrumentedUnit unit{collector.graph(), {}, {}};
+    if (request_.produce_text) {
+      const clang::SourceManager& sources = context.getSourceManager();
+      std::string tables = tables_source(unit.graph, request_.file, names);
+      unit.instrumented =
+          instrumented_copy(sources.getBufferData(sources.getMainFileID()), collector.edits(),
+                            request_.file, names, request_.embed_tables ? tables : "");
+      if (!request_.embed_tables) {
+        unit.tables = std::move(tables);
+      }
+    }
+    result_.emplace(std::move(unit));
+  }
+
+private:
+  const InstrumentRequest& request_;
+  const CollectorOptions& options_;
+  std::optional<InstrumentedUnit>& result_;
+};
+
+class InstrumentFrontendAction : public clang::ASTFrontendAction {
+public:
+  InstrumentFrontendAction(const InstrumentRequest& request, const CollectorOptions& options,
+                           std::optional<InstrumentedUnit>& result)
+      : request_(request), options_(options), result_(result) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<InstrumentConsumer>(request_, options_, result_);
+  }
+
+private:
+  const InstrumentRequest& request_;
+  const CollectorOptions& options_;
+  std::optional<InstrumentedUnit>& result_;
+};
+
+class InstrumentActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  InstrumentActionFactory(const InstrumentRequest& request, const CollectorOptions& options,
+                          std::optional<InstrumentedUnit>& result)
+      : request_(request), options_(options), result_(result) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<InstrumentFrontendAction>(request_, options_, result_);
+  }
+
+private:
+  const InstrumentRequest& request_;
+  const CollectorOptions& options_;
+  std::optional<InstrumentedUnit>& result_;
+};
+
+} // namespace
+
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+make_instrument_action(const InstrumentRequest& request, const CollectorOptions& options,
+                       std::optional<InstrumentedUnit>& result) {
+  return std::make_unique<InstrumentActionFactory>(request, options, result);
+}
+
+} // namespace vcmon::preprocessor

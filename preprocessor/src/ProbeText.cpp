@@ -1,0 +1,30 @@
+#include "ProbeText.hpp"
+
+namespace vcmon::preprocessor {
+
+std::string ProbeText::args(std::uint32_t index) const {
+  return "(" + base_ + ", " + std::to_string(index) + ")";
+}
+
+std::string ProbeText::procedure_entry(std::uint32_t index) const {
+  return " VCMON_PROC_SCOPE" + args(index) + ";";
+}
+
+std::string ProbeText::loop_open(std::uint32_t index) const {
+  return "{ VCMON_LOOP_SCOPE" + args(index) + "; ";
+}
+
+std::string ProbeText::iteration(std::uint32_t index) const {
+  return " VCMON_LOOP_ITER" + args(index) + ";";
+}
+
+std::string ProbeText::call_open(std::uint32_t index, bool communication) const {
+  return std::string(communication ? "({VCMON_COMM_SCOPE" : "({VCMON_CALL_SCOPE") + args(index) +
+         "; ";
+}
+
+std::string ProbeText::guard_open(std::uint32_t index, bool communication) const {
+  return std::string(communication ? "(VCMON_COMM_GUARD" : "(VCMON_CALL_GUARD") + args(index) + " ";
+}
+
+} // namespace vcmon::preprocessor

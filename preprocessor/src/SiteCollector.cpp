@@ -1,0 +1,492 @@
+#include "SiteCollector.hpp"
+
+#include "MpiClassifier.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Index/USRGeneration.h>
+#include <clang/Lex/Lexer.h>
+
+namespace vcmon::preprocessor {
+
+using tables::kNoSite;
+using tables::SiteId;
+using tables::SiteKind;
+
+namespace {
+
+// True when a loop body holds a label or a `case` a jump from outside the loop could reach:
+// such a jump would skip the loop's scope declaration.
+class JumpTargetFinder : public clang::RecursiveASTVisitor<JumpTargetFinder> {
+  using Base = clang::RecursiveASTVisitor<JumpTargetFinder>;
+
+public:
+  bool found = false;
+
+  bool VisitLabelStmt(clang::LabelStmt*) {
+    found = true;
+    return false;
+  }
+  bool VisitSwitchCase(clang::SwitchCase*) {
+    found = switch_depth_ == 0;
+    return !found;
+  }
+  bool TraverseSwitchStmt(clang::SwitchStmt* stmt, DataRecursionQueue* = nullptr) {
+    ++switch_depth_;
+    const bool go_on = Base::TraverseSwitchStmt(stmt, nullptr);
+    --switch_depth_;
+    return go_on;
+  }
+  // Labels inside a lambda are not reachable from the enclosing function.
+  bool TraverseLambdaExpr(clang::LambdaExpr*, DataRecursionQueue* = nullptr) { return true; }
+
+private:
+  unsigned switch_depth_ = 0;
+};
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// The declared operator() of a functor call `f(args)`, whose callee as written is `f`.
+bool is_call_operator(const clang::CallExpr* call) {
+  const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  return op != nullptr && op->getOperator() == clang::OO_Call;
+}
+
+} // namespace
+
+SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
+                             const CollectorOptions& options, ProbeText probes)
+    : context_(context), sources_(context.getSourceManager()), file_(std::move(file)),
+      options_(options), probes_(std::move(probes)), cplusplus_(context.getLangOpts().CPlusPlus) {}
+
+void SiteCollector::collect() {
+  TraverseDecl(context_.getTranslationUnitDecl());
+}
+
+// ---- positions and ranges ----
+
+tables::SourcePos SiteCollector::position(clang::SourceLocation loc) const {
+  const clang::SourceLocation file_loc = sources_.getFileLoc(loc);
+  return {file_, sources_.getSpellingLineNumber(file_loc),
+          sources_.getSpellingColumnNumber(file_loc)};
+}
+
+std::optional<unsigned> SiteCollector::main_file_offset(clang::SourceLocation loc) const {
+  if (!loc.isFileID() || sources_.getFileID(loc) != sources_.getMainFileID()) {
+    return std::nullopt;
+  }
+  return sources_.getFileOffset(loc);
+}
+
+std::optional<SiteCollector::FileRange> SiteCollector::file_range(const clang::Stmt* stmt) const {
+  const clang::CharSourceRange range =
+      clang::Lexer::makeFileCharRange(clang::CharSourceRange::getTokenRange(stmt->getSourceRange()),
+                                      sources_, context_.getLangOpts());
+  if (range.isInvalid()) {
+    return std::nullopt;
+  }
+  const auto begin = main_file_offset(range.getBegin());
+  const auto end = main_file_offset(range.getEnd());
+  if (!begin || !end || *end < *begin) {
+    return std::nullopt;
+  }
+  return FileRange{*begin, *end};
+}
+
+// The end of a statement ending at `end`, taking in the `;` that terminates expression,
+// jump, return and do-while statements (a `;` after a block is an empty statement, which
+// may go along harmlessly).
+unsigned SiteCollector::statement_end(unsigned end) const {
+  const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
+  std::size_t i = end;
+  while (i < text.size()) {
+    if (is_space(text[i])) {
+      ++i;
+    } else if (text.substr(i).startswith("//")) {
+      i = text.find('\n', i);
+    } else if (text.substr(i).startswith("/*")) {
+      const std::size_t close = text.find("*/", i + 2);
+      i = close == llvm::StringRef::npos ? text.size() : close + 2;
+    } else {
+      break;
+    }
+  }
+  return i < text.size() && text[i] == ';' ? static_cast<unsigned>(i + 1) : end;
+}
+
+// ---- procedures ----
+
+SiteId SiteCollector::current_parent() const {
+  return scopes_.empty() || unevaluated_depth_ > 0 ? kNoSite : scopes_.back();
+}
+
+bool SiteCollector::in_system_header(const clang::Decl* decl) const {
+  const clang::SourceLocation loc = decl->getCanonicalDecl()->getLocation();
+  return loc.isInvalid() || sources_.isInSystemHeader(loc);
+}
+
+std::string SiteCollector::symbol_of(const clang::FunctionDecl* function) const {
+  if (const clang::FunctionDecl* pattern = function->getTemplateInstantiationPattern()) {
+    function = pattern;
+  }
+  llvm::SmallString<128> usr;
+  if (clang::index::generateUSRForDecl(function, usr)) {
+    return {};
+  }
+  // Internal linkage: the same name in another file is another procedure.
+  if (!function->isExternallyVisible()) {
+    return file_ + "|" + std::string(usr);
+  }
+  return std::string(usr);
+}
+
+std::string SiteCollector::procedure_name(const clang::FunctionDecl* function) const {
+  return function->getQualifiedNameAsString();
+}
+
+const clang::CompoundStmt* SiteCollector::probe_block(const clang::FunctionDecl* function) const {
+  clang::Stmt* body = function->getBody();
+  if (const auto* try_block = llvm::dyn_cast_or_null<clang::CXXTryStmt>(body)) {
+    return try_block->getTryBlock(); // function-try-block: the probe opens the try block
+  }
+  return llvm::dyn_cast_or_null<clang::CompoundStmt>(body);
+}
+
+std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* function,
+                                                   const clang::CompoundStmt* body,
+                                                   clang::SourceLocation name_loc,
+                                                   std::string name) {
+  if (function->isConstexpr()) {
+    return std::nullopt; // compile-time use must keep working
+  }
+  const auto open = main_file_offset(body->getLBracLoc());
+  const auto close = main_file_offset(body->getRBracLoc());
+  if (!open || !close || !options_.selection.selects_procedure(name)) {
+    return std::nullopt;
+  }
+  const unsigned lines = sources_.getSpellingLineNumber(body->getRBracLoc()) -
+                         sources_.getSpellingLineNumber(body->getLBracLoc()) + 1;
+  if (lines < options_.min_lines) {
+    return std::nullopt;
+  }
+  const SiteId id =
+      graph_.add_site(SiteKind::Procedure, position(name_loc), name, kNoSite, symbol_of(function));
+  edits_.open(*open + 1, 2 * order_++, probes_.procedure_entry(id));
+  return id;
+}
+
+template <typename Traverse>
+bool SiteCollector::traverse_function_body(const clang::CompoundStmt* body, SiteId site,
+                                           Traverse traverse) {
+  pending_bodies_.push_back({body, site});
+  const bool go_on = traverse();
+  pending_bodies_.pop_back();
+  return go_on;
+}
+
+bool SiteCollector::TraverseDecl(clang::Decl* decl) {
+  if (decl == nullptr) {
+    return true;
+  }
+  // Only the main file's declarations: headers are not the given files, and skipping them
+  // keeps the pass cheap.
+  if (!llvm::isa<clang::TranslationUnitDecl>(decl) &&
+      !sources_.isInMainFile(sources_.getExpansionLoc(decl->getLocation()))) {
+    return true;
+  }
+  auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+  if (function == nullptr || !function->doesThisDeclarationHaveABody() || function->isImplicit() ||
+      function->isDefaulted()) {
+    return Base::TraverseDecl(decl);
+  }
+  if (function->isConstexpr()) {
+    return true; // untouched, and nothing inside it is a site
+  }
+  const clang::CompoundStmt* body = probe_block(function);
+  SiteId site = kNoSite;
+  if (body != nullptr && options_.selection.selects_file(file_)) {
+    site = add_procedure(function, body, function->getLocation(), procedure_name(function))
+               .value_or(kNoSite);
+  }
+  procedure_names_.push_back(procedure_name(function));
+  const bool go_on = traverse_function_body(body, site, [&] { return Base::TraverseDecl(decl); });
+  procedure_names_.pop_back();
+  return go_on;
+}
+
+bool SiteCollector::TraverseLambdaExpr(clang::LambdaExpr* lambda, DataRecursionQueue*) {
+  const clang::CXXMethodDecl* call_operator = lambda->getCallOperator();
+  if (unevaluated_depth_ > 0 || call_operator->isConstexpr()) {
+    return true; // includes lambdas that are implicitly constexpr: they may be used so
+  }
+  const tables::SourcePos where = position(lambda->getBeginLoc());
+  std::string name = "lambda@" + std::to_string(where.line) + ":" + std::to_string(where.column);
+  if (!procedure_names_.empty()) {
+    name = procedure_names_.back() + "::" + name;
+  }
+  const clang::CompoundStmt* body = lambda->getCompoundStmtBody();
+  SiteId site = kNoSite;
+  if (options_.selection.selects_file(file_)) {
+    site = add_procedure(call_operator, body, lambda->getBeginLoc(), name).value_or(kNoSite);
+  }
+  procedure_names_.push_back(name);
+  const bool go_on =
+      traverse_function_body(body, site, [&] { return Base::TraverseLambdaExpr(lambda, nullptr); });
+  procedure_names_.pop_back();
+  return go_on;
+}
+
+bool SiteCollector::TraverseCompoundStmt(clang::CompoundStmt* stmt, DataRecursionQueue*) {
+  const bool function_body = !pending_bodies_.empty() && pending_bodies_.back().body == stmt;
+  if (function_body) {
+    scopes_.push_back(pending_bodies_.back().site);
+  }
+  const bool go_on = Base::TraverseCompoundStmt(stmt, nullptr);
+  if (function_body) {
+    scopes_.pop_back();
+  }
+  return go_on;
+}
+
+// ---- loops ----
+
+bool SiteCollector::loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body,
+                                        unsigned begin) const {
+  if (loop == attributed_) {
+    return false; // [[attribute]] and #pragma loop hints must stay on the loop itself
+  }
+  // A loop right after a #pragma line (OpenMP, unroll, ivdep) must stay the pragma's statement.
+  const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
+  std::size_t i = begin;
+  while (i > 0 && is_space(text[i - 1])) {
+    --i;
+  }
+  const std::size_t line_start = text.rfind('\n', i == 0 ? 0 : i - 1);
+  const llvm::StringRef previous_line =
+      text.slice(line_start == llvm::StringRef::npos ? 0 : line_start + 1, i).ltrim();
+  if (previous_line.startswith("#")) {
+    return false;
+  }
+  JumpTargetFinder finder;
+  finder.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return !finder.found;
+}
+
+template <typename Traverse>
+bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
+                                  clang::SourceLocation keyword, const char* name,
+                                  Traverse traverse) {
+  const SiteId parent = current_parent();
+  if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID()) {
+    return traverse(); // loops written inside macros are left alone
+  }
+  const auto range = file_range(loop);
+  const auto keyword_offset = main_file_offset(keyword);
+  if (!range || !keyword_offset || range->begin != *keyword_offset ||
+      !loop_can_be_wrapped(loop, body, range->begin)) {
+    return traverse();
+  }
+  const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body);
+  std::optional<unsigned> block_open;
+  if (block != nullptr) {
+    block_open = main_file_offset(block->getLBracLoc());
+  }
+  std::optional<FileRange> body_range;
+  if (!block_open) {
+    body_range = file_range(body);
+    if (!body_range) {
+      return traverse();
+    }
+  }
+
+  const SiteId id = graph_.add_site(SiteKind::Loop, position(keyword), name, parent);
+  const std::uint64_t order = 2 * order_++;
+  edits_.open(range->begin, order, probes_.loop_open(id));
+  edits_.close(statement_end(range->end), order, ProbeText::loop_close());
+  if (block_open) {
+    edits_.open(*block_open + 1, order + 1, probes_.iteration(id));
+  } else {
+    edits_.open(body_range->begin, order + 1, probes_.iteration_open(id));
+    edits_.close(statement_end(body_range->end), order + 1, ProbeText::iteration_close());
+  }
+  scopes_.push_back(id);
+  const bool go_on = traverse();
+  scopes_.pop_back();
+  return go_on;
+}
+
+bool SiteCollector::TraverseForStmt(clang::ForStmt* stmt, DataRecursionQueue*) {
+  return traverse_loop(stmt, stmt->getBody(), stmt->getForLoc(), "for",
+                       [&] { return Base::TraverseForStmt(stmt, nullptr); });
+}
+
+bool SiteCollector::TraverseCXXForRangeStmt(clang::CXXForRangeStmt* stmt, DataRecursionQueue*) {
+  return traverse_loop(stmt, stmt->getBody(), stmt->getForLoc(), "range-for",
+                       [&] { return Base::TraverseCXXForRangeStmt(stmt, nullptr); });
+}
+
+bool SiteCollector::TraverseWhileStmt(clang::WhileStmt* stmt, DataRecursionQueue*) {
+  return traverse_loop(stmt, stmt->getBody(), stmt->getWhileLoc(), "while",
+                       [&] { return Base::TraverseWhileStmt(stmt, nullptr); });
+}
+
+bool SiteCollector::TraverseDoStmt(clang::DoStmt* stmt, DataRecursionQueue*) {
+  return traverse_loop(stmt, stmt->getBody(), stmt->getDoLoc(), "do",
+                       [&] { return Base::TraverseDoStmt(stmt, nullptr); });
+}
+
+bool SiteCollector::TraverseAttributedStmt(clang::AttributedStmt* stmt, DataRecursionQueue*) {
+  attributed_ = stmt->getSubStmt();
+  return Base::TraverseAttributedStmt(stmt, nullptr);
+}
+
+// ---- call and communication statements ----
+
+bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
+  const SiteId parent = current_parent();
+  if (parent == kNoSite || llvm::isa<clang::UserDefinedLiteral>(call)) {
+    return true;
+  }
+  const clang::Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+  std::string name;
+  std::string symbol;
+  bool communication = false;
+  if (const clang::FunctionDecl* function = call->getDirectCallee()) {
+    name = function->getNameAsString();
+    if (function->getBuiltinID() != 0 || llvm::isa<clang::CXXDestructorDecl>(function)) {
+      return true;
+    }
+    if (is_mpi_name(name)) {
+      communication = classify_mpi_function(name).has_value();
+      if (!communication) {
+        return true;
+      }
+    } else if (function->isConstexpr() || in_system_header(function)) {
+      return true; // not a procedure of the program
+    } else {
+      const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+      const auto* member = llvm::dyn_cast<clang::MemberExpr>(callee);
+      const bool dynamic = method != nullptr && method->isVirtual() && member != nullptr &&
+                           !member->hasQualifier() && !method->hasAttr<clang::FinalAttr>() &&
+                           !method->getParent()->hasAttr<clang::FinalAttr>();
+      if (!dynamic) {
+        symbol = symbol_of(function); // a virtual call's callee is known at run time only
+      }
+    }
+  } else if (const auto* lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(callee)) {
+    // A call in a template whose arguments depend on the template's parameters.
+    name = lookup->getName().getAsString();
+    if (is_mpi_name(name)) {
+      communication = classify_mpi_function(name).has_value();
+      if (!communication) {
+        return true;
+      }
+    } else {
+      const clang::FunctionDecl* only = nullptr;
+      bool in_program = false;
+      for (const clang::NamedDecl* candidate : lookup->decls()) {
+        const clang::FunctionDecl* function = candidate->getAsFunction();
+        if (function != nullptr && !function->isConstexpr() && !in_system_header(function)) {
+          in_program = true;
+        }
+        only = lookup->getNumDecls() == 1 ? function : nullptr;
+      }
+      if (!in_program) {
+        return true;
+      }
+      if (only != nullptr) {
+        symbol = symbol_of(only);
+      }
+    }
+  } else if (callee->isTypeDependent() || llvm::isa<clang::CXXPseudoDestructorExpr>(callee)) {
+    return true; // a member of a dependent type: unknown until instantiation
+  } else if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(callee)) {
+    name = ref->getNameInfo().getAsString(); // a function pointer
+  } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(callee)) {
+    name = member->getMemberNameInfo().getAsString();
+  } else {
+    name = "(indirect)";
+  }
+  if (!communication && !options_.call_statements) {
+    return true;
+  }
+
+  const auto range = file_range(call);
+  if (!range || !wrapped_calls_.insert({range->begin, range->end}).second) {
+    return true; // inside a macro body (left alone), or already wrapped
+  }
+  clang::SourceLocation name_loc = call->getBeginLoc();
+  if (is_call_operator(call)) {
+    name_loc = call->getArg(0)->getExprLoc();
+  } else if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    name_loc = op->getOperatorLoc();
+  } else if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(callee)) {
+    name_loc = ref->getLocation();
+  } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(callee)) {
+    name_loc = member->getMemberLoc();
+  } else if (const auto* lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(callee)) {
+    name_loc = lookup->getNameLoc();
+  }
+
+  const SiteId id = graph_.add_site(communication ? SiteKind::Comm : SiteKind::Call,
+                                    position(name_loc), name, parent, symbol);
+  const std::uint64_t order = 2 * order_++;
+  // A statement expression keeps the scope to the call itself; C++ objects and references
+  // would be copied by it, so they take the guard temporary.
+  const bool statement_expression =
+      !cplusplus_ || (!call->isTypeDependent() && call->isPRValue() &&
+                      !call->getType()->isRecordType() && !call->getType()->isDependentType());
+  if (statement_expression) {
+    edits_.open(range->begin, order, probes_.call_open(id, communication));
+    edits_.close(range->end, order, ProbeText::call_close());
+  } else {
+    edits_.open(range->begin, order, probes_.guard_open(id, communication));
+    edits_.close(range->end, order, ProbeText::guard_close());
+  }
+  return true;
+}
+
+// ---- unevaluated operands ----
+
+template <typename Traverse> bool SiteCollector::unevaluated(Traverse traverse) {
+  ++unevaluated_depth_;
+  const bool go_on = traverse();
+  --unevaluated_depth_;
+  return go_on;
+}
+
+bool SiteCollector::TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr,
+                                                     DataRecursionQueue*) {
+  return unevaluated([&] { return Base::TraverseUnaryExprOrTypeTraitExpr(expr, nullptr); });
+}
+
+bool SiteCollector::TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr* expr, DataRecursionQueue*) {
+  return unevaluated([&] { return Base::TraverseCXXNoexceptExpr(expr, nullptr); });
+}
+
+bool SiteCollector::TraverseCXXTypeidExpr(clang::CXXTypeidExpr* expr, DataRecursionQueue*) {
+  if (expr->isPotentiallyEvaluated()) {
+    return Base::TraverseCXXTypeidExpr(expr, nullptr);
+  }
+  return unevaluated([&] { return Base::TraverseCXXTypeidExpr(expr, nullptr); });
+}
+
+bool SiteCollector::TraverseRequiresExpr(clang::RequiresExpr* expr, DataRecursionQueue*) {
+  return unevaluated([&] { return Base::TraverseRequiresExpr(expr, nullptr); });
+}
+
+bool SiteCollector::TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc loc) {
+  return unevaluated([&] { return Base::TraverseDecltypeTypeLoc(loc); });
+}
+
+bool SiteCollector::TraverseTypeOfExprTypeLoc(clang::TypeOfExprTypeLoc loc) {
+  return unevaluated([&] { return Base::TraverseTypeOfExprTypeLoc(loc); });
+}
+
+bool SiteCollector::TraverseStaticAssertDecl(clang::StaticAssertDecl* decl) {
+  return unevaluated([&] { return Base::TraverseStaticAssertDecl(decl); });
+}
+
+} // namespace vcmon::preprocessor

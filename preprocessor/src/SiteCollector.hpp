@@ -1,0 +1,117 @@
+// Finds the sites of one translation unit's main file (DESIGN.md §3) and the probe insertions
+// for them, in one pass over the AST.
+#pragma once
+
+#include "ProbeText.hpp"
+#include "Selection.hpp"
+#include "SourceEdits.hpp"
+
+#include "vcmon/tables/ProgramGraph.hpp"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vcmon::preprocessor {
+
+struct CollectorOptions {
+  bool loops = true;           // false with --no-loops
+  bool call_statements = true; // false with --mpi-only
+  unsigned min_lines = 0;      // procedures whose body spans fewer lines are left alone
+  Selection selection;
+};
+
+class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
+  using Base = clang::RecursiveASTVisitor<SiteCollector>;
+
+public:
+  // `file` is the main file's path as given: site positions carry it, and internal-linkage
+  // symbols are qualified by it.
+  SiteCollector(clang::ASTContext& context, std::string file, const CollectorOptions& options,
+                ProbeText probes);
+
+  // Collects the main file's sites and their probe insertions.
+  void collect();
+
+  const tables::ProgramGraph& graph() const { return graph_; }
+  const SourceEdits& edits() const { return edits_; }
+
+  // Templates: one site per definition (the pattern), never per instantiation.
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(clang::Decl* decl);
+  bool TraverseLambdaExpr(clang::LambdaExpr* lambda, DataRecursionQueue* = nullptr);
+  bool TraverseCompoundStmt(clang::CompoundStmt* stmt, DataRecursionQueue* = nullptr);
+  bool TraverseForStmt(clang::ForStmt* stmt, DataRecursionQueue* = nullptr);
+  bool TraverseCXXForRangeStmt(clang::CXXForRangeStmt* stmt, DataRecursionQueue* = nullptr);
+  bool TraverseWhileStmt(clang::WhileStmt* stmt, DataRecursionQueue* = nullptr);
+  bool TraverseDoStmt(clang::DoStmt* stmt, DataRecursionQueue* = nullptr);
+  bool TraverseAttributedStmt(clang::AttributedStmt* stmt, DataRecursionQueue* = nullptr);
+  bool VisitCallExpr(clang::CallExpr* call);
+
+  // Operands that are never evaluated hold no call statements.
+  bool TraverseUnaryExprOrTypeTraitExpr(clang::UnaryExprOrTypeTraitExpr* expr,
+                                        DataRecursionQueue* = nullptr);
+  bool TraverseCXXNoexceptExpr(clang::CXXNoexceptExpr* expr, DataRecursionQueue* = nullptr);
+  bool TraverseCXXTypeidExpr(clang::CXXTypeidExpr* expr, DataRecursionQueue* = nullptr);
+  bool TraverseRequiresExpr(clang::RequiresExpr* expr, DataRecursionQueue* = nullptr);
+  bool TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc loc);
+  bool TraverseTypeOfExprTypeLoc(clang::TypeOfExprTypeLoc loc);
+  bool TraverseStaticAssertDecl(clang::StaticAssertDecl* decl);
+
+private:
+  struct PendingBody {
+    const clang::CompoundStmt* body;
+    tables::SiteId site; // kNoSite: the body is left alone
+  };
+  struct FileRange {
+    unsigned begin, end; // offsets in the main file, end exclusive
+  };
+
+  template <typename Traverse> bool unevaluated(Traverse traverse);
+  template <typename Traverse>
+  bool traverse_function_body(const clang::CompoundStmt* body, tables::SiteId site,
+                              Traverse traverse);
+  template <typename Traverse>
+  bool traverse_loop(clang::Stmt* loop, clang::Stmt* body, clang::SourceLocation keyword,
+                     const char* name, Traverse traverse);
+
+  tables::SiteId current_parent() const;
+  std::optional<tables::SiteId> add_procedure(const clang::FunctionDecl* function,
+                                              const clang::CompoundStmt* body,
+                                              clang::SourceLocation name_loc, std::string name);
+  const clang::CompoundStmt* probe_block(const clang::FunctionDecl* function) const;
+  std::string procedure_name(const clang::FunctionDecl* function) const;
+  std::string symbol_of(const clang::FunctionDecl* function) const;
+  bool in_system_header(const clang::Decl* decl) const;
+  bool loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body, unsigned begin) const;
+
+  tables::SourcePos position(clang::SourceLocation loc) const;
+  std::optional<FileRange> file_range(const clang::Stmt* stmt) const;
+  std::optional<unsigned> main_file_offset(clang::SourceLocation loc) const;
+  unsigned statement_end(unsigned end) const;
+
+  clang::ASTContext& context_;
+  clang::SourceManager& sources_;
+  std::string file_;
+  const CollectorOptions& options_;
+  ProbeText probes_;
+  bool cplusplus_;
+
+  tables::ProgramGraph graph_;
+  SourceEdits edits_;
+  std::uint64_t order_ = 0;
+  std::vector<PendingBody> pending_bodies_;
+  std::vector<tables::SiteId> scopes_; // innermost procedure or loop; kNoSite when left alone
+  std::vector<std::string> procedure_names_;
+  unsigned unevaluated_depth_ = 0;
+  const clang::Stmt* attributed_ = nullptr;
+  std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice
+};
+
+} // namespace vcmon::preprocessor

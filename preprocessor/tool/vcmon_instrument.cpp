@@ -1,0 +1,214 @@
+// vcmon-instrument [options] FILE... [-- COMPILER-FLAGS]   (or -p BUILD-DIR)
+// Writes an instrumented copy and a tables source per file, or lists the static tables.
+#include "InstrumentAction.hpp"
+#include "OutputFiles.hpp"
+#include "ParseFlags.hpp"
+#include "Selection.hpp"
+#include "TablesListing.hpp"
+#include "TablesSource.hpp"
+
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+namespace cl = llvm::cl;
+namespace pre = vcmon::preprocessor;
+
+namespace {
+
+cl::OptionCategory category("vcmon-instrument options");
+cl::list<std::string> files(cl::Positional, cl::desc("FILE..."), cl::cat(category));
+cl::opt<std::string> build_dir("p",
+                               cl::desc("Read compile flags from BUILD-DIR/compile_commands.json"),
+                               cl::value_desc("BUILD-DIR"), cl::cat(category));
+cl::opt<std::string> output_dir("output-dir",
+                                cl::desc("Write the instrumented copies and tables sources here"),
+                                cl::value_desc("DIR"), cl::cat(category));
+cl::alias output_dir_short("o", cl::desc("Alias for --output-dir"), cl::aliasopt(output_dir));
+cl::opt<bool> list_tables("list-tables", cl::desc("Print the static tables of the files"),
+                          cl::cat(category));
+cl::opt<std::string> selection_file("selection",
+                                    cl::desc("Include/exclude files and procedures (see docs)"),
+                                    cl::value_desc("FILE"), cl::cat(category));
+cl::opt<bool> no_loops("no-loops", cl::desc("Loops are not sites"), cl::cat(category));
+cl::opt<bool> mpi_only("mpi-only",
+                       cl::desc("Only procedures and communication statements are sites"),
+                       cl::cat(category));
+cl::opt<unsigned> min_lines("min-lines",
+                            cl::desc("Leave alone procedures whose body spans fewer lines"),
+                            cl::value_desc("N"), cl::init(0), cl::cat(category));
+cl::opt<bool> embed_tables("embed-tables",
+                           cl::desc("Append the tables to the instrumented copy instead of "
+                                    "writing a separate tables source"),
+                           cl::cat(category));
+
+int fail(const std::string& message) {
+  llvm::errs() << "vcmon-instrument: error: " << message << "\n";
+  return 1;
+}
+
+std::string first_line(std::string text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string absolute(const std::string& path) {
+  llvm::SmallString<256> result(path);
+  llvm::sys::fs::make_absolute(result);
+  llvm::sys::path::remove_dots(result, /*remove_dot_dot=*/true);
+  return std::string(result);
+}
+
+// A message when `path` cannot be instrumented before it is even parsed.
+std::optional<std::string> check_input(const std::string& path) {
+  if (!llvm::sys::fs::exists(path)) {
+    return "no such file: '" + path + "'";
+  }
+  if (!llvm::sys::fs::is_regular_file(path)) {
+    return "not a regular file: '" + path + "'";
+  }
+  auto text = llvm::MemoryBuffer::getFile(path);
+  if (!text) {
+    return "cannot read '" + path + "': " + text.getError().message();
+  }
+  if ((*text)->getBuffer().startswith(pre::kGeneratedMarker)) {
+    return "'" + path + "' was written by vcmon-instrument; instrument the original source";
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // Everything after "--" is compiler flags, as for clang-tidy.
+  int own_argc = argc;
+  std::vector<std::string> compiler_flags;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) {
+      own_argc = i;
+      compiler_flags.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  }
+  cl::HideUnrelatedOptions(category);
+  std::string parse_errors;
+  llvm::raw_string_ostream parse_error_stream(parse_errors);
+  if (!cl::ParseCommandLineOptions(own_argc, argv,
+                                   "Instruments C and C++ MPI sources for vcmon.\n\n"
+                                   "  vcmon-instrument [options] FILE... [-- COMPILER-FLAGS]\n",
+                                   &parse_error_stream)) {
+    parse_error_stream.flush();
+    llvm::errs() << first_line(parse_errors) << "\n";
+    return 1;
+  }
+  if (files.empty()) {
+    return fail("no input files (usage: vcmon-instrument [options] FILE... [-- FLAGS])");
+  }
+  if (!list_tables && output_dir.empty()) {
+    return fail("give --output-dir=DIR to write instrumented copies, or --list-tables");
+  }
+  if (!build_dir.empty() && own_argc != argc) {
+    return fail("give either -p BUILD-DIR or -- COMPILER-FLAGS, not both");
+  }
+
+  pre::CollectorOptions options;
+  options.loops = !no_loops;
+  options.call_statements = !mpi_only;
+  options.min_lines = min_lines;
+  if (!selection_file.empty()) {
+    try {
+      options.selection = pre::Selection::read(selection_file);
+    } catch (const std::invalid_argument& error) {
+      return fail(error.what());
+    }
+  }
+
+  std::vector<std::string> inputs(files.begin(), files.end());
+  std::map<std::string, std::string> seen_names; // output name -> input
+  for (const std::string& input : inputs) {
+    if (auto problem = check_input(input)) {
+      return fail(*problem);
+    }
+    const std::string name = llvm::sys::path::filename(input).str();
+    if (auto [it, fresh] = seen_names.emplace(name, input); !fresh && !list_tables) {
+      return fail("'" + it->second + "' and '" + input + "' would both be written as '" + name +
+                  "'; instrument them into different output directories");
+    }
+  }
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> database;
+  if (!build_dir.empty()) {
+    std::string error;
+    database = clang::tooling::CompilationDatabase::loadFromDirectory(build_dir, error);
+    if (!database) {
+      return fail("cannot read the compilation database in '" + build_dir +
+                  "': " + first_line(error));
+    }
+    for (const std::string& input : inputs) {
+      if (database->getCompileCommands(absolute(input)).empty()) {
+        return fail("'" + input + "' has no entry in " + build_dir + "/compile_commands.json");
+      }
+    }
+  } else {
+    database = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", compiler_flags);
+  }
+
+  std::vector<pre::InstrumentedUnit> units;
+  bool all_parsed = true;
+  for (const std::string& input : inputs) {
+    const pre::InstrumentRequest request{input, absolute(input), !list_tables, embed_tables};
+    std::optional<pre::InstrumentedUnit> unit;
+    clang::tooling::ClangTool tool(*database, {input});
+    tool.appendArgumentsAdjuster(pre::parse_flags_adjuster());
+    const auto action = pre::make_instrument_action(request, options, unit);
+    if (tool.run(action.get()) != 0 || !unit) {
+      all_parsed = false; // Clang has printed the diagnostics; go on to report the rest
+      continue;
+    }
+    units.push_back(std::move(*unit));
+  }
+  if (!all_parsed) {
+    return fail("nothing written: the inputs above have errors");
+  }
+
+  if (list_tables) {
+    std::vector<vcmon::tables::ProgramGraph> graphs;
+    for (pre::InstrumentedUnit& unit : units) {
+      graphs.push_back(std::move(unit.graph));
+    }
+    llvm::outs() << pre::list_tables(vcmon::tables::ProgramGraph::merge(graphs));
+    return 0;
+  }
+
+  if (auto problem = pre::prepare_output_dir(output_dir)) {
+    return fail(*problem);
+  }
+  std::vector<pre::OutputFile> outputs;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    llvm::SmallString<256> copy(output_dir.getValue());
+    llvm::sys::path::append(copy, llvm::sys::path::filename(inputs[i]));
+    outputs.push_back({std::string(copy), std::move(units[i].instrumented)});
+    if (!units[i].tables.empty()) {
+      outputs.push_back({std::string(copy) + ".vcmon-tables.c", std::move(units[i].tables)});
+    }
+  }
+  for (const pre::OutputFile& output : outputs) {
+    if (auto problem = pre::check_output_path(output.path, inputs)) {
+      return fail(*problem);
+    }
+  }
+  for (const pre::OutputFile& output : outputs) {
+    if (auto problem = pre::write_output(output)) {
+      return fail(*problem);
+    }
+  }
+  return 0;
+}
