@@ -129,7 +129,7 @@ Decision CycleBreaker::decide(const UndecidedReceive& receive, StateExchange& ex
   me.waits_on.clear();
   for (Rank sender : senders) {
     const auto reply = replies.find(sender);
-    if (reply == replies.end() || reply->second.can_send_to_decider) {
+    if (reply == replies.end() || keeps_sender(self, reply->second)) {
       me.waits_on.push_back(sender);
     }
   }

@@ -31,7 +31,7 @@ Decision NullMessageBaseline::decide(const UndecidedReceive& receive,
   decider.waits_on.clear();
   for (Rank rank : std::set<Rank>(receive.self.waits_on.begin(), receive.self.waits_on.end())) {
     const auto it = state_of.find(rank);
-    if (rank != decider.rank && (it == state_of.end() || it->second->can_send_to_decider)) {
+    if (rank != decider.rank && (it == state_of.end() || keeps_sender(decider, *it->second))) {
       decider.waits_on.push_back(rank);
     }
   }

@@ -76,6 +76,10 @@ WaitGraph::WaitGraph(const std::vector<ProcessState>& states) {
                                     " waits on rank " + std::to_string(target) +
                                     " which has no state");
       }
+      const ProcessState& waited = graph_[it->second];
+      if (state.collective && waited.blocked() && waited.collective == state.collective) {
+        continue; // both already inside the same collective
+      }
       boost::add_edge(vertex_of_.at(state.rank), it->second, graph_);
     }
   }

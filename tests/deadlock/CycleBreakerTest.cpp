@@ -14,6 +14,7 @@ using testing::blocked_all;
 using testing::blocked_any;
 using testing::Figure4Scenario;
 using testing::finished;
+using testing::in_collective;
 using testing::running;
 
 Decision decide(const UndecidedReceive& receive, const std::vector<ProcessState>& others,
@@ -134,6 +135,22 @@ TEST(CycleBreaker, ABlockedReceiveThatSomeoneCanStillEndIsNoDeadlock) {
   EXPECT_EQ(decision.outcome, Outcome::Wait);
   EXPECT_EQ(decision.blocking, std::vector<Rank>{1});
   EXPECT_EQ(decision.control_messages, 4u);
+}
+
+TEST(CycleBreaker, MembersAlreadyInsideACollectiveAreNotADeadlock) {
+  // 0, 1 and 2 have entered collective 7; 3 is still computing.
+  const UndecidedReceive receive{in_collective(0, 5, {1, 2, 3}, 7), {}, {}};
+  const std::vector<ProcessState> others{in_collective(1, 6, {0, 2, 3}, 7),
+                                         in_collective(2, 8, {0, 1, 3}, 7), running(3, 50)};
+  const Decision decision = decide(receive, others);
+  EXPECT_EQ(decision.outcome, Outcome::Wait);
+  EXPECT_EQ(decision.blocking, (std::vector<Rank>{1, 2, 3}));
+
+  // Had 3 finished instead, nobody could ever complete the collective.
+  const Decision stuck = decide(receive, {others[0], others[1], finished(3)});
+  EXPECT_EQ(stuck.outcome, Outcome::Deadlock);
+  EXPECT_EQ(stuck.deadlocked, std::vector<Rank>{0});
+  EXPECT_TRUE(stuck.cycle.empty());
 }
 
 TEST(CycleBreaker, AnExchangeThatAnswersForTheWrongRanksIsRejected) {

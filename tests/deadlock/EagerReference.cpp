@@ -1,5 +1,7 @@
 #include "EagerReference.hpp"
 
+#include "vcmon/deadlock/UndecidedReceive.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <queue>
@@ -59,7 +61,7 @@ EagerOutcome simulate_eagerly(const std::vector<ProcessState>& everyone, Rank de
   }
   ProcessState& self = states.at(decider);
   std::erase_if(self.waits_on, [&](Rank r) {
-    return r == decider || (states.contains(r) && !states.at(r).can_send_to_decider);
+    return r == decider || (states.contains(r) && !keeps_sender(self, states.at(r)));
   });
   std::set<Rank> candidate_sources;
   for (const auto& candidate : candidates) {

@@ -31,7 +31,7 @@ struct EagerOutcome {
 };
 
 // `everyone` holds the decider's own state too; its `waits_on` lists its senders, of which
-// those whose state says they cannot match are dropped.
+// an OR-wait drops those whose state says they cannot match.
 EagerOutcome simulate_eagerly(const std::vector<ProcessState>& everyone, Rank decider,
                               const std::vector<vclock::WildcardCandidate>& candidates,
                               DeciderResumes resumes);

@@ -10,6 +10,7 @@ namespace vcmon::deadlock {
 namespace {
 
 using testing::blocked_any;
+using testing::in_collective;
 using testing::running;
 
 TEST(WaitGraph, RejectsDuplicateRanksAndWaitsOnUnknownRanks) {
@@ -54,6 +55,17 @@ TEST(WaitGraph, FindsTheCycleAmongStuckProcessesInWaitOrder) {
 TEST(WaitGraph, AProcessWaitingOnItselfIsACycleOfOne) {
   const WaitGraph graph({blocked_any(2, 0, {2})});
   EXPECT_EQ(graph.find_cycle(2, [](Rank) { return true; }), std::vector<Rank>{2});
+}
+
+TEST(WaitGraph, MembersInsideOneCollectiveWaitOnlyForThoseOutside) {
+  // 0 and 1 are inside collective 7, waiting for 2 (running) and 3, which is inside
+  // another collective (8) with 2.
+  const WaitGraph graph({in_collective(0, 4, {1, 2, 3}, 7), in_collective(1, 6, {0, 2, 3}, 7),
+                         running(2, 3), in_collective(3, 5, {2}, 8)});
+  EXPECT_FALSE(graph.waits_transitively_on(0, 1));
+  EXPECT_FALSE(graph.waits_transitively_on(1, 0));
+  EXPECT_TRUE(graph.waits_transitively_on(0, 2));
+  EXPECT_TRUE(graph.waits_transitively_on(1, 3));
 }
 
 } // namespace

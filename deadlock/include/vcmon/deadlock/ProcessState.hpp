@@ -33,8 +33,13 @@ struct ProcessState {
   // wait (a wildcard receive that is itself waiting for safety).
   std::optional<std::uint64_t> present_arrival_ns;
   // Whether it can send a message matching the decider's receive (member of its
-  // communicator, a tag that can match, not finished): it is one of the decider's senders.
+  // communicator, a tag that can match). Only an OR-wait drops senders that cannot: an
+  // AND-wait needs every one of them.
   bool can_send_to_decider = false;
+  // BlockedAll in a collective: the operation instance (communicator and its collective
+  // sequence number). Members inside the same instance do not wait for each other, only
+  // for those still outside, so the runtime may list every member in `waits_on`.
+  std::optional<std::uint64_t> collective;
 
   bool blocked() const {
     return activity == Activity::BlockedAny || activity == Activity::BlockedAll;

@@ -25,4 +25,10 @@ struct UndecidedReceive {
   std::map<Rank, std::uint64_t> known_bounds;
 };
 
+// Whether `other` stays among the senders the decider waits on: an OR-wait (a wildcard)
+// drops those that cannot send a matching message; an AND-wait needs all of them.
+inline bool keeps_sender(const ProcessState& self, const ProcessState& other) {
+  return self.activity != Activity::BlockedAny || other.can_send_to_decider;
+}
+
 } // namespace vcmon::deadlock

@@ -20,7 +20,8 @@ public:
   using Vertex = Graph::vertex_descriptor;
 
   // Throws std::invalid_argument on a duplicate rank, or when a blocked state waits on a rank
-  // that has no state. Only blocked states get out-edges.
+  // that has no state. Only blocked states get out-edges, and none between members of the
+  // same collective instance.
   explicit WaitGraph(const std::vector<ProcessState>& states);
 
   const Graph& graph() const { return graph_; }
