@@ -22,6 +22,11 @@
 
 namespace vcmon::runtime::mpi {
 
+// How a send's stamp relates to its data. A buffered send can fail for lack of buffer space,
+// which the layer cannot predict (MPICH's buffer layout is its own), so its stamp follows the
+// data once the send succeeded; every other send's stamp goes first.
+enum class SendMode { Standard, Synchronous, Buffered };
+
 // A send whose stamp has left.
 struct StampedSend {
   const Shadow* shadow = nullptr;
@@ -39,7 +44,7 @@ public:
   template <typename Count>
   static std::optional<StampedSend> stamp(Monitor& monitor, MpiFunction function, Count count,
                                           MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                                          bool synchronous) {
+                                          SendMode mode, const Moment& start) {
     const Shadow* shadow = ShadowCommunicators::find(comm);
     if (shadow == nullptr || dest == MPI_PROC_NULL) {
       return std::nullopt;
@@ -49,8 +54,8 @@ public:
     if (!bytes) {
       return std::nullopt;
     }
-    StampedSend send{shadow, monitor.comm_site(index_of(function)), dest, *bytes,
-                     Moment::now(monitor.clock())};
+    const bool synchronous = mode == SendMode::Synchronous;
+    StampedSend send{shadow, monitor.comm_site(index_of(function)), dest, *bytes, start};
     if (synchronous) {
       send.reply =
           &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes, send.start);
@@ -77,44 +82,52 @@ public:
   }
 
   template <typename Count, typename Call>
-  static int send(MpiFunction function, bool synchronous, Count count, MPI_Datatype datatype,
-                  int dest, int tag, MPI_Comm comm, Call&& pmpi) {
+  static int send(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype, int dest,
+                  int tag, MPI_Comm comm, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     if (monitor == nullptr) {
       return pmpi();
     }
+    const Moment start = Moment::now(monitor->clock());
     std::optional<StampedSend> send;
-    {
+    if (mode != SendMode::Buffered) {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, count, datatype, dest, tag, comm, synchronous);
+      send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
     }
     const int rc = WaitPolicy::block(pmpi);
-    if (send) {
-      ClockUpdate update;
-      {
-        LayerWork work(*monitor);
+    ClockUpdate update;
+    {
+      LayerWork work(*monitor);
+      if (mode == SendMode::Buffered && rc == MPI_SUCCESS) {
+        send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+      }
+      if (send) {
         sent(*monitor, *send, rc, true, update);
       }
-      update.apply(monitor->clock());
     }
+    update.apply(monitor->clock());
     return rc;
   }
 
   template <typename Count, typename Call>
-  static int isend(MpiFunction function, bool synchronous, Count count, MPI_Datatype datatype,
+  static int isend(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
                    int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     if (monitor == nullptr) {
       return pmpi();
     }
+    const Moment start = Moment::now(monitor->clock());
     std::optional<StampedSend> send;
-    {
+    if (mode != SendMode::Buffered) {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, count, datatype, dest, tag, comm, synchronous);
+      send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
     }
     const int rc = pmpi();
+    LayerWork work(*monitor);
+    if (mode == SendMode::Buffered && rc == MPI_SUCCESS) {
+      send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+    }
     if (send) {
-      LayerWork work(*monitor);
       track_send(*monitor, *send, rc, *request);
     }
     return rc;
@@ -140,7 +153,7 @@ public:
 
   // Persistent sends: validated now, stamped at every MPI_Start.
   template <typename Count, typename Call>
-  static int send_init(MpiFunction function, bool synchronous, Count count, MPI_Datatype datatype,
+  static int send_init(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
                        int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const int rc = pmpi();
@@ -155,7 +168,7 @@ public:
     if (const auto bytes = StampProtocol::checked_bytes(*shadow, count, datatype, dest, tag)) {
       TrackedRequest tracked;
       tracked.kind = TrackedRequest::Kind::PersistentSend;
-      tracked.synchronous = synchronous;
+      tracked.synchronous = mode == SendMode::Synchronous;
       tracked.site = monitor->comm_site(index_of(function));
       tracked.shadow = shadow;
       tracked.peer = dest;
@@ -264,7 +277,8 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, false);
+      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
+                   Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
@@ -296,7 +310,8 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, false);
+      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
+                   Moment::now(monitor->clock()));
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
     const int rc = pmpi();
