@@ -119,6 +119,7 @@ BENCHMARK(BM_Ring_Cycle)->ArgNames({"ranks"})->Arg(4)->Arg(16);
 BENCHMARK(BM_Ring_NullMessage)
     ->ArgNames({"ranks", "lookahead_ns"})
     ->Args({4, 100})
+    ->Args({4, 500})
     ->Args({4, 1'000})
     ->Args({4, 5'000})
     ->Args({16, 1'000});

@@ -48,6 +48,8 @@ std::map<Rank, ProcessState> gather(std::vector<Rank> frontier, StateExchange& e
         throw std::runtime_error("StateExchange: replies out of order");
       }
       replies.emplace(frontier[i], batch[i]);
+      decision.learned_bounds[frontier[i]] =
+          batch[i].activity == Activity::Finished ? kNever : batch[i].clock_ns;
     }
     for (const ProcessState& state : batch) {
       if (!state.blocked()) {

@@ -71,12 +71,11 @@ Decision NullMessageBaseline::decide(const UndecidedReceive& receive,
     endpoints.emplace(state.rank, NullMessageEndpoint(state, channels, lookahead_ns_));
   }
 
-  // Null messages go to every blocked process listening on the announcer.
-  std::map<Rank, std::vector<Rank>> listeners;
-  for (const auto& [rank, endpoint] : endpoints) {
-    for (Rank input : endpoint.state().waits_on) {
-      listeners[input].push_back(rank);
-    }
+  // An MPI process may send to any rank of the communicator, so every other process is on
+  // an output channel of the announcer (Chandy–Misra needs the static channel graph).
+  std::vector<Rank> ranks{decider.rank};
+  for (const ProcessState& state : others) {
+    ranks.push_back(state.rank);
   }
 
   const NullMessageEndpoint& decider_end = endpoints.at(decider.rank);
@@ -108,15 +107,19 @@ Decision NullMessageBaseline::decide(const UndecidedReceive& receive,
         continue;
       }
       announced[rank] = bound;
-      for (Rank listener : listeners[rank]) {
-        in_flight.emplace_back(listener, rank, bound);
+      for (Rank to : ranks) {
+        if (to != rank) {
+          in_flight.emplace_back(to, rank, bound);
+        }
       }
     }
     if (in_flight.empty()) {
       return decision; // quiescent: only a running process's progress can move things
     }
     for (const auto& [to, from, bound] : in_flight) {
-      endpoints.at(to).receive_null(from, bound);
+      if (const auto listener = endpoints.find(to); listener != endpoints.end()) {
+        listener->second.receive_null(from, bound); // running processes just drop them
+      }
     }
     decision.control_messages += in_flight.size();
     ++decision.rounds;

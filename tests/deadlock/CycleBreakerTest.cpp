@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace vcmon::deadlock {
 namespace {
 
@@ -38,6 +40,7 @@ TEST(CycleBreaker, Figure4PermitsP0BecauseP3WaitsOnTheDeciderThroughP2) {
   EXPECT_EQ(decision.control_messages, 4u);
   EXPECT_EQ(decision.control_messages, 2 * queried);
   EXPECT_EQ(decision.rounds, 2u);
+  EXPECT_EQ(decision.learned_bounds, (std::map<Rank, std::uint64_t>{{2, 15'000}, {3, 20'000}}));
 }
 
 TEST(CycleBreaker, Figure4StillDecidesWhenP2CouldMatchToo) {
@@ -127,6 +130,7 @@ TEST(CycleBreaker, WaitingOnAFinishedProcessIsADeadlockWithoutACycle) {
   EXPECT_EQ(decision.outcome, Outcome::Deadlock);
   EXPECT_TRUE(decision.cycle.empty());
   EXPECT_EQ(decision.deadlocked, (std::vector<Rank>{0, 1}));
+  EXPECT_EQ(decision.learned_bounds, (std::map<Rank, std::uint64_t>{{1, 2}, {2, kNever}}));
 }
 
 TEST(CycleBreaker, ABlockedReceiveThatSomeoneCanStillEndIsNoDeadlock) {

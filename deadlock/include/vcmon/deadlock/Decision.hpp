@@ -5,6 +5,8 @@
 #include "vcmon/vclock/WildcardOrder.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -20,10 +22,13 @@ struct Decision {
   Outcome outcome = Outcome::Wait;
   std::optional<vclock::WildcardCandidate> taken; // Take only
   std::vector<Rank> blocking;                     // Wait: sorted senders that may precede
-  std::vector<Rank> cycle;          // Deadlock: ranks in wait order, each waiting for the next
-  std::vector<Rank> deadlocked;     // Deadlock: sorted; every process the decider's wait hangs on
-  bool broke_cycle = false;         // Take: some sender was only ruled out because it waits on the
-                                    // decider (the Li & Zhang case)
+  std::vector<Rank> cycle;      // Deadlock: ranks in wait order, each waiting for the next
+  std::vector<Rank> deadlocked; // Deadlock: sorted; every process the decider's wait hangs on
+  bool broke_cycle = false;     // Take: some sender was only ruled out because it waits on the
+                                // decider (the Li & Zhang case)
+  // Lower bounds the replies carried (clocks only move forward; kNever once finished): the
+  // runtime folds them into UndecidedReceive::known_bounds so later decisions ask less.
+  std::map<Rank, std::uint64_t> learned_bounds;
   std::size_t control_messages = 0; // requests and replies, or null messages for the baseline
   std::size_t rounds = 0;           // exchanges one after the other, or null-message rounds
 };
