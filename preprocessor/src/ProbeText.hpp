@@ -20,7 +20,7 @@ public:
   // At the start of each iteration: after the `{` of a braced body, or wrapping an unbraced
   // body between iteration_open and iteration_close.
   std::string iteration(std::uint32_t index) const;
-  std::string iteration_open(std::uint32_t index) const { return "{ " + iteration(index); }
+  std::string iteration_open(std::uint32_t index) const { return "{" + iteration(index) + " "; }
   static std::string iteration_close() { return " }"; }
 
   // A call or communication statement as a GNU statement expression: the scope covers just

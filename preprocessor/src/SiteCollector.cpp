@@ -7,6 +7,8 @@
 #include <clang/Index/USRGeneration.h>
 #include <clang/Lex/Lexer.h>
 
+#include <cctype>
+
 namespace vcmon::preprocessor {
 
 using tables::kNoSite;
@@ -142,6 +144,42 @@ std::string SiteCollector::symbol_of(const clang::FunctionDecl* function) const 
   return std::string(usr);
 }
 
+bool SiteCollector::constexpr_as_written(const clang::FunctionDecl* function) const {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
+  if (method == nullptr || !method->getParent()->isLambda()) {
+    return function->isConstexpr();
+  }
+  // Since C++17 Clang marks any lambda that could be constexpr as constexpr; only a lambda
+  // declared so (between its parameter list and its body) stays untouched.
+  const clang::FunctionTypeLoc type = method->getFunctionTypeLoc();
+  const clang::Stmt* body = method->getBody();
+  if (!type || body == nullptr) {
+    return false;
+  }
+  const auto from = main_file_offset(type.getRParenLoc());
+  const auto to = main_file_offset(body->getBeginLoc());
+  if (!from || !to || *to < *from) {
+    return function->isConstexpr();
+  }
+  const llvm::StringRef declarator =
+      sources_.getBufferData(sources_.getMainFileID()).slice(*from, *to);
+  for (const llvm::StringRef word : {"constexpr", "consteval"}) {
+    for (std::size_t at = declarator.find(word); at != llvm::StringRef::npos;
+         at = declarator.find(word, at + 1)) {
+      const auto identifier = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      };
+      const bool starts = at == 0 || !identifier(declarator[at - 1]);
+      const bool ends =
+          at + word.size() == declarator.size() || !identifier(declarator[at + word.size()]);
+      if (starts && ends) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::string SiteCollector::procedure_name(const clang::FunctionDecl* function) const {
   return function->getQualifiedNameAsString();
 }
@@ -158,7 +196,7 @@ std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* fu
                                                    const clang::CompoundStmt* body,
                                                    clang::SourceLocation name_loc,
                                                    std::string name) {
-  if (function->isConstexpr()) {
+  if (constexpr_as_written(function)) {
     return std::nullopt; // compile-time use must keep working
   }
   const auto open = main_file_offset(body->getLBracLoc());
@@ -218,8 +256,8 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
 
 bool SiteCollector::TraverseLambdaExpr(clang::LambdaExpr* lambda, DataRecursionQueue*) {
   const clang::CXXMethodDecl* call_operator = lambda->getCallOperator();
-  if (unevaluated_depth_ > 0 || call_operator->isConstexpr()) {
-    return true; // includes lambdas that are implicitly constexpr: they may be used so
+  if (unevaluated_depth_ > 0 || constexpr_as_written(call_operator)) {
+    return true; // untouched: it may be used at compile time
   }
   const tables::SourcePos where = position(lambda->getBeginLoc());
   std::string name = "lambda@" + std::to_string(where.line) + ":" + std::to_string(where.column);
@@ -363,7 +401,7 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
       if (!communication) {
         return true;
       }
-    } else if (function->isConstexpr() || in_system_header(function)) {
+    } else if (constexpr_as_written(function) || in_system_header(function)) {
       return true; // not a procedure of the program
     } else {
       const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(function);
@@ -388,7 +426,7 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
       bool in_program = false;
       for (const clang::NamedDecl* candidate : lookup->decls()) {
         const clang::FunctionDecl* function = candidate->getAsFunction();
-        if (function != nullptr && !function->isConstexpr() && !in_system_header(function)) {
+        if (function != nullptr && !constexpr_as_written(function) && !in_system_header(function)) {
           in_program = true;
         }
         only = lookup->getNumDecls() == 1 ? function : nullptr;
@@ -483,6 +521,15 @@ bool SiteCollector::TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc loc) {
 
 bool SiteCollector::TraverseTypeOfExprTypeLoc(clang::TypeOfExprTypeLoc loc) {
   return unevaluated([&] { return Base::TraverseTypeOfExprTypeLoc(loc); });
+}
+
+bool SiteCollector::TraverseVarDecl(clang::VarDecl* decl) {
+  if (decl->isConstexpr()) {
+    // A constant initializer: what it calls is constexpr, and a lambda it holds may be
+    // called at compile time.
+    return unevaluated([&] { return Base::TraverseVarDecl(decl); });
+  }
+  return Base::TraverseVarDecl(decl);
 }
 
 bool SiteCollector::TraverseStaticAssertDecl(clang::StaticAssertDecl* decl) {

@@ -63,6 +63,7 @@ public:
   bool TraverseDecltypeTypeLoc(clang::DecltypeTypeLoc loc);
   bool TraverseTypeOfExprTypeLoc(clang::TypeOfExprTypeLoc loc);
   bool TraverseStaticAssertDecl(clang::StaticAssertDecl* decl);
+  bool TraverseVarDecl(clang::VarDecl* decl);
 
 private:
   struct PendingBody {
@@ -87,6 +88,7 @@ private:
                                               clang::SourceLocation name_loc, std::string name);
   const clang::CompoundStmt* probe_block(const clang::FunctionDecl* function) const;
   std::string procedure_name(const clang::FunctionDecl* function) const;
+  bool constexpr_as_written(const clang::FunctionDecl* function) const;
   std::string symbol_of(const clang::FunctionDecl* function) const;
   bool in_system_header(const clang::Decl* decl) const;
   bool loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body, unsigned begin) const;
