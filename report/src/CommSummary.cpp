@@ -6,8 +6,7 @@
 namespace vcmon::report {
 
 std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& graph,
-                                                const RecordIndex& index,
-                                                double program_total_ns) {
+                                                const RecordIndex& index, double program_total_ns) {
   std::vector<CommStatement> statements;
   std::vector<double> per_rank(index.ranks().size());
   for (const auto& [site, column] : index.comms()) {

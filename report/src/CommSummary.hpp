@@ -13,8 +13,7 @@ namespace vcmon::report {
 
 // Costliest first; `program_total_ns` is the base of each statement's percentage.
 std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& graph,
-                                                const RecordIndex& index,
-                                                double program_total_ns);
+                                                const RecordIndex& index, double program_total_ns);
 
 CommMatrix build_matrix(const RecordIndex& index);
 

@@ -7,8 +7,8 @@
 namespace vcmon::report {
 
 void HtmlRenderer::render(const Report& report, std::ostream& out) const {
-  std::string json = JsonRenderer().to_json(report).dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string json =
+      JsonRenderer().to_json(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   // '<' only occurs inside JSON strings, where \u003c means the same and cannot close the
   // <script> element that holds the data.
   std::string escaped;

@@ -12,8 +12,8 @@ json position(const tables::SourcePos& pos) {
 }
 
 json stats(const RankStats& s) {
-  return {{"total_ns", s.total},   {"min_ns", s.min},         {"mean_ns", s.mean},
-          {"max_ns", s.max},       {"max_rank", s.max_rank}, {"imbalance", s.imbalance()}};
+  return {{"total_ns", s.total}, {"min_ns", s.min},        {"mean_ns", s.mean},
+          {"max_ns", s.max},     {"max_rank", s.max_rank}, {"imbalance", s.imbalance()}};
 }
 
 json node_json(const ReportNode& node) {
@@ -80,11 +80,11 @@ json header_json(const ReportHeader& h) {
 }
 
 json filters_json(const ReportOptions& o) {
-  return {{"rank", o.rank ? json(*o.rank) : json(nullptr)},
-          {"depth", o.depth ? json(*o.depth) : json(nullptr)},
-          {"threshold_percent", o.threshold_percent},
-          {"site", o.site ? json(fmt::format("{}:{}", o.site->file, o.site->line))
-                          : json(nullptr)}};
+  return {
+      {"rank", o.rank ? json(*o.rank) : json(nullptr)},
+      {"depth", o.depth ? json(*o.depth) : json(nullptr)},
+      {"threshold_percent", o.threshold_percent},
+      {"site", o.site ? json(fmt::format("{}:{}", o.site->file, o.site->line)) : json(nullptr)}};
 }
 
 } // namespace

@@ -24,8 +24,8 @@ RankStats RankStats::of(std::span<const double> values, std::span<const std::int
   return stats;
 }
 
-RankStats RankStats::of_sparse(std::span<const double> values,
-                               std::span<const std::int32_t> ranks, std::size_t rank_count) {
+RankStats RankStats::of_sparse(std::span<const double> values, std::span<const std::int32_t> ranks,
+                               std::size_t rank_count) {
   RankStats stats = of(values, ranks);
   if (rank_count > values.size()) {
     // The unlisted ranks hold zero, which may be the minimum and lowers the mean.

@@ -37,9 +37,8 @@ RecordIndex::RecordIndex(const tables::Profile& profile, std::optional<std::int3
     }
   }
   if (only_rank && ranks_.empty()) {
-    throw ReportError(fmt::format("rank {} is not in the profile (it holds {} rank{})",
-                                  *only_rank, profile.ranks.size(),
-                                  profile.ranks.size() == 1 ? "" : "s"));
+    throw ReportError(fmt::format("rank {} is not in the profile (it holds {} rank{})", *only_rank,
+                                  profile.ranks.size(), profile.ranks.size() == 1 ? "" : "s"));
   }
   for (std::uint32_t i = 0; i < records_.size(); ++i) {
     add(profile.graph, *records_[i], i);

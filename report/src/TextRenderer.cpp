@@ -110,8 +110,8 @@ void hot_path(const Report& report, std::ostream& out) {
   }
 }
 
-void tree_lines(const ReportTree& tree, std::uint32_t index, const std::string& prefix,
-                bool last, bool root, std::ostream& out) {
+void tree_lines(const ReportTree& tree, std::uint32_t index, const std::string& prefix, bool last,
+                bool root, std::ostream& out) {
   const auto& node = tree.node(index);
   const std::string branch = root ? "" : (last ? "└─ " : "├─ ");
   fmt::print(out, "  {}  {}{}{}\n", stats_columns(node), prefix, branch, label(node));
@@ -126,8 +126,8 @@ void tree(const Report& report, std::ostream& out) {
              "\nTop-down profile (inclusive virtual time; mean/min/max over {} rank{}; imb = "
              "max/mean; ~ = split among call sites)\n",
              report.header.ranks_reported, report.header.ranks_reported == 1 ? "" : "s");
-  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10}  {}\n", "%total", "mean",
-             "min", "max", "imb", "max@", "count", "site");
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10}  {}\n", "%total", "mean", "min",
+             "max", "imb", "max@", "count", "site");
   if (!report.tree.empty()) {
     tree_lines(report.tree, 0, "", true, true, out);
   }
@@ -183,11 +183,10 @@ void matrix(const Report& report, std::ostream& out) {
              "messages", "bytes", "time", "transmit", "sync");
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& cell = heaviest[i];
-    fmt::print(out, "  {:>6} {:>7} {:>10} {:>11} {:>10} {:>10} {:>10}\n", cell.rank, cell.partner,
-               cell.messages, format_bytes(double(cell.bytes)),
-               format_duration(double(cell.time_ns())),
-               format_duration(double(cell.transmission_ns)),
-               format_duration(double(cell.sync_delay_ns)));
+    fmt::print(
+        out, "  {:>6} {:>7} {:>10} {:>11} {:>10} {:>10} {:>10}\n", cell.rank, cell.partner,
+        cell.messages, format_bytes(double(cell.bytes)), format_duration(double(cell.time_ns())),
+        format_duration(double(cell.transmission_ns)), format_duration(double(cell.sync_delay_ns)));
   }
   if (heaviest.size() > shown) {
     fmt::print(out, "  ... {} more pairs (see --format json or html)\n", heaviest.size() - shown);

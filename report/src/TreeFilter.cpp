@@ -28,8 +28,8 @@ public:
         leads_to_site_[i] = hit;
       }
       if (!leads_to_site_[0]) {
-        throw ReportError(fmt::format("no measured site at {}:{}", options.site->file,
-                                      options.site->line));
+        throw ReportError(
+            fmt::format("no measured site at {}:{}", options.site->file, options.site->line));
       }
     }
   }

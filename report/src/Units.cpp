@@ -12,7 +12,8 @@ std::string format_duration(double ns) {
       {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1.0, "ns"}}};
   for (const auto& [scale, unit] : units) {
     if (std::abs(ns) >= scale) {
-      return scale == 1.0 ? fmt::format("{:.0f} ns", ns) : fmt::format("{:.2f} {}", ns / scale, unit);
+      return scale == 1.0 ? fmt::format("{:.0f} ns", ns)
+                          : fmt::format("{:.2f} {}", ns / scale, unit);
     }
   }
   return "0 ns";
@@ -29,7 +30,9 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.0f} B", bytes);
 }
 
-std::string format_count(double count) { return fmt::format("{:.0f}", std::round(count)); }
+std::string format_count(double count) {
+  return fmt::format("{:.0f}", std::round(count));
+}
 
 std::string format_utc(std::int64_t unix_ns) {
   const std::time_t seconds = static_cast<std::time_t>(unix_ns / 1'000'000'000);

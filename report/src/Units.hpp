@@ -6,9 +6,9 @@
 
 namespace vcmon::report {
 
-std::string format_duration(double ns);  // "12.35 ms"
-std::string format_bytes(double bytes);  // "1.50 MiB"
-std::string format_count(double count);  // "1234567"
+std::string format_duration(double ns);       // "12.35 ms"
+std::string format_bytes(double bytes);       // "1.50 MiB"
+std::string format_count(double count);       // "1234567"
 std::string format_utc(std::int64_t unix_ns); // "2026-11-21 11:05:29 UTC"
 
 } // namespace vcmon::report

@@ -49,7 +49,8 @@ void write_output(const report::Report& report, const std::string& format, const
   std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) {
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
   }
   ::close(fd);
   {
@@ -112,7 +113,8 @@ int main(int argc, char** argv) {
   }
   std::error_code same_error;
   if (!output.empty() && fs::exists(output) && fs::equivalent(output, profile_path, same_error)) {
-    return fail(kBadOptions, fmt::format("-o {} is the profile itself; choose another file", output));
+    return fail(kBadOptions,
+                fmt::format("-o {} is the profile itself; choose another file", output));
   }
 
   try {
@@ -133,7 +135,8 @@ int main(int argc, char** argv) {
   } catch (const tables::ProfileError& e) {
     return fail(kBadProfile, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(kBadProfile, fmt::format("{}: out of memory while reading the profile", profile_path));
+    return fail(kBadProfile,
+                fmt::format("{}: out of memory while reading the profile", profile_path));
   } catch (const std::exception& e) {
     return fail(kBadProfile, e.what());
   }

@@ -15,8 +15,8 @@ namespace vcmon::report {
 
 struct Report {
   ReportHeader header;
-  ReportTree tree; // after the filters
-  HotPath hot_path; // walked on the unfiltered tree
+  ReportTree tree;                       // after the filters
+  HotPath hot_path;                      // walked on the unfiltered tree
   std::vector<CommStatement> statements; // costliest first
   CommMatrix matrix;
   ReportOptions options;

@@ -17,10 +17,10 @@ struct ReportHeader {
   std::int64_t start_unix_ns = 0;
   std::int64_t end_unix_ns = 0;
   std::string clock_source;
-  double program_ns = 0;      // the program's total virtual time summed over the ranks
-  std::uint64_t virtual_ns = 0; // longest rank's virtual time
-  std::uint64_t real_ns = 0;    // longest rank's real time
-  std::uint64_t intrusion_ns = 0; // summed over the ranks
+  double program_ns = 0;           // the program's total virtual time summed over the ranks
+  std::uint64_t virtual_ns = 0;    // longest rank's virtual time
+  std::uint64_t real_ns = 0;       // longest rank's real time
+  std::uint64_t intrusion_ns = 0;  // summed over the ranks
   std::uint64_t real_total_ns = 0; // summed over the ranks, the base of the intrusion share
   bool partial = false;
   std::string partial_reason;

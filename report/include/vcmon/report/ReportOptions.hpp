@@ -19,10 +19,10 @@ struct SiteSelector {
 };
 
 struct ReportOptions {
-  std::optional<std::int32_t> rank;  // only this rank's records
+  std::optional<std::int32_t> rank;   // only this rank's records
   std::optional<std::uint32_t> depth; // levels shown below the program node
-  double threshold_percent = 0;      // hide nodes below this share of the program's time
-  std::optional<SiteSelector> site;  // only the subtrees at this site, with their ancestors
+  double threshold_percent = 0;       // hide nodes below this share of the program's time
+  std::optional<SiteSelector> site;   // only the subtrees at this site, with their ancestors
 };
 
 } // namespace vcmon::report

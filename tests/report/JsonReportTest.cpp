@@ -1,0 +1,81 @@
+// The JSON output conforms to docs/report-schema.json, and the checker catches what does not.
+#include "JsonSchemaChecker.hpp"
+#include "ReportProfiles.hpp"
+#include "TempDir.hpp"
+
+#include "vcmon/report/JsonRenderer.hpp"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace vcmon::report {
+namespace {
+
+using nlohmann::json;
+
+json schema() {
+  std::ifstream in(VCMON_REPORT_SCHEMA);
+  EXPECT_TRUE(in) << "cannot open " << VCMON_REPORT_SCHEMA;
+  return json::parse(in);
+}
+
+json rendered(const tables::Profile& profile, const ReportOptions& options = {}) {
+  testing::TempDir dir;
+  std::ostringstream out;
+  JsonRenderer().render(build_report(dir.round_trip(profile), options), out);
+  return json::parse(out.str());
+}
+
+std::string joined(const std::vector<std::string>& problems) {
+  std::string text;
+  for (const auto& p : problems) {
+    text += p + "\n";
+  }
+  return text;
+}
+
+TEST(JsonReport, EveryProfileConformsToTheSchema) {
+  const testing::JsonSchemaChecker checker(schema());
+  ReportOptions filtered;
+  filtered.rank = 1;
+  filtered.site = SiteSelector::parse("fig12.c:14");
+  for (const auto& document :
+       {rendered(testing::figure12_profile()), rendered(testing::figure12_profile(), filtered),
+        rendered(testing::factorial_profile()), rendered(testing::even_odd_profile())}) {
+    EXPECT_EQ(joined(checker.problems(document)), "");
+  }
+}
+
+TEST(JsonReport, CarriesTheVersionTreeAndHotPath) {
+  const json document = rendered(testing::figure12_profile());
+  EXPECT_EQ(document["schema"], "vcmon-report");
+  EXPECT_EQ(document["version"], kReportSchemaVersion);
+  EXPECT_EQ(document["tree"]["children"][0]["name"], "main");
+  EXPECT_EQ(document["hot_path"].back()["name"], "p4");
+  EXPECT_EQ(document["hot_path"].back()["call_position"]["line"], 14);
+  EXPECT_EQ(document["matrix"]["cells"].size(), 8u);
+}
+
+TEST(JsonReport, CheckerRejectsMissingKeysWrongTypesAndStrayKeys) {
+  const testing::JsonSchemaChecker checker(schema());
+  json document = rendered(testing::figure12_profile());
+  document["tree"]["children"][0].erase("time");
+  document["header"]["ranks"] = "four";
+  document["matrix"]["cells"][0]["colour"] = "red";
+  document["tree"]["kind"] = "forest";
+  const auto problems = joined(checker.problems(document));
+  EXPECT_NE(problems.find("/tree/children/0: lacks required key time"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/header/ranks: is string"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("/matrix/cells/0: unexpected key colour"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("/tree: matches none of anyOf"), std::string::npos) << problems;
+}
+
+TEST(JsonReport, CheckerRefusesKeywordsItDoesNotImplement) {
+  const testing::JsonSchemaChecker checker(json{{"type", "string"}, {"pattern", "^a"}});
+  EXPECT_THROW(checker.problems("abc"), std::invalid_argument);
+}
+
+} // namespace
+} // namespace vcmon::report
