@@ -203,7 +203,8 @@ void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_
   }
 }
 
-tables::RankRecords Monitor::collect_rank_records() const {
+tables::RankRecords Monitor::collect_rank_records() {
+  probes_.settle_open_activations(this_thread(), clock_.virtual_ns());
   CollectedRecords collected =
       collect_records(registry_, threads_, overflow_, mpi_function_count());
   tables::RankRecords& records = collected.records;

@@ -90,8 +90,9 @@ public:
 private:
   Monitor();
   void attach_thread(ThreadState& state);
-  // This rank's records; synthetic comm sites numbered after the registered sites.
-  tables::RankRecords collect_rank_records() const;
+  // This rank's records; synthetic comm sites numbered after the registered sites. The
+  // calling thread's open activations count up to now.
+  tables::RankRecords collect_rank_records();
   // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty) and
   // prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,

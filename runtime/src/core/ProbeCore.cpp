@@ -1,6 +1,6 @@
 #include "core/ProbeCore.hpp"
 
-#include <sched.h>
+#include <time.h>
 
 namespace vcmon::runtime {
 
@@ -11,14 +11,21 @@ void ProbeCore::charge(std::uint64_t start_ns, std::uint64_t constant_ns) {
     clock_.charge(constant_ns);
     return;
   }
-  // Injected cost stands for CPU work, so it is spent running; long waits still yield so
-  // that ranks sharing a core keep moving. Whatever really elapsed is charged.
-  constexpr std::uint64_t kYieldAboveNs = 50'000;
+  // Injected cost stands for probe work. Up to kSpinAtMostNs it is spent spinning, like a
+  // real probe; longer costs (the millisecond costs of experiments) sleep most of the way: on
+  // a machine shared by more processes than cores, a process that spins for milliseconds is
+  // scheduled later afterwards, which would slow the program itself in ways no clock sees.
+  // Whatever really elapsed is charged.
+  constexpr std::uint64_t kSpinAtMostNs = 100'000;
   std::uint64_t now = now_ns();
+  if (costs_.inject_ns > kSpinAtMostNs) {
+    const std::uint64_t sleep_ns = costs_.inject_ns - kSpinAtMostNs;
+    const timespec duration{static_cast<time_t>(sleep_ns / 1'000'000'000),
+                            static_cast<long>(sleep_ns % 1'000'000'000)};
+    nanosleep(&duration, nullptr);
+    now = now_ns();
+  }
   while (now - start_ns < costs_.inject_ns) {
-    if (costs_.inject_ns - (now - start_ns) > kYieldAboveNs) {
-      sched_yield();
-    }
     now = now_ns();
   }
   clock_.charge(now - start_ns + constant_ns);
@@ -42,10 +49,7 @@ Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   return &frame;
 }
 
-void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
-  if (frame.proc != nullptr) {
-    --frame.proc->active;
-  }
+void ProbeCore::add_elapsed(const Frame& frame, std::uint64_t end_vt_ns) {
   if (!frame.adds_time || frame.time_ns == nullptr) {
     return;
   }
@@ -55,6 +59,13 @@ void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
   } else {
     add_owned(*frame.time_ns, elapsed);
   }
+}
+
+void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+  if (frame.proc != nullptr) {
+    --frame.proc->active;
+  }
+  add_elapsed(frame, end_vt_ns);
 }
 
 void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKind kind,
@@ -163,6 +174,14 @@ void ProbeCore::exit_statement(ThreadState& thread, std::uint32_t site, SiteKind
     close_activation(thread, site, kind, clock_.virtual_at(now_ns()));
   }
   charge(start, costs_.untimed_ns);
+}
+
+void ProbeCore::settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns) {
+  for (std::uint32_t i = 0; i < thread.stack.depth; ++i) {
+    Frame& frame = thread.stack.frames[i];
+    add_elapsed(frame, now_vt_ns);
+    frame.entry_vt_ns = now_vt_ns;
+  }
 }
 
 void ProbeCore::add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,

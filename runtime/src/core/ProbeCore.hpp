@@ -37,6 +37,11 @@ public:
   void enter_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
   void exit_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
 
+  // Records the time so far of every open procedure and loop of this thread (the profile is
+  // written while main is still open), restarting them at `now_vt_ns` so that their exits
+  // add only what follows.
+  void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
+
   // Adds one communication to the record of (site, partner) in `slots`. Not a probe: the
   // PMPI layer charges its own work.
   void add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,
@@ -51,6 +56,8 @@ private:
   void close_activation(ThreadState& thread, std::uint32_t site, tables::SiteKind kind,
                         std::uint64_t end_vt_ns);
   void close_frame(const Frame& frame, std::uint64_t end_vt_ns);
+  // Adds the frame's virtual time since its entry to its record (when it keeps time).
+  static void add_elapsed(const Frame& frame, std::uint64_t end_vt_ns);
   // Charges the probe: its calibrated constant, plus the injected cost busy-waited from
   // `start_ns` and measured.
   void charge(std::uint64_t start_ns, std::uint64_t constant_ns);

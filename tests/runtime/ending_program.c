@@ -1,0 +1,50 @@
+/* Ends in the way argv[1] names, after some probes: "abort" (rank 1 calls MPI_Abort),
+ * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
+ * partial profile. */
+#include "hand_instrumented.h"
+
+#include <mpi.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAIN, CALL_WORK, WORK, WORK_LOOP };
+
+static const vcmon_site_desc sites[] = {
+    [MAIN] = {VCMON_SITE_PROCEDURE, 40, 1, -1, "main", "main"},
+    [CALL_WORK] = {VCMON_SITE_CALL, 45, 3, MAIN, "work", "work"},
+    [WORK] = {VCMON_SITE_PROCEDURE, 25, 1, -1, "work", "work"},
+    [WORK_LOOP] = {VCMON_SITE_LOOP, 27, 3, WORK, "for", ""},
+};
+VCMON_TEST_UNIT(sites)
+
+static void work(void) {
+  PROC_SCOPE(WORK);
+  LOOP_SCOPE(WORK_LOOP);
+  for (int i = 0; i < 5; ++i) {
+    vcmon_loop_iter(SITE(WORK_LOOP));
+  }
+}
+
+int main(int argc, char** argv) {
+  PROC_SCOPE(MAIN);
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  CALL(CALL_WORK, work());
+  CALL(CALL_WORK, work());
+  const char* how = argc > 1 ? argv[1] : "";
+  if (strcmp(how, "abort") == 0) {
+    if (rank == 1) {
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    sleep(30); /* rank 0 waits to be ended by the abort */
+  } else if (strcmp(how, "sigterm") == 0) {
+    raise(SIGTERM);
+    sleep(30); /* the monitor writes the profile, then the signal ends the process */
+  } else if (strcmp(how, "exit") != 0) {
+    MPI_Finalize();
+    return 2; /* unknown mode */
+  }
+  return 0;
+}
