@@ -32,7 +32,6 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .bar { display: inline-block; width: 80px; height: 10px; background: #eee; margin: 0 8px; position: relative; }
 .bar i { position: absolute; left: 0; top: 0; bottom: 0; background: #d9534f; }
 .label { margin-left: .5em; }
-.children { margin-left: 1.3em; border-left: 1px dotted #bbb; }
 .collapsed > .children { display: none; }
 .flag { color: #777; font-size: .9em; margin-left: .5em; }
 #icicle { position: relative; width: 100%; border: 1px solid #ccc; overflow: hidden; }
@@ -50,7 +49,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <h2>Top-down profile</h2>
 <p>Inclusive virtual time; mean/min/max over the ranks; imb = max/mean; ~ = split among call sites.
 Click ▸ to expand.</p>
-<div class="row"><span class="toggle"></span><span class="cols"><span>%total</span><span>mean</span>
+<div class="row"><span class="cols"><span>%total</span><span>mean</span>
 <span>min</span><span>max</span><span>imb</span><span>max@</span><span>count</span></span>
 <span class="bar"></span><span class="label">site</span></div>
 <div id="tree"></div>
@@ -134,7 +133,11 @@ function treeNode(n, depth) {
   const bar = el("span", undefined, "bar"), fill = el("i");
   fill.style.width = Math.min(100, Math.max(0, n.percent)) + "%";
   bar.append(fill);
-  row.append(toggle, cols, bar, el("span", label(n), "label"));
+  // Only the label is indented, so the number columns stay aligned at every depth.
+  const text = el("span", undefined, "label");
+  text.style.paddingLeft = (1.2 * depth) + "em";
+  text.append(toggle, el("span", label(n), "name"));
+  row.append(cols, bar, text);
   if (n.recursive) row.append(el("span", "recursive: already in the enclosing activation", "flag"));
   if (n.apportioned) row.append(el("span", "~", "flag"));
   box.append(row);
@@ -211,7 +214,7 @@ function heatmap() {
   const canvas = document.getElementById("heatmap"), select = document.getElementById("metric");
   const n = data.matrix.ranks;
   if (n <= 0) return;
-  const cellPx = Math.max(1, Math.min(24, Math.floor(600 / n)));
+  const cellPx = Math.max(1, Math.min(40, Math.floor(600 / n)));
   canvas.width = canvas.height = n * cellPx;
   const value = (c, m) => m === "time" ? c.transmission_ns + c.sync_delay_ns : c[m];
   function draw() {
@@ -245,10 +248,10 @@ function selftest() {
   const hiddenBefore = getComputedStyle(kids).display === "none";
   box.querySelector(".toggle").click();
   const shownAfter = getComputedStyle(kids).display !== "none";
-  const names = [...kids.children].map(k => k.querySelector(".label").textContent.split("  ")[0]);
+  const names = [...kids.children].map(k => k.querySelector(".name").textContent.split("  ")[0]);
   const ok = hiddenBefore && shownAfter && names.length > 0;
   out.textContent = "selftest: " + (ok ? "PASS" : "FAIL") + " expanded " +
-    box.querySelector(".label").textContent.split("  ")[0] + " showing " + names.join(", ") +
+    box.querySelector(".name").textContent.split("  ")[0] + " showing " + names.join(", ") +
     "; icicle boxes " + document.querySelectorAll("#icicle div").length +
     "; statements " + (document.querySelectorAll("#statements tr").length - 1);
 }
