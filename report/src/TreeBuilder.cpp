@@ -10,7 +10,7 @@ using tables::SiteId;
 using tables::SiteKind;
 
 TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& index)
-    : graph_(graph), index_(index), calls_(graph), on_path_(graph.size(), false),
+    : graph_(graph), index_(index), calls_(graph), expanded_(graph.size(), false),
       scratch_(index.ranks().size(), 0.0) {}
 
 ReportTree TreeBuilder::build() {
@@ -105,14 +105,15 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
   node.count = count;
   const std::uint32_t self = tree_.add(std::move(node), parent);
 
-  // A recursive activation is not expanded again along its own path.
-  if (on_path_[proc]) {
+  // A component member already shown under this entry is not expanded again.
+  if (expanded_[proc]) {
     finish(self);
     return;
   }
+  const bool entry = !tree_.node(self).recursive;
   Share inner = share;
   bool split = false;
-  if (!tree_.node(self).recursive) {
+  if (entry) {
     // The component is entered here: its sites get this activation's part of their records.
     const auto& external = external_time(proc);
     for (std::size_t r = 0; r < n; ++r) {
@@ -121,9 +122,17 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
       inner[r] = share[r] * part;
     }
   }
-  on_path_[proc] = true;
+  const std::size_t marked = expanded_order_.size();
+  expanded_[proc] = true;
+  expanded_order_.push_back(proc);
   add_sites_of(self, proc, inner, apportioned || split);
-  on_path_[proc] = false;
+  if (entry) {
+    // Leaving the component: another entry shows its members again, with its own share.
+    for (std::size_t i = marked; i < expanded_order_.size(); ++i) {
+      expanded_[expanded_order_[i]] = false;
+    }
+    expanded_order_.resize(marked);
+  }
   finish(self);
 }
 

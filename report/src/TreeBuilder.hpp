@@ -47,7 +47,10 @@ private:
   const RecordIndex& index_;
   tables::CallGraph calls_;
   ReportTree tree_;
-  std::vector<bool> on_path_; // procedures being expanded on the current path
+  // Members of the recursive component being expanded that already show their sites: each is
+  // shown once per entry into the component, not once per path around its cycles.
+  std::vector<bool> expanded_;
+  std::vector<tables::SiteId> expanded_order_;
   std::unordered_map<std::size_t, std::vector<double>> external_time_;
   std::vector<double> scratch_;
   double program_total_ = 0;

@@ -67,6 +67,23 @@ TEST(RecursionReport, MutualRecursionShowsEachMemberOnce) {
   EXPECT_DOUBLE_EQ(entry.time.total, double(rec.procs[1].time_ns));
 }
 
+TEST(RecursionReport, AComponentReachedAlongSeveralPathsShowsEachMemberOnce) {
+  testing::TempDir dir;
+  const auto profile = dir.round_trip(testing::triangle_profile());
+  const Report report = build_report(profile);
+  EXPECT_EQ(outline(report.tree), "program\n"
+                                  " main@1\n"
+                                  "  a@3<2\n"
+                                  "   b@6<4 (recursive)\n"
+                                  "    c@8<7 (recursive)\n"
+                                  "     a@3<9 (recursive)\n"
+                                  "     loop@10\n"
+                                  "   c@8<5 (recursive)\n");
+  // The loop inside the cycle is the only time the component's members add to its entry.
+  const auto& entry = only(report.tree, "a", 2);
+  EXPECT_DOUBLE_EQ(entry.self_ns, entry.time.total - double(profile.ranks[0].loops[0].time_ns));
+}
+
 TEST(RecursionReport, HotPathFollowsTheCycleOnlyForWhatItAdds) {
   testing::TempDir dir;
   const Report report = build_report(dir.round_trip(testing::factorial_profile()));

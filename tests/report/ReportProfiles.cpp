@@ -125,4 +125,31 @@ tables::Profile even_odd_profile() {
   return profile;
 }
 
+tables::Profile triangle_profile() {
+  tables::Profile profile;
+  profile.meta = metadata("./cycle", 1);
+  auto& g = profile.graph;
+  const char* f = "cycle.c";
+  const auto none = tables::kNoSite;
+  const auto main_proc = g.add_site(SiteKind::Procedure, at(f, 1), "main", none, "main");
+  const auto entry = g.add_site(SiteKind::Call, at(f, 2), "a", main_proc, "a");
+  const auto a = g.add_site(SiteKind::Procedure, at(f, 3), "a", none, "a");
+  const auto a_to_b = g.add_site(SiteKind::Call, at(f, 4), "b", a, "b");
+  const auto a_to_c = g.add_site(SiteKind::Call, at(f, 5), "c", a, "c");
+  const auto b = g.add_site(SiteKind::Procedure, at(f, 6), "b", none, "b");
+  const auto b_to_c = g.add_site(SiteKind::Call, at(f, 7), "c", b, "c");
+  const auto c = g.add_site(SiteKind::Procedure, at(f, 8), "c", none, "c");
+  const auto c_to_a = g.add_site(SiteKind::Call, at(f, 9), "a", c, "a");
+  const auto loop = g.add_site(SiteKind::Loop, at(f, 10), "loop", c);
+
+  tables::RankRecords rec;
+  rec.virtual_ns = 1000;
+  rec.real_ns = 1000;
+  rec.procs = {{main_proc, none, 1000, 1}, {a, entry, 900, 1},  {b, a_to_b, 500, 3},
+               {c, a_to_c, 300, 2},        {c, b_to_c, 400, 3}, {a, c_to_a, 600, 4}};
+  rec.loops = {{loop, 200, 5, 50}};
+  profile.ranks.push_back(rec);
+  return profile;
+}
+
 } // namespace vcmon::report::testing

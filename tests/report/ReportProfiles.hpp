@@ -18,5 +18,7 @@ double fig12_scale(int rank);
 tables::Profile factorial_profile();
 // is_even and is_odd call each other (parity.c); is_odd holds a barrier; one rank.
 tables::Profile even_odd_profile();
+// a -> b -> c -> a, and a -> c directly (cycle.c): one component reached along two paths.
+tables::Profile triangle_profile();
 
 } // namespace vcmon::report::testing
