@@ -1,0 +1,97 @@
+// The node-local shared-memory segment in which a running rank publishes its records
+// (DESIGN.md §8), and the reader vcmon-query uses. One POSIX shared-memory object per rank,
+// named /vcmon-<uid>-<job>-<rank>, mode 0600. A seqlock (a generation counter, odd while the
+// writer rewrites the payload) lets readers copy a consistent payload without ever blocking
+// the writer. Layout and rules: docs/query.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vcmon::tables {
+
+inline constexpr std::uint32_t kLiveSegmentVersion = 1;
+
+// Every problem with a segment: missing, foreign, stale, corrupt or of a newer version. The
+// message is one line naming the segment.
+class LiveSegmentError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where a segment's name comes from.
+struct LiveSegmentKey {
+  std::uint32_t uid = 0;
+  std::uint64_t job = 0; // MPI_COMM_WORLD rank 0's pid
+  std::int32_t rank = 0;
+  bool operator==(const LiveSegmentKey&) const = default;
+};
+
+// "/vcmon-<uid>-<job>-<rank>" (the shm_open name).
+std::string live_segment_name(const LiveSegmentKey& key);
+// The key of a name as live_segment_name writes it (with or without the leading '/').
+std::optional<LiveSegmentKey> parse_live_segment_name(std::string_view name);
+
+// Fixed when the segment is created.
+struct LiveSegmentIdentity {
+  LiveSegmentKey key;
+  std::int32_t ranks = 0;
+  std::int64_t pid = 0;
+  std::int64_t start_unix_ns = 0;
+  std::string program; // at most 63 bytes are kept
+};
+
+// One consistent copy of a segment's payload.
+struct LiveSnapshot {
+  LiveSegmentIdentity identity;
+  std::uint64_t publications = 0;
+  std::int64_t published_unix_ns = 0;
+  std::vector<std::byte> tables;  // encode_profile of the run's metadata and graph, no ranks
+  std::vector<std::byte> records; // encode_rank_records of the rank's records
+};
+
+// The publishing side: creates the segment and rewrites its payload. One writer thread.
+class LiveSegmentWriter {
+public:
+  // Creates the segment (mode 0600). A segment of the same name whose process is gone is
+  // replaced; one of a live process is not (throws LiveSegmentError).
+  explicit LiveSegmentWriter(const LiveSegmentIdentity& identity);
+  ~LiveSegmentWriter(); // removes the segment
+  LiveSegmentWriter(const LiveSegmentWriter&) = delete;
+  LiveSegmentWriter& operator=(const LiveSegmentWriter&) = delete;
+
+  // Rewrites the payload under the seqlock, growing the segment when it does not fit.
+  // Allocates nothing when the segment is large enough.
+  void publish(std::span<const std::byte> tables, std::span<const std::byte> records,
+               std::int64_t now_unix_ns);
+
+  const std::string& name() const { return name_; }
+
+private:
+  void grow(std::size_t payload_bytes);
+
+  std::string name_;
+  int fd_ = -1;
+  unsigned char* base_ = nullptr;
+  std::size_t mapped_bytes_ = 0;
+};
+
+// Reads one segment: throws LiveSegmentError when it is missing, belongs to another user,
+// was left by a process that is gone, is corrupt or of another layout version. Never blocks
+// the writer; retries while a rewrite is in progress (bounded).
+LiveSnapshot read_live_segment(std::string_view name);
+
+// Names (with the leading '/') of every vcmon segment of `uid` on this node.
+std::vector<std::string> list_live_segments(std::uint32_t uid);
+
+// Removes the segments of `uid` whose publishing process is gone (a crash, a kill); returns
+// their names. Segments of live processes, and ones still being created, are left alone.
+std::vector<std::string> remove_stale_live_segments(std::uint32_t uid);
+
+} // namespace vcmon::tables
