@@ -4,6 +4,7 @@
 #include "vcmon/deadlock/WaitGraph.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>

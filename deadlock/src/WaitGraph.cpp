@@ -39,20 +39,6 @@ private:
   std::optional<std::pair<Vertex, Vertex>>* back_;
 };
 
-// Notes whether the search follows an edge into `goal` (a path of length >= 1).
-class EdgeTargetWatcher : public boost::default_bfs_visitor {
-public:
-  EdgeTargetWatcher(Vertex goal, bool& found) : goal_(goal), found_(&found) {}
-
-  template <class Edge, class G> void examine_edge(Edge e, const G& g) {
-    *found_ = *found_ || boost::target(e, g) == goal_;
-  }
-
-private:
-  Vertex goal_;
-  bool* found_;
-};
-
 } // namespace
 
 WaitGraph::WaitGraph(const std::vector<ProcessState>& states) {
@@ -91,16 +77,6 @@ WaitGraph::Vertex WaitGraph::vertex(Rank rank) const {
     throw std::out_of_range("WaitGraph: no state for rank " + std::to_string(rank));
   }
   return it->second;
-}
-
-bool WaitGraph::waits_transitively_on(Rank from, Rank target) const {
-  bool found = false;
-  std::vector<boost::default_color_type> colour(boost::num_vertices(graph_));
-  boost::breadth_first_search(graph_, vertex(from),
-                              boost::visitor(EdgeTargetWatcher(vertex(target), found))
-                                  .color_map(boost::make_iterator_property_map(
-                                      colour.begin(), boost::get(boost::vertex_index, graph_))));
-  return found;
 }
 
 std::vector<Rank> WaitGraph::reachable_through(Rank start,

@@ -27,8 +27,6 @@ public:
   // What it tells the processes it could send to: safe_until() plus the lookahead.
   std::uint64_t announcement() const;
 
-  const ProcessState& state() const { return own_; }
-
 private:
   ProcessState own_;
   std::map<Rank, std::uint64_t> channel_bounds_;

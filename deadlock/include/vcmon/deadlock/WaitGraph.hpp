@@ -29,9 +29,6 @@ public:
   Vertex vertex(Rank rank) const; // throws std::out_of_range
   const ProcessState& state(Rank rank) const { return graph_[vertex(rank)]; }
 
-  // True when `from` waits for `target` directly or through other blocked processes.
-  bool waits_transitively_on(Rank from, Rank target) const;
-
   // The sorted ranks reachable from `start` (itself included) along waits-for edges between
   // processes for which `keep` holds; empty when `keep(start)` does not hold.
   std::vector<Rank> reachable_through(Rank start, const std::function<bool(Rank)>& keep) const;
