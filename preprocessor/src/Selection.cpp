@@ -1,6 +1,5 @@
 #include "Selection.hpp"
 
-#include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <stdexcept>
@@ -21,11 +20,35 @@ std::invalid_argument problem(std::string_view origin, std::size_t line, const s
   return std::invalid_argument(std::string(origin) + ":" + std::to_string(line) + ": " + what);
 }
 
+bool wildcard_match(std::string_view pattern, std::string_view text) {
+  // Greedy matching with backtracking to the last `*`: linear in practice.
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') {
+    ++p;
+  }
+  return p == pattern.size();
+}
+
 } // namespace
 
 bool Selection::PatternList::matches(std::string_view text) const {
-  for (const llvm::GlobPattern& p : patterns) {
-    if (p.match(text)) {
+  for (const std::string& p : patterns) {
+    if (wildcard_match(p, text)) {
       return true;
     }
   }
@@ -83,12 +106,7 @@ Selection Selection::parse(std::string_view text, std::string_view origin) {
       throw problem(origin, line_number,
                     "pattern '" + std::string(line) + "' outside any BEGIN_.../END_... section");
     }
-    auto pattern = llvm::GlobPattern::create(line);
-    if (!pattern) {
-      throw problem(origin, line_number,
-                    "bad pattern '" + std::string(line) + "': " + toString(pattern.takeError()));
-    }
-    (selection.*(open->list)).patterns.push_back(std::move(*pattern));
+    (selection.*(open->list)).patterns.emplace_back(line);
   }
   if (open != nullptr) {
     throw problem(origin, open_line, "BEGIN_" + std::string(open->name) + " is never closed");

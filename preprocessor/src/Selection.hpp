@@ -2,8 +2,6 @@
 // file in the style of TAU's (docs/instrument.md, "Selection file").
 #pragma once
 
-#include <llvm/Support/GlobPattern.h>
-
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +25,9 @@ public:
   bool selects_file(std::string_view path) const;
 
 private:
+  // Shell-style wildcards: `*` matches any run of characters (also `/` and `::`), `?` one.
   struct PatternList {
-    std::vector<llvm::GlobPattern> patterns;
+    std::vector<std::string> patterns;
     bool matches(std::string_view text) const;
   };
   static bool selects(const PatternList& include, const PatternList& exclude,

@@ -105,8 +105,11 @@ int main(int argc, char** argv) {
                                    "Instruments C and C++ MPI sources for vcmon.\n\n"
                                    "  vcmon-instrument [options] FILE... [-- COMPILER-FLAGS]\n",
                                    &parse_error_stream)) {
+    // Some option errors go straight to stderr, the rest to parse_errors: one line either way.
     parse_error_stream.flush();
-    llvm::errs() << first_line(parse_errors) << "\n";
+    if (!parse_errors.empty()) {
+      llvm::errs() << first_line(parse_errors) << "\n";
+    }
     return 1;
   }
   if (files.empty()) {

@@ -6,11 +6,12 @@ static void exchange(int rank, int* values, int n) {
   int other = 1 - rank;
   int incoming[8];
   MPI_Request requests[2];
+  MPI_Status statuses[2];
   MPI_Irecv(incoming, n, MPI_INT, other, 7, MPI_COMM_WORLD, &requests[0]);
   MPI_Isend(values, n, MPI_INT, other, 7, MPI_COMM_WORLD, &requests[1]);
   int done = 0;
   while (!done)
-    MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE);
+    MPI_Testall(2, requests, &done, statuses);
   for (int i = 0; i < n; i++)
     values[i] += incoming[i];
 }

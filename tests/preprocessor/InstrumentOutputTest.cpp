@@ -1,0 +1,124 @@
+// What vcmon-instrument writes: deterministic, compilable, pointing at the original lines,
+// and never written over an input or a file it did not write.
+#include "ToolRun.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace vcmon::preprocessor::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kProbeIncludes =
+    "-I'" VCMON_PREPROCESSOR_INCLUDE_DIR "' -I'" VCMON_RUNTIME_INCLUDE_DIR "'";
+
+TEST(InstrumentOutput, SameInputGivesByteIdenticalOutput) {
+  const TempDir first, second;
+  for (const TempDir* dir : {&first, &second}) {
+    for (const char* args : {" fig12.c", " corpus/cxx_lambdas.cpp -- -std=c++20"}) {
+      const CommandResult r = run_instrument("-o " + dir->str() + args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+  }
+  for (const char* name :
+       {"fig12.c", "fig12.c.vcmon-tables.c", "cxx_lambdas.cpp", "cxx_lambdas.cpp.vcmon-tables.c"}) {
+    const std::string a = read_text(first.path() / name);
+    EXPECT_FALSE(a.empty()) << name;
+    EXPECT_EQ(a, read_text(second.path() / name)) << name;
+  }
+}
+
+TEST(InstrumentOutput, KeepsEveryOriginalLineOnItsLine) {
+  const TempDir out;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " fig12.c").exit_code, 0);
+  const std::string original = read_text(VCMON_TEST_SOURCE_DIR "/fig12.c");
+  const std::string copy = read_text(out.path() / "fig12.c");
+  const std::string marker = "#line 1 \"fig12.c\"\n";
+  const auto body = copy.find(marker);
+  ASSERT_NE(body, std::string::npos) << copy;
+  EXPECT_EQ(count_lines(copy.substr(body + marker.size())), count_lines(original));
+  EXPECT_NE(copy.find("VCMON_PROC_SCOPE"), std::string::npos);
+}
+
+TEST(InstrumentOutput, CompilerErrorsNameTheOriginalFileAndLine) {
+  const TempDir out;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/error_on_demand.c").exit_code, 0);
+  const CommandResult compile = run_command("mpicc -DFORCE_ERROR " + kProbeIncludes + " -c '" +
+                                            (out.path() / "error_on_demand.c").string() + "' -o '" +
+                                            (out.path() / "x.o").string() + "'");
+  EXPECT_NE(compile.exit_code, 0);
+  EXPECT_NE(compile.err.find("inputs/error_on_demand.c:6:"), std::string::npos) << compile.err;
+}
+
+// Every corpus program, instrumented, compiles as cleanly as the original (-Werror).
+TEST(InstrumentOutput, CorpusCompilesWithoutWarnings) {
+  const TempDir out;
+  for (const auto& entry : fs::directory_iterator(VCMON_TEST_SOURCE_DIR "/corpus")) {
+    const std::string name = entry.path().filename().string();
+    const bool cxx = entry.path().extension() == ".cpp";
+    const std::string flags = cxx ? " -std=c++20" : "";
+    const CommandResult r =
+        run_instrument("-o " + out.str() + " corpus/" + name + (cxx ? " --" + flags : ""));
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    for (const std::string& file : {name, name + ".vcmon-tables.c"}) {
+      const CommandResult compile =
+          run_command(std::string(cxx ? "mpicxx" : "mpicc") + flags + " -Wall -Wextra -Werror " +
+                      kProbeIncludes + " -iquote corpus -c '" + (out.path() / file).string() +
+                      "' -o '" + (out.path() / (file + ".o")).string() + "'");
+      EXPECT_EQ(compile.exit_code, 0) << file << ":\n" << compile.err;
+    }
+  }
+}
+
+TEST(InstrumentOutput, EmbeddedTablesMakeOneFile) {
+  const TempDir out;
+  ASSERT_EQ(run_instrument("--embed-tables -o " + out.str() + " fig12.c").exit_code, 0);
+  EXPECT_FALSE(fs::exists(out.path() / "fig12.c.vcmon-tables.c"));
+  const std::string copy = read_text(out.path() / "fig12.c");
+  EXPECT_NE(copy.find("vcmon_register_unit("), std::string::npos);
+  const CommandResult compile = run_command("mpicc -Wall -Wextra -Werror " + kProbeIncludes +
+                                            " -c '" + (out.path() / "fig12.c").string() + "' -o '" +
+                                            (out.path() / "fig12.o").string() + "'");
+  EXPECT_EQ(compile.exit_code, 0) << compile.err;
+}
+
+TEST(InstrumentOutput, RefusesAnInstrumentedFile) {
+  const TempDir out, again;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " fig12.c").exit_code, 0);
+  for (const char* name : {"fig12.c", "fig12.c.vcmon-tables.c"}) {
+    const CommandResult r =
+        run_instrument("-o " + again.str() + " '" + (out.path() / name).string() + "'");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("was written by vcmon-instrument"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(again.path()));
+}
+
+TEST(InstrumentOutput, NeverWritesOverAnInput) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/fig12.c", dir.path() / "fig12.c");
+  const std::string before = read_text(dir.path() / "fig12.c");
+  const CommandResult r = run_instrument("-o . fig12.c", dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("it is the input"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(dir.path() / "fig12.c"), before);
+  EXPECT_FALSE(fs::exists(dir.path() / "fig12.c.vcmon-tables.c"));
+}
+
+TEST(InstrumentOutput, NeverOverwritesAFileItDidNotWrite) {
+  const TempDir out;
+  { std::ofstream(out.path() / "fig12.c.vcmon-tables.c") << "user data\n"; }
+  const CommandResult r = run_instrument("-o " + out.str() + " fig12.c");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("refusing to overwrite"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(out.path() / "fig12.c.vcmon-tables.c"), "user data\n");
+  EXPECT_FALSE(fs::exists(out.path() / "fig12.c"));
+}
+
+} // namespace
+} // namespace vcmon::preprocessor::test
