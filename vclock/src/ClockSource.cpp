@@ -47,7 +47,8 @@ ClockSource ClockSource::calibrate(std::uint64_t calibration_ns) {
   source.kind_ = Kind::CycleCounter;
   source.ticks_per_ns_ =
       static_cast<double>(ticks_end - ticks_start) / static_cast<double>(mono_end - mono_start);
-  source.ns_per_tick_ = 1.0 / source.ticks_per_ns_;
+  source.ns_per_tick_q32_ =
+      static_cast<std::uint64_t>(4294967296.0 / source.ticks_per_ns_ + 0.5);
   source.origin_ticks_ = __rdtsc();
   return source;
 #else

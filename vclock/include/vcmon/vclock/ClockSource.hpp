@@ -33,8 +33,9 @@ public:
   std::uint64_t now_ns() const {
 #if VCMON_HAVE_CYCLE_COUNTER
     if (kind_ == Kind::CycleCounter) {
-      return static_cast<std::uint64_t>(static_cast<double>(__rdtsc() - origin_ticks_) *
-                                        ns_per_tick_);
+      // Fixed point (ns per tick × 2^32): one multiplication, no conversion to double.
+      const auto ticks = static_cast<unsigned __int128>(__rdtsc() - origin_ticks_);
+      return static_cast<std::uint64_t>((ticks * ns_per_tick_q32_) >> 32);
     }
 #endif
     return monotonic_raw_ns() - origin_ticks_;
@@ -59,7 +60,7 @@ public:
 private:
   Kind kind_ = Kind::Monotonic;
   double ticks_per_ns_ = 1.0;
-  double ns_per_tick_ = 1.0;
+  std::uint64_t ns_per_tick_q32_ = std::uint64_t{1} << 32;
   std::uint64_t origin_ticks_ = 0; // counter ticks, or monotonic ns on the fallback path
 };
 

@@ -1,0 +1,106 @@
+// Record memory (issue 4): the memory records take for 10 000 sites, and that it does not
+// change after 10^8 probe events. A driver printing one table; memory is the process's
+// resident set (/proc/self/statm), so it counts everything the monitor allocated or touched.
+#include "vcmon/probes.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::uint64_t resident_kib() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size_pages = 0;
+  std::uint64_t resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return resident_pages * 4;
+}
+
+// 10 000 sites in the proportions of a real program: per procedure, one call site calling it,
+// one loop and one communication statement inside it.
+constexpr unsigned kProcedures = 2500;
+constexpr unsigned kSites = 4 * kProcedures;
+
+struct Unit {
+  std::vector<std::string> names;
+  std::vector<vcmon_site_desc> sites;
+  vcmon_unit_desc desc{};
+};
+
+Unit make_unit() {
+  Unit unit;
+  unit.names.reserve(kProcedures);
+  unit.sites.reserve(kSites);
+  for (unsigned p = 0; p < kProcedures; ++p) {
+    unit.names.push_back("proc" + std::to_string(p));
+    const int proc = static_cast<int>(unit.sites.size());
+    const char* name = unit.names.back().c_str();
+    const unsigned line = 10 * p + 1;
+    unit.sites.push_back({VCMON_SITE_PROCEDURE, line, 1, -1, name, name});
+    unit.sites.push_back({VCMON_SITE_CALL, line + 1, 3, proc, name, name});
+    unit.sites.push_back({VCMON_SITE_LOOP, line + 2, 3, proc, "for", ""});
+    unit.sites.push_back({VCMON_SITE_COMM, line + 3, 5, proc + 2, "MPI_Send", ""});
+  }
+  unit.desc = {VCMON_PROBE_ABI_VERSION, "bench_records.cpp", kSites, unit.sites.data()};
+  return unit;
+}
+
+// One activation of procedure p through its call site, with a loop of one iteration and its
+// communication statement: 9 probe events.
+void activate(unsigned base, unsigned p) {
+  const unsigned proc = base + 4 * p;
+  vcmon_call_enter(proc + 1);
+  vcmon_proc_enter(proc);
+  vcmon_loop_enter(proc + 2);
+  vcmon_loop_iter(proc + 2);
+  vcmon_comm_enter(proc + 3);
+  vcmon_comm_exit(proc + 3);
+  vcmon_loop_exit(proc + 2);
+  vcmon_proc_exit(proc);
+  vcmon_call_exit(proc + 1);
+}
+
+constexpr unsigned kEventsPerActivation = 9;
+
+} // namespace
+
+int main() {
+  const Unit unit = make_unit();
+  const std::uint64_t before_monitor = resident_kib();
+  unsigned base = 0;
+  vcmon_register_unit(&unit.desc, &base);
+  for (unsigned p = 0; p < kProcedures; ++p) {
+    activate(base, p);
+  }
+  const std::uint64_t with_records = resident_kib();
+
+  constexpr std::uint64_t kEvents = 100'000'000;
+  const std::uint64_t activations = kEvents / kEventsPerActivation + 1;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t a = 0; a < activations; ++a) {
+    activate(base, static_cast<unsigned>(a % kProcedures));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint64_t after_events = resident_kib();
+
+  std::printf("%-52s %12s\n", "measure", "value");
+  std::printf("%-52s %12u\n", "sites (procedures, calls, loops, comms)", kSites);
+  std::printf("%-52s %9llu KiB\n", "resident before the monitor",
+              static_cast<unsigned long long>(before_monitor));
+  std::printf("%-52s %9llu KiB\n", "monitor + records, every site used once",
+              static_cast<unsigned long long>(with_records - before_monitor));
+  std::printf("%-52s %9.1f B\n", "  per site",
+              static_cast<double>(with_records - before_monitor) * 1024.0 / kSites);
+  std::printf("%-52s %12llu\n", "probe events then run",
+              static_cast<unsigned long long>(activations * kEventsPerActivation));
+  std::printf("%-52s %9.2f ns\n", "  per event",
+              seconds * 1e9 / static_cast<double>(activations * kEventsPerActivation));
+  std::printf("%-52s %+9lld KiB\n", "resident change over those events",
+              static_cast<long long>(after_events) - static_cast<long long>(with_records));
+  return after_events == with_records ? 0 : 1;
+}
