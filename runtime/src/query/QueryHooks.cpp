@@ -1,0 +1,62 @@
+#include "query/QueryHooks.hpp"
+
+#include "core/Monitor.hpp"
+#include "core/ProfileOutput.hpp"
+#include "query/LiveJob.hpp"
+#include "query/PublishPeriod.hpp"
+#include "query/RecordsExclusion.hpp"
+
+#include <cstdio>
+#include <mpi.h>
+#include <unistd.h>
+
+namespace vcmon::runtime::query {
+
+LiveJob& live_job() {
+  static LiveJob* const job = new LiveJob(); // never destroyed: exit handlers use it
+  return *job;
+}
+
+std::mutex& live_job_mutex() {
+  static std::mutex* const mutex = new std::mutex();
+  return *mutex;
+}
+
+void on_mpi_started(Monitor& monitor) {
+  // The job id: rank 0's pid, the same on every rank and every node.
+  long long job_id = ::getpid();
+  PMPI_Bcast(&job_id, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  const std::lock_guard lock(live_job_mutex());
+  LiveJob& job = live_job();
+  job.job_id = static_cast<std::uint64_t>(job_id);
+  tables::remove_stale_live_segments(::getuid());
+  const std::chrono::milliseconds period = publish_period(monitor.world_rank() == 0);
+  if (period.count() == 0) {
+    return;
+  }
+  tables::LiveSegmentIdentity identity;
+  identity.key = {static_cast<std::uint32_t>(::getuid()), job.job_id, monitor.world_rank()};
+  identity.ranks = monitor.world_size();
+  identity.pid = ::getpid();
+  identity.start_unix_ns = monitor.start_unix_ns();
+  identity.program = program_name();
+  try {
+    job.publisher = new LivePublisher(monitor, identity, period);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vcmon: rank %d: no live publication: %s\n", monitor.world_rank(),
+                 error.what());
+  }
+}
+
+void on_mpi_ending() {
+  const std::lock_guard lock(live_job_mutex());
+  LiveJob& job = live_job();
+  delete job.publisher;
+  job.publisher = nullptr;
+}
+
+void apply_pcontrol(tables::RankRecords& records) {
+  RecordsExclusion::instance().apply(records);
+}
+
+} // namespace vcmon::runtime::query

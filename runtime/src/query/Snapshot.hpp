@@ -1,0 +1,27 @@
+// What a vcmon_snapshot (vcmon/query.h) holds: a profile of one or several ranks, and the C
+// views of it the API hands out, built once so that reading a snapshot allocates nothing.
+#pragma once
+
+#include "vcmon/query.h"
+#include "vcmon/tables/Profile.hpp"
+
+#include <vector>
+
+struct vcmon_snapshot {
+  explicit vcmon_snapshot(vcmon::tables::Profile profile);
+
+  struct RankView {
+    vcmon_totals totals{};
+    std::vector<vcmon_proc_record> procs;
+    std::vector<vcmon_loop_record> loops;
+    std::vector<vcmon_com_record> coms;
+  };
+
+  // Virtual time at `site` in `rank`'s records (see vcmon_snapshot_site_time).
+  std::uint64_t site_time(const RankView& rank, unsigned site) const;
+
+  vcmon::tables::Profile profile;
+  std::vector<RankView> ranks;                 // parallel to profile.ranks
+  std::vector<std::vector<unsigned>> children; // by site
+  vcmon_totals job_totals{};
+};
