@@ -8,6 +8,7 @@
 #include "TablesSource.hpp"
 
 #include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/JSONCompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
@@ -149,10 +150,16 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<clang::tooling::CompilationDatabase> database;
   if (!build_dir.empty()) {
+    llvm::SmallString<256> json(build_dir.getValue());
+    llvm::sys::path::append(json, "compile_commands.json");
+    if (!llvm::sys::fs::exists(json)) {
+      return fail("no compile_commands.json in '" + build_dir + "'");
+    }
     std::string error;
-    database = clang::tooling::CompilationDatabase::loadFromDirectory(build_dir, error);
+    database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        json, error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
     if (!database) {
-      return fail("cannot read the compilation database in '" + build_dir +
+      return fail("cannot read the compilation database '" + std::string(json) +
                   "': " + first_line(error));
     }
     for (const std::string& input : inputs) {

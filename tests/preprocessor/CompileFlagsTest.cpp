@@ -1,0 +1,57 @@
+// Where the compile flags come from: none (MPI's include path only), after `--`, or a
+// compilation database (-p BUILD-DIR).
+#include "ToolRun.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace vcmon::preprocessor::test {
+namespace {
+
+const std::string kNeedsFlagTables =
+    "PC inputs/needs_flag.c:6:5 inputs/needs_flag.c:6:18 inputs/needs_flag.c:5:6\n";
+
+TEST(CompileFlags, MpiHeaderIsFoundWithoutFlags) {
+  const CommandResult r = run_instrument("--list-tables fig12.c");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CompileFlags, FlagsAfterDoubleDashReachTheParse) {
+  const CommandResult without = run_instrument("--list-tables inputs/needs_flag.c");
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("compile me with"), std::string::npos) << without.err;
+  const CommandResult with =
+      run_instrument("--list-tables inputs/needs_flag.c -- -DVCMON_TEST_FLAG=2");
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_EQ(with.out, kNeedsFlagTables);
+}
+
+TEST(CompileFlags, CompilationDatabaseGivesEachFileItsFlags) {
+  const TempDir build;
+  std::ofstream(build.path() / "compile_commands.json")
+      << "[{\"directory\": \"" VCMON_TEST_SOURCE_DIR "\",\n"
+         "  \"command\": \"cc -DVCMON_TEST_FLAG=2 -c inputs/needs_flag.c -o needs_flag.o\",\n"
+         "  \"file\": \"inputs/needs_flag.c\"}]\n";
+  const CommandResult r =
+      run_instrument("--list-tables -p " + build.str() + " inputs/needs_flag.c");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kNeedsFlagTables);
+
+  const CommandResult missing = run_instrument("--list-tables -p " + build.str() + " fig12.c");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(count_lines(missing.err), 1u) << missing.err;
+  EXPECT_NE(missing.err.find("'fig12.c' has no entry in"), std::string::npos) << missing.err;
+}
+
+TEST(CompileFlags, MissingCompilationDatabaseIsOneLine) {
+  const TempDir empty;
+  const CommandResult r = run_instrument("--list-tables -p " + empty.str() + " fig12.c");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("no compile_commands.json in"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace vcmon::preprocessor::test
