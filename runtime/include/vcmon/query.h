@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vcmon/probes.h" /* enum vcmon_site_kind */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

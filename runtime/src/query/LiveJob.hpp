@@ -8,7 +8,7 @@
 
 namespace vcmon::runtime::query {
 
-struct LiveJob {
+struct __attribute__((visibility("hidden"))) LiveJob {
   std::uint64_t job_id = 0; // MPI_COMM_WORLD rank 0's pid; 0 before MPI_Init
   LivePublisher* publisher = nullptr;
 };

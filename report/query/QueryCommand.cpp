@@ -1,0 +1,131 @@
+// vcmon-query [JOB]: the running vcmon jobs of this user on this node, or the live top-down
+// report of one of them, read from the segments its ranks publish (docs/query.md).
+// Exit status: 0 done, 1 no such job or a segment cannot be read, 2 bad options.
+#include "LiveJobs.hpp"
+
+#include "vcmon/report/JsonRenderer.hpp"
+#include "vcmon/report/Report.hpp"
+#include "vcmon/report/ReportError.hpp"
+#include "vcmon/report/TextRenderer.hpp"
+#include "vcmon/tables/LiveSegment.hpp"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using namespace vcmon;
+
+constexpr int kNoJob = 1;
+constexpr int kBadOptions = 2;
+
+int fail(int status, const std::string& message) {
+  fmt::print(stderr, "vcmon-query: {}\n", message);
+  return status;
+}
+
+std::int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string age(std::int64_t since_unix_ns) {
+  const double seconds = static_cast<double>(unix_now_ns() - since_unix_ns) * 1e-9;
+  return seconds < 120 ? fmt::format("{:.1f} s", seconds) : fmt::format("{:.1f} min", seconds / 60);
+}
+
+int list(std::uint32_t uid) {
+  std::vector<std::string> problems;
+  const std::vector<query::LiveJobSummary> jobs = query::list_jobs(uid, problems);
+  for (const std::string& problem : problems) {
+    fmt::print(stderr, "vcmon-query: skipped: {}\n", problem);
+  }
+  if (jobs.empty()) {
+    return fail(kNoJob, "no running vcmon job of this user on this node");
+  }
+  fmt::print("{:>10}  {:>11}  {:<24}  {}\n", "job", "ranks here", "program", "age");
+  for (const query::LiveJobSummary& job : jobs) {
+    fmt::print("{:>10}  {:>11}  {:<24}  {}\n", job.job,
+               fmt::format("{} of {}", job.published, job.ranks), job.program,
+               age(job.start_unix_ns));
+  }
+  return 0;
+}
+
+// One view of the job; false when the job has ended (or cannot be read).
+bool show(std::uint32_t uid, std::uint64_t job, const std::string& format, int& status) {
+  query::LiveProfile live;
+  report::Report report;
+  try {
+    live = query::read_job(uid, job);
+    report = report::build_report(live.profile);
+  } catch (const std::exception& error) {
+    status = fail(kNoJob, error.what());
+    return false;
+  }
+  if (format == "json") {
+    report::JsonRenderer().render(report, std::cout);
+  } else {
+    fmt::print("live: job {} ({}), {} of {} ranks on this node, published {} ago\n", job,
+               live.profile.meta.command, live.published, live.profile.meta.ranks,
+               age(live.oldest_publication_ns));
+    report::TextRenderer().render(report, std::cout);
+  }
+  std::cout.flush();
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The running vcmon jobs of this user on this node (no JOB), or the live top-down "
+               "report of one of them.",
+               "vcmon-query"};
+  std::optional<std::uint64_t> job;
+  std::string format = "text";
+  double watch = 0;
+  std::optional<unsigned> count;
+  app.add_option("JOB", job, "a job id as listed (MPI_COMM_WORLD rank 0's pid)");
+  app.add_option("--format", format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--watch", watch, "show the report again every SECONDS until the job ends")
+      ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--count", count, "with --watch: stop after this many views")
+      ->check(CLI::PositiveNumber);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(kBadOptions, fmt::format("{} (see --help)", e.what()));
+  }
+
+  const auto uid = static_cast<std::uint32_t>(::getuid());
+  // Segments of ranks that died without removing them (a crash, a kill).
+  for (const std::string& name : tables::remove_stale_live_segments(uid)) {
+    fmt::print(stderr, "vcmon-query: removed stale segment {} (its process is gone)\n", name);
+  }
+  if (!job) {
+    return list(uid);
+  }
+  int status = 0;
+  for (unsigned shown = 0;;) {
+    if (!show(uid, *job, format, status)) {
+      // A watched job that ended after at least one view ended normally.
+      return shown > 0 ? 0 : status;
+    }
+    ++shown;
+    if (watch <= 0 || (count && shown >= *count)) {
+      return 0;
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(watch));
+    fmt::print("\n");
+  }
+}
