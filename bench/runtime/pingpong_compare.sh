@@ -16,7 +16,14 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/profiles"
 
 run() { # run VARIANT PROGRAM: appends "size microseconds" lines to $work/VARIANT
-  VCMON_OUTPUT="$work/profiles" timeout 120 "$mpiexec" -n 2 "$2" "$samples" >>"$work/$1"
+  local status=0
+  VCMON_OUTPUT="$work/profiles" timeout 300 "$mpiexec" -n 2 "$2" "$samples" \
+    >>"$work/$1" 2>"$work/stderr" || status=$?
+  if [ $status != 0 ]; then
+    echo "$1 run failed with status $status; its stderr:" >&2
+    cat "$work/stderr" >&2
+    exit 1
+  fi
 }
 
 for ((r = 0; r < runs; ++r)); do
