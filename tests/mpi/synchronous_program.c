@@ -1,7 +1,7 @@
 /* Synchronous sends wait for the partner in virtual time: rank 0 posts MPI_Ssend at once,
- * rank 1 posts the matching receive after 50 ms, so rank 0's Ssend records a synchronisation
- * delay of 50 ms. Then the same with MPI_Issend + MPI_Wait against an MPI_Irecv posted after
- * 50 ms; and a buffered send must not wait at all. */
+ * rank 1 posts the matching receive after 80 ms, so rank 0's Ssend records a synchronisation
+ * delay of 80 ms. Then the same with MPI_Issend + MPI_Wait against an MPI_Irecv posted after
+ * 80 ms; and a buffered send must not wait at all. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <time.h>
@@ -29,13 +29,13 @@ int main(int argc, char** argv) {
     MPI_Buffer_attach(attached, attached_size);
     MPI_Bsend(&value, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
   } else if (rank == 1) {
-    sleep_ms(50);
+    sleep_ms(80);
     MPI_Recv(&value, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    sleep_ms(50);
+    sleep_ms(80);
     MPI_Request request;
     MPI_Irecv(&value, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
-    sleep_ms(50);
+    sleep_ms(80);
     MPI_Recv(&value, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   /* The replies of the synchronous sends are applied by the next wrapped call at the latest. */

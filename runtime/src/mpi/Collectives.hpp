@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace vcmon::runtime::mpi {
@@ -55,15 +56,18 @@ public:
       WaitPolicy::block(
           [&] { return PMPI_Allreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps); });
     }
+    // Everyone is there once the reduction returned: from here on the collective takes its
+    // own time (the reduction itself is the layer's).
+    const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
     const int rc = WaitPolicy::block(pmpi);
     const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
     ClockUpdate update;
     {
       LayerWork work(*monitor);
-      const Moment last{latest[0], latest[1]};
-      monitor->record_com(site, tables::ComRecord::kCollective, transfer_ns(entry, last, end_rt),
-                          elapsed(entry.vt, last.vt), block_bytes);
-      update.include(completion_vt(entry, last, end_rt));
+      const std::uint64_t own = elapsed(start_rt, end_rt);
+      monitor->record_com(site, tables::ComRecord::kCollective, own, elapsed(entry.vt, latest[0]),
+                          block_bytes);
+      update.include(std::max(entry.vt, latest[0]) + own);
     }
     update.apply(monitor->clock());
     return rc;
