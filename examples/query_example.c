@@ -5,10 +5,10 @@
  * Each rank works in rounds (a ring exchange and some arithmetic), reads its own records twice
  * and checks that the live figures grew in between; pauses recording with MPI_Pcontrol(0),
  * works, resumes with MPI_Pcontrol(1) and checks that the paused work is not in its records;
- * then rank 0 gathers every rank's records and prints their totals and the costliest path
- * from main (when the program was instrumented with vcmon-mpicc) or the costliest
- * communication statement (when it was only linked with libvcmon); MPI_Pcontrol(3) writes a
- * profile on the spot. */
+ * resets them with MPI_Pcontrol(2) and works a little more; then rank 0 gathers every rank's
+ * records and prints their totals and the costliest path from main (when the program was
+ * instrumented with vcmon-mpicc) or the costliest communication statement (when it was only linked
+ * with libvcmon); MPI_Pcontrol(3) writes a profile on the spot. */
 #include <mpi.h>
 #include <stdio.h>
 #include <vcmon/query.h>
@@ -115,6 +115,11 @@ int main(int argc, char** argv) {
   /* The local snapshots' own queries are not messages: only the paused rounds could count. */
   printf("rank %d: paused work %s\n", rank,
          resumed.messages == second.messages ? "not recorded" : "recorded (wrong)");
+
+  MPI_Pcontrol(2);
+  const vcmon_totals reset = local_totals();
+  printf("rank %d: records %s\n", rank, reset.messages == 0 ? "reset" : "not reset (wrong)");
+  work(10);
 
   vcmon_snapshot* all = NULL;
   if (vcmon_snapshot_gather(0, &all) == VCMON_QUERY_OK && all != NULL) {
