@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
   std::string format = "text";
   double watch = 0;
   std::optional<unsigned> count;
-  app.add_option("JOB", job, "a job id as listed (MPI_COMM_WORLD rank 0's pid)");
+  app.add_option("JOB", job, "a job id as listed (MPI_COMM_WORLD rank 0's pid)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--format", format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--watch", watch, "show the report again every SECONDS until the job ends")

@@ -1,7 +1,6 @@
 #include "CommSummary.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace vcmon::report {
 
@@ -9,7 +8,8 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
                                                 const RecordIndex& index, double program_total_ns) {
   std::vector<CommStatement> statements;
   std::vector<double> per_rank(index.ranks().size());
-  for (const auto& [site, column] : index.comms()) {
+  for (const tables::SiteId site : index.comm_sites()) {
+    const auto& column = *index.comm(site);
     CommStatement statement;
     statement.site = site;
     statement.name = graph.site(site).name;
@@ -18,54 +18,49 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
       per_rank[r] = column.transmission[r] + column.sync_delay[r];
     }
     statement.time = RankStats::of(per_rank, index.ranks());
-    for (const auto& [partner, entries] : column.partners) {
-      for (const auto& entry : entries) {
-        statement.transmission_ns += entry.record.transmission_ns;
-        statement.sync_delay_ns += entry.record.sync_delay_ns;
-        statement.bytes += entry.record.bytes;
-        statement.count += entry.record.count;
-      }
+    for (const auto& entry : column.entries) {
+      statement.transmission_ns += entry.record->transmission_ns;
+      statement.sync_delay_ns += entry.record->sync_delay_ns;
+      statement.bytes += entry.record->bytes;
+      statement.count += entry.record->count;
     }
-    statement.partners = static_cast<std::uint32_t>(column.partners.size());
+    statement.partners = column.partners;
     statement.percent = program_total_ns > 0 ? 100.0 * statement.time.total / program_total_ns : 0;
     statements.push_back(std::move(statement));
   }
-  std::sort(statements.begin(), statements.end(), [](const auto& a, const auto& b) {
-    return a.time.total != b.time.total ? a.time.total > b.time.total : a.site < b.site;
-  });
+  std::stable_sort(statements.begin(), statements.end(),
+                   [](const auto& a, const auto& b) { return a.time.total > b.time.total; });
   return statements;
 }
 
 CommMatrix build_matrix(const RecordIndex& index) {
   CommMatrix matrix;
   matrix.ranks = index.world_size();
-  std::unordered_map<std::uint64_t, CommCell> cells;
-  for (const auto& [site, column] : index.comms()) {
-    for (const auto& [partner, entries] : column.partners) {
-      if (partner == tables::ComRecord::kCollective) {
-        continue;
-      }
-      for (const auto& entry : entries) {
-        const std::int32_t rank = index.ranks()[entry.rank_index];
-        const auto key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(rank)) << 32) |
-                         static_cast<std::uint32_t>(partner);
-        auto& cell = cells[key];
-        cell.rank = rank;
-        cell.partner = partner;
-        cell.messages += entry.record.count;
-        cell.bytes += entry.record.bytes;
-        cell.transmission_ns += entry.record.transmission_ns;
-        cell.sync_delay_ns += entry.record.sync_delay_ns;
+  // One row per rank: its point-to-point records sorted by partner, then merged.
+  std::vector<CommCell> row;
+  for (const auto* records : index.rank_records()) {
+    row.clear();
+    for (const auto& com : records->coms) {
+      if (com.partner != tables::ComRecord::kCollective) {
+        row.push_back({records->rank, com.partner, com.count, com.bytes, com.transmission_ns,
+                       com.sync_delay_ns});
       }
     }
+    std::sort(row.begin(), row.end(),
+              [](const auto& a, const auto& b) { return a.partner < b.partner; });
+    for (const auto& cell : row) {
+      if (matrix.cells.empty() || matrix.cells.back().rank != cell.rank ||
+          matrix.cells.back().partner != cell.partner) {
+        matrix.cells.push_back(cell);
+        continue;
+      }
+      auto& merged = matrix.cells.back();
+      merged.messages += cell.messages;
+      merged.bytes += cell.bytes;
+      merged.transmission_ns += cell.transmission_ns;
+      merged.sync_delay_ns += cell.sync_delay_ns;
+    }
   }
-  matrix.cells.reserve(cells.size());
-  for (const auto& [key, cell] : cells) {
-    matrix.cells.push_back(cell);
-  }
-  std::sort(matrix.cells.begin(), matrix.cells.end(), [](const auto& a, const auto& b) {
-    return a.rank != b.rank ? a.rank < b.rank : a.partner < b.partner;
-  });
   return matrix;
 }
 

@@ -24,18 +24,4 @@ RankStats RankStats::of(std::span<const double> values, std::span<const std::int
   return stats;
 }
 
-RankStats RankStats::of_sparse(std::span<const double> values, std::span<const std::int32_t> ranks,
-                               std::size_t rank_count) {
-  RankStats stats = of(values, ranks);
-  if (rank_count > values.size()) {
-    // The unlisted ranks hold zero, which may be the minimum and lowers the mean.
-    stats.min = std::min(stats.min, 0.0);
-    if (stats.max_rank < 0) {
-      stats.max_rank = 0;
-    }
-  }
-  stats.mean = rank_count > 0 ? stats.total / static_cast<double>(rank_count) : 0;
-  return stats;
-}
-
 } // namespace vcmon::report

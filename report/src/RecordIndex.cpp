@@ -40,8 +40,25 @@ RecordIndex::RecordIndex(const tables::Profile& profile, std::optional<std::int3
     throw ReportError(fmt::format("rank {} is not in the profile (it holds {} rank{})", *only_rank,
                                   profile.ranks.size(), profile.ranks.size() == 1 ? "" : "s"));
   }
+  loops_.resize(profile.graph.size());
+  comms_.resize(profile.graph.size());
   for (std::uint32_t i = 0; i < records_.size(); ++i) {
     add(profile.graph, *records_[i], i);
+  }
+  for (SiteId site = 0; site < comms_.size(); ++site) {
+    auto& entries = comms_[site].entries;
+    if (entries.empty()) {
+      continue;
+    }
+    comm_sites_.push_back(site);
+    std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      return a.record->partner < b.record->partner;
+    });
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (i == 0 || entries[i].record->partner != entries[i - 1].record->partner) {
+        ++comms_[site].partners;
+      }
+    }
   }
   for (auto& [call_site, procs] : callees_) {
     std::sort(procs.begin(), procs.end());
@@ -90,7 +107,7 @@ void RecordIndex::add(const tables::ProgramGraph& graph, const tables::RankRecor
     grown(column.sync_delay, n)[index] += static_cast<double>(com.sync_delay_ns);
     grown(column.count, n)[index] += static_cast<double>(com.count);
     grown(column.bytes, n)[index] += static_cast<double>(com.bytes);
-    column.partners[com.partner].push_back({index, com});
+    column.entries.push_back({index, &com});
   }
 }
 
@@ -108,13 +125,11 @@ std::span<const SiteId> RecordIndex::callees(SiteId call_site) const {
 }
 
 const RecordIndex::Loop* RecordIndex::loop(SiteId loop) const {
-  const auto found = loops_.find(loop);
-  return found == loops_.end() ? nullptr : &found->second;
+  return loop < loops_.size() && !loops_[loop].time.empty() ? &loops_[loop] : nullptr;
 }
 
 const RecordIndex::Comm* RecordIndex::comm(SiteId comm) const {
-  const auto found = comms_.find(comm);
-  return found == comms_.end() ? nullptr : &found->second;
+  return comm < comms_.size() && !comms_[comm].entries.empty() ? &comms_[comm] : nullptr;
 }
 
 std::vector<std::pair<SiteId, SiteId>> RecordIndex::activation_keys() const {

@@ -5,7 +5,6 @@
 #include "vcmon/tables/Profile.hpp"
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -22,18 +21,19 @@ public:
   struct Loop {
     std::vector<double> time, count, iterations;
   };
-  // One partner of a communication statement, on one rank.
+  // One partner of a communication statement, on one rank; points into the profile.
   struct PartnerEntry {
     std::uint32_t rank_index = 0;
-    tables::ComRecord record;
+    const tables::ComRecord* record = nullptr;
   };
   struct Comm {
     std::vector<double> transmission, sync_delay, count, bytes;
-    std::map<std::int32_t, std::vector<PartnerEntry>> partners;
+    std::vector<PartnerEntry> entries; // sorted by partner, then rank
+    std::uint32_t partners = 0;        // distinct partners
   };
 
   // Throws ReportError when `only_rank` is not in the profile or a record contradicts the
-  // static tables.
+  // static tables. Keeps pointers into `profile`, which must outlive the index.
   RecordIndex(const tables::Profile& profile, std::optional<std::int32_t> only_rank);
 
   std::span<const std::int32_t> ranks() const { return ranks_; }
@@ -46,7 +46,8 @@ public:
   std::span<const tables::SiteId> callees(tables::SiteId call_site) const;
   const Loop* loop(tables::SiteId loop) const;
   const Comm* comm(tables::SiteId comm) const;
-  const std::unordered_map<tables::SiteId, Comm>& comms() const { return comms_; }
+  // Communication statements with records, in site order.
+  std::span<const tables::SiteId> comm_sites() const { return comm_sites_; }
   // Each activation as (proc, call_site), so totals per procedure can be formed.
   std::vector<std::pair<tables::SiteId, tables::SiteId>> activation_keys() const;
 
@@ -65,8 +66,10 @@ private:
   std::int32_t world_size_ = 0;
   std::unordered_map<std::uint64_t, Activation> activations_;
   std::unordered_map<tables::SiteId, std::vector<tables::SiteId>> callees_;
-  std::unordered_map<tables::SiteId, Loop> loops_;
-  std::unordered_map<tables::SiteId, Comm> comms_;
+  // Indexed by site id; a column is empty when the site has no record.
+  std::vector<Loop> loops_;
+  std::vector<Comm> comms_;
+  std::vector<tables::SiteId> comm_sites_;
   std::vector<double> program_time_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
+#include <span>
 
 namespace vcmon::report {
 
@@ -202,71 +203,65 @@ void TreeBuilder::add_comm(std::uint32_t parent, SiteId comm, const Share& share
 
 void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& column,
                                const Share& share, bool apportioned) {
-  struct Partner {
-    std::int32_t rank;
-    std::vector<double> values;
-    std::vector<std::int32_t> ranks;
-    std::vector<std::uint32_t> rank_indices;
-    CommBreakdown breakdown;
-    double count = 0;
-    double total = 0;
+  // Entries are sorted by partner: each partner is a run of them, one per rank.
+  struct Run {
+    std::size_t begin, end;
+    double total;
   };
-  std::vector<Partner> partners;
-  for (const auto& [partner, entries] : column.partners) {
-    Partner p{partner, {}, {}, {}, {}, 0, 0};
-    for (const auto& entry : entries) {
-      const double part = share[entry.rank_index];
-      const auto& rec = entry.record;
-      p.values.push_back(static_cast<double>(rec.transmission_ns + rec.sync_delay_ns) * part);
-      p.ranks.push_back(index_.ranks()[entry.rank_index]);
-      p.rank_indices.push_back(entry.rank_index);
-      p.breakdown.transmission_ns += static_cast<double>(rec.transmission_ns) * part;
-      p.breakdown.sync_delay_ns += static_cast<double>(rec.sync_delay_ns) * part;
-      p.breakdown.bytes += static_cast<double>(rec.bytes) * part;
-      p.count += static_cast<double>(rec.count) * part;
-      p.total += p.values.back();
+  const auto& entries = column.entries;
+  auto time_of = [&](const RecordIndex::PartnerEntry& e) {
+    return static_cast<double>(e.record->transmission_ns + e.record->sync_delay_ns) *
+           share[e.rank_index];
+  };
+  std::vector<Run> runs;
+  runs.reserve(column.partners);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (runs.empty() || entries[i].record->partner != entries[runs.back().begin].record->partner) {
+      runs.push_back({i, i, 0.0});
     }
-    partners.push_back(std::move(p));
+    runs.back().end = i + 1;
+    runs.back().total += time_of(entries[i]);
   }
-  std::stable_sort(partners.begin(), partners.end(),
-                   [](const Partner& a, const Partner& b) { return a.total > b.total; });
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const Run& a, const Run& b) { return a.total > b.total; });
 
-  const std::size_t n = index_.ranks().size();
-  auto add_partner = [&](const Partner& p, std::string name) {
+  auto add_partner = [&](std::int32_t partner, std::string name, std::span<const Run> group) {
     if (full()) {
       return;
     }
     ReportNode node = node_for(tables::kNoSite, NodeKind::Partner, apportioned);
     node.name = std::move(name);
     node.pos = tree_.node(parent).pos;
-    node.partner = p.rank;
-    node.time = RankStats::of_sparse(p.values, p.ranks, n);
-    node.count = p.count;
-    node.comm = p.breakdown;
+    node.partner = partner;
+    CommBreakdown breakdown;
+    std::fill(scratch_.begin(), scratch_.end(), 0.0);
+    for (const Run& run : group) {
+      for (std::size_t i = run.begin; i < run.end; ++i) {
+        const auto& e = entries[i];
+        const double part = share[e.rank_index];
+        scratch_[e.rank_index] += time_of(e);
+        breakdown.transmission_ns += static_cast<double>(e.record->transmission_ns) * part;
+        breakdown.sync_delay_ns += static_cast<double>(e.record->sync_delay_ns) * part;
+        breakdown.bytes += static_cast<double>(e.record->bytes) * part;
+        node.count += static_cast<double>(e.record->count) * part;
+      }
+    }
+    node.time = RankStats::of(scratch_, index_.ranks());
+    node.comm = breakdown;
     finish(tree_.add(std::move(node), parent));
   };
-  for (std::size_t i = 0; i < std::min(partners.size(), kMaxPartners); ++i) {
-    const auto& p = partners[i];
-    add_partner(p, p.rank == tables::ComRecord::kCollective ? std::string("collective")
-                                                            : fmt::format("rank {}", p.rank));
+  const std::span<const Run> all(runs);
+  for (std::size_t i = 0; i < std::min(runs.size(), kMaxPartners); ++i) {
+    const std::int32_t partner = entries[runs[i].begin].record->partner;
+    add_partner(partner,
+                partner == tables::ComRecord::kCollective ? std::string("collective")
+                                                          : fmt::format("rank {}", partner),
+                all.subspan(i, 1));
   }
-  if (partners.size() > kMaxPartners) {
-    // Per rank, the sum over the remaining partners.
-    std::vector<double> per_rank(n, 0.0);
-    Partner others{ReportNode::kOtherPartners, {}, {}, {}, {}, 0, 0};
-    for (std::size_t i = kMaxPartners; i < partners.size(); ++i) {
-      const auto& p = partners[i];
-      for (std::size_t k = 0; k < p.values.size(); ++k) {
-        per_rank[p.rank_indices[k]] += p.values[k];
-      }
-      others.breakdown.transmission_ns += p.breakdown.transmission_ns;
-      others.breakdown.sync_delay_ns += p.breakdown.sync_delay_ns;
-      others.breakdown.bytes += p.breakdown.bytes;
-      others.count += p.count;
-    }
-    others.values = std::move(per_rank);
-    others.ranks.assign(index_.ranks().begin(), index_.ranks().end());
-    add_partner(others, fmt::format("{} other partners", partners.size() - kMaxPartners));
+  if (runs.size() > kMaxPartners) {
+    add_partner(ReportNode::kOtherPartners,
+                fmt::format("{} other partners", runs.size() - kMaxPartners),
+                all.subspan(kMaxPartners));
   }
 }
 

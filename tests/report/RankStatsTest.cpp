@@ -18,18 +18,6 @@ TEST(RankStats, SummarisesAcrossRanks) {
   EXPECT_DOUBLE_EQ(stats.imbalance(), 1.5);
 }
 
-TEST(RankStats, UnlistedRanksCountAsZero) {
-  const std::vector<double> values{6, 2};
-  const std::vector<std::int32_t> ranks{5, 9};
-  const auto stats = RankStats::of_sparse(values, ranks, 4);
-  EXPECT_DOUBLE_EQ(stats.min, 0);
-  EXPECT_DOUBLE_EQ(stats.mean, 2);
-  EXPECT_EQ(stats.max_rank, 5);
-  EXPECT_DOUBLE_EQ(stats.imbalance(), 3);
-  const auto all_listed = RankStats::of_sparse(values, ranks, 2);
-  EXPECT_DOUBLE_EQ(all_listed.min, 2);
-}
-
 TEST(RankStats, NothingMeasuredIsBalancedAtZero) {
   const auto stats = RankStats::of({}, {});
   EXPECT_EQ(stats.max_rank, -1);

@@ -18,10 +18,6 @@ struct RankStats {
 
   // `values[i]` belongs to `ranks[i]`; both spans have the same length.
   static RankStats of(std::span<const double> values, std::span<const std::int32_t> ranks);
-  // Only the ranks that have a value are listed (`ranks[i]` holds `values[i]`); the other
-  // ranks, up to `rank_count` in all, hold zero.
-  static RankStats of_sparse(std::span<const double> values, std::span<const std::int32_t> ranks,
-                             std::size_t rank_count);
 };
 
 } // namespace vcmon::report
