@@ -20,9 +20,11 @@
 
 /* Exit probes run on every way out of the block, as the preprocessor arranges. */
 #define PROC_SCOPE(i)                                                                              \
-  __attribute__((cleanup(vcmon_scope_end))) vcmon_scope proc_scope = vcmon_proc_scope(SITE(i))
+  __attribute__((cleanup(vcmon_scope_end), unused)) vcmon_scope proc_scope =                       \
+      vcmon_proc_scope(SITE(i))
 #define LOOP_SCOPE(i)                                                                              \
-  __attribute__((cleanup(vcmon_scope_end))) vcmon_scope loop_scope = vcmon_loop_scope(SITE(i))
+  __attribute__((cleanup(vcmon_scope_end), unused)) vcmon_scope loop_scope =                       \
+      vcmon_loop_scope(SITE(i))
 
 #define CALL(i, statement)                                                                         \
   do {                                                                                             \

@@ -5,6 +5,7 @@
 #include "core/RecordsGather.hpp"
 #include "core/TerminationHandlers.hpp"
 #include "mpi/MpiFunctionTable.hpp"
+#include "query/QueryHooks.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <algorithm>
@@ -168,6 +169,7 @@ void Monitor::on_mpi_init(int world_rank, int world_size) {
   if (config_.test_clock_offset_ns != 0) {
     clock_.advance(config_.test_clock_offset_ns * world_rank);
   }
+  query::on_mpi_started(*this);
 }
 
 void Monitor::set_clock_offset(std::int64_t offset_ns) {
@@ -203,8 +205,10 @@ void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_
   }
 }
 
-tables::RankRecords Monitor::collect_rank_records() {
-  probes_.settle_open_activations(this_thread(), clock_.virtual_ns());
+CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
+  if (settle_this_thread) {
+    probes_.settle_open_activations(this_thread(), clock_.virtual_ns());
+  }
   CollectedRecords collected =
       collect_records(registry_, threads_, overflow_, mpi_function_count());
   tables::RankRecords& records = collected.records;
@@ -216,6 +220,15 @@ tables::RankRecords Monitor::collect_rank_records() {
   records.clock_offset_ns = clock_offset_ns_;
   records.counters = counters_;
   records.counters.probe_events += collected.probe_events;
+  return collected;
+}
+
+tables::RankRecords Monitor::local_rank_records(bool settle_this_thread) {
+  return std::move(collect_with_totals(settle_this_thread).records);
+}
+
+tables::RankRecords Monitor::collect_rank_records() {
+  CollectedRecords collected = collect_with_totals(true);
   if (collected.stack_overflows + collected.unmatched_exits + collected.dropped_records > 0) {
     std::fprintf(stderr,
                  "vcmon: rank %d: %llu activations deeper than %u, %llu unmatched exits, %llu "
@@ -225,6 +238,7 @@ tables::RankRecords Monitor::collect_rank_records() {
                  static_cast<unsigned long long>(collected.unmatched_exits),
                  static_cast<unsigned long long>(collected.dropped_records));
   }
+  query::apply_pcontrol(collected.records);
   return std::move(collected.records);
 }
 
@@ -259,16 +273,22 @@ tables::RunMetadata run_metadata(const Monitor& monitor, std::int64_t start_unix
 
 } // namespace
 
-void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
-                               std::string_view partial_reason) {
+tables::Profile Monitor::profile_of(std::vector<tables::RankRecords> ranks,
+                                   std::int32_t rank_count) const {
   tables::Profile profile;
   std::sort(ranks.begin(), ranks.end(),
             [](const auto& a, const auto& b) { return a.rank < b.rank; });
   profile.ranks = std::move(ranks);
   profile.meta = run_metadata(*this, start_unix_ns_, profile.ranks, rank_count);
+  profile.graph = registry_.program_graph(synthetic_comm_names());
+  return profile;
+}
+
+void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
+                               std::string_view partial_reason) {
+  tables::Profile profile = profile_of(std::move(ranks), rank_count);
   profile.meta.partial = !partial_reason.empty();
   profile.meta.partial_reason = std::string(partial_reason);
-  profile.graph = registry_.program_graph(synthetic_comm_names());
   const auto path = write_profile(profile, config_.output_dir);
   if (!path) {
     return;
@@ -281,27 +301,44 @@ void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int3
   }
 }
 
+void Monitor::gather_and_write_profile(bool final_profile) {
+  const std::vector<std::byte> encoded = tables::encode_rank_records(collect_rank_records());
+  std::vector<std::vector<std::byte>> gathered = gather_to_rank0(encoded);
+  if ((final_profile && profile_written_.exchange(true)) || world_rank_ != 0) {
+    return;
+  }
+  std::vector<tables::RankRecords> ranks;
+  for (std::size_t r = 0; r < gathered.size(); ++r) {
+    try {
+      ranks.push_back(tables::decode_rank_records(gathered[r]));
+    } catch (const tables::ProfileError& error) {
+      std::fprintf(stderr, "vcmon: the records of rank %zu are unreadable (%s); left out\n", r,
+                   error.what());
+    }
+  }
+  write_profile_of(std::move(ranks), world_size_, {});
+}
+
 void Monitor::on_mpi_finalize() {
   if (!enabled() || mpi_finalized_.exchange(true)) {
     return;
   }
+  query::on_mpi_ending();
   const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
   try {
-    const std::vector<std::byte> encoded = tables::encode_rank_records(collect_rank_records());
-    std::vector<std::vector<std::byte>> gathered = gather_to_rank0(encoded);
-    if (profile_written_.exchange(true) || world_rank_ != 0) {
-      return;
-    }
-    std::vector<tables::RankRecords> ranks;
-    for (std::size_t r = 0; r < gathered.size(); ++r) {
-      try {
-        ranks.push_back(tables::decode_rank_records(gathered[r]));
-      } catch (const tables::ProfileError& error) {
-        std::fprintf(stderr, "vcmon: the records of rank %zu are unreadable (%s); left out\n", r,
-                     error.what());
-      }
-    }
-    write_profile_of(std::move(ranks), world_size_, {});
+    gather_and_write_profile(true);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+  }
+}
+
+void Monitor::write_profile_now() {
+  if (!enabled() || !mpi_initialized_.load() || mpi_finalized_.load()) {
+    return;
+  }
+  const vclock::IntrusionScope now(clock_, action_cost_ns_);
+  try {
+    gather_and_write_profile(false);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
   }
@@ -319,6 +356,7 @@ void Monitor::write_partial_profile(std::string_view reason) {
 }
 
 void Monitor::on_abort(std::string_view reason) {
+  query::on_mpi_ending();
   write_partial_profile(reason);
 }
 
@@ -326,6 +364,7 @@ void Monitor::on_exit() {
   if (!enabled() || mpi_finalized_.load()) {
     return;
   }
+  query::on_mpi_ending();
   if (mpi_initialized_.load()) {
     write_partial_profile("exit without MPI_Finalize");
     return;
@@ -341,10 +380,5 @@ void Monitor::on_exit() {
   }
 }
 
-std::size_t Monitor::record_bytes() const {
-  std::size_t bytes = registry_.allocated_bytes() + overflow_.allocated_bytes();
-  threads_.for_each([&bytes](const ThreadRecords& r) { bytes += r.allocated_bytes(); });
-  return bytes;
-}
 
 } // namespace vcmon::runtime

@@ -8,6 +8,7 @@
 #include "core/SiteRegistry.hpp"
 #include "core/ThisThread.hpp"
 #include "core/ThreadRecords.hpp"
+#include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/Records.hpp"
 #include "vcmon/tables/Site.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
@@ -19,6 +20,8 @@
 #include <vector>
 
 namespace vcmon::runtime {
+
+struct CollectedRecords;
 
 // Hidden: calls inside libvcmon bind directly, never through the PLT.
 class __attribute__((visibility("hidden"))) Monitor {
@@ -84,8 +87,17 @@ public:
   // At exit: a partial profile when MPI was initialised and not finalised, the whole profile
   // of a program that never used MPI.
   void on_exit();
-  // Bytes held by records and tables (benchmarks and tests of memory use).
-  std::size_t record_bytes() const;
+
+  // --- query interface (runtime/src/query/) -------------------------------------------
+  // This rank's records so far, quietly (no stderr) and before MPI_Pcontrol's exclusions.
+  // `settle_this_thread` first counts the calling thread's open activations up to now; only
+  // a thread asking for itself may do that (it moves its own frames).
+  tables::RankRecords local_rank_records(bool settle_this_thread);
+  // A profile of `ranks` with this run's metadata and program graph.
+  tables::Profile profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count) const;
+  // Gathers every rank's records and writes a profile now (collective): MPI_Pcontrol 3, 4.
+  void write_profile_now();
+  std::int64_t start_unix_ns() const { return start_unix_ns_; }
 
 private:
   Monitor();
@@ -93,6 +105,10 @@ private:
   // This rank's records; synthetic comm sites numbered after the registered sites. The
   // calling thread's open activations count up to now.
   tables::RankRecords collect_rank_records();
+  // The records summed over threads, with this rank's totals filled in.
+  CollectedRecords collect_with_totals(bool settle_this_thread);
+  // Gathers every rank's records to rank 0, which writes the profile (collective).
+  void gather_and_write_profile(bool final_profile);
   // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty) and
   // prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,

@@ -32,7 +32,6 @@ public:
   std::size_t capacity() const { return mask_ + 1; }
   const Entry& entry(std::size_t index) const { return entries_[index]; }
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
-  std::size_t allocated_bytes() const { return capacity() * sizeof(Entry); }
 
 private:
   static constexpr unsigned kMaxProbes = 32;

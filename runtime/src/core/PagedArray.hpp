@@ -54,15 +54,6 @@ public:
     }
   }
 
-  // Bytes held by the pages that exist.
-  std::size_t allocated_bytes() const {
-    std::size_t pages = 0;
-    for (const std::atomic<T*>& page : pages_) {
-      pages += page.load(std::memory_order_relaxed) != nullptr ? 1 : 0;
-    }
-    return pages * kPageSize * sizeof(T) + sizeof(*this);
-  }
-
 private:
   std::array<std::atomic<T*>, MaxPages> pages_{};
 };

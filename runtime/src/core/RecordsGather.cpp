@@ -5,6 +5,10 @@
 namespace vcmon::runtime {
 
 std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine) {
+  return gather_to(0, mine);
+}
+
+std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
   MPI_Comm comm = MPI_COMM_NULL;
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
   int rank = 0;
@@ -13,8 +17,8 @@ std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> m
   PMPI_Comm_size(comm, &size);
 
   int my_size = static_cast<int>(mine.size());
-  std::vector<int> sizes(rank == 0 ? size : 0);
-  PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> sizes(rank == root ? size : 0);
+  PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm);
   std::vector<int> displacements(sizes.size());
   int total = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
@@ -23,7 +27,7 @@ std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> m
   }
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displacements.data(),
-               MPI_BYTE, 0, comm);
+               MPI_BYTE, root, comm);
   PMPI_Comm_free(&comm);
 
   std::vector<std::vector<std::byte>> per_rank;

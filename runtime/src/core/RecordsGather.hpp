@@ -11,5 +11,7 @@ namespace vcmon::runtime {
 // Collective over MPI_COMM_WORLD (on a private duplicate). Rank 0 receives one buffer per
 // rank, in rank order; the other ranks receive nothing.
 std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine);
+// The same to any root (the query API's collective snapshot).
+std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine);
 
 } // namespace vcmon::runtime

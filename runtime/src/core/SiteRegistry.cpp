@@ -47,13 +47,19 @@ unsigned SiteRegistry::register_unit(const vcmon_unit_desc& unit) {
                  unit.file != nullptr ? unit.file : "(unnamed unit)", problem);
     return kRejectedBase;
   }
+  tables::ProgramGraph& graph = units_.emplace_back();
+  const std::string file = unit.file != nullptr ? unit.file : "";
   for (unsigned i = 0; i < unit.site_count; ++i) {
-    const unsigned kind = unit.sites[i].kind;
+    const vcmon_site_desc& site = unit.sites[i];
+    graph.add_site(static_cast<tables::SiteKind>(site.kind),
+                   tables::SourcePos{file, site.line, site.column},
+                   site.name != nullptr ? site.name : "",
+                   site.parent < 0 ? tables::kNoSite : static_cast<tables::SiteId>(site.parent),
+                   site.symbol != nullptr ? site.symbol : "");
     SiteEntry* entry = entries_.get(base + i);
-    entry->kind = static_cast<tables::SiteKind>(kind);
-    entry->kind_index = kind_counts_[kind]++;
+    entry->kind = static_cast<tables::SiteKind>(site.kind);
+    entry->kind_index = kind_counts_[site.kind]++;
   }
-  units_.push_back(&unit);
   site_count_.store(base + unit.site_count, std::memory_order_release);
   return base;
 }
@@ -68,19 +74,7 @@ SiteRegistry::program_graph(const std::vector<std::string>& synthetic_comm_names
   std::vector<tables::ProgramGraph> units;
   {
     std::lock_guard lock(mutex_);
-    units.reserve(units_.size() + 1);
-    for (const vcmon_unit_desc* unit : units_) {
-      tables::ProgramGraph& graph = units.emplace_back();
-      const std::string file = unit->file != nullptr ? unit->file : "";
-      for (unsigned i = 0; i < unit->site_count; ++i) {
-        const vcmon_site_desc& site = unit->sites[i];
-        graph.add_site(static_cast<tables::SiteKind>(site.kind),
-                       tables::SourcePos{file, site.line, site.column},
-                       site.name != nullptr ? site.name : "",
-                       site.parent < 0 ? tables::kNoSite : static_cast<tables::SiteId>(site.parent),
-                       site.symbol != nullptr ? site.symbol : "");
-      }
-    }
+    units = units_;
   }
   tables::ProgramGraph& synthetic = units.emplace_back();
   for (const std::string& name : synthetic_comm_names) {

@@ -27,8 +27,8 @@ public:
   // probes are ignored.
   static constexpr unsigned kRejectedBase = 0x4000'0000u;
 
-  // Checks and numbers the unit's sites. A unit with another ABI version or malformed sites
-  // is rejected with one message on stderr.
+  // Checks, copies and numbers the unit's sites. A unit with another ABI version or malformed
+  // sites is rejected with one message on stderr.
   unsigned register_unit(const vcmon_unit_desc& unit);
 
   // The site's entry, or nullptr when `site` was never registered. O(1), lock-free.
@@ -47,11 +47,11 @@ public:
   // `synthetic_comm_names.size()` synthetic communication sites (no file, no parent).
   tables::ProgramGraph program_graph(const std::vector<std::string>& synthetic_comm_names) const;
 
-  std::size_t allocated_bytes() const { return entries_.allocated_bytes(); }
-
 private:
   mutable std::mutex mutex_; // registration and graph building only, never probes
-  std::vector<const vcmon_unit_desc*> units_;
+  // Copies of the registered tables: a unit's descriptor need not outlive its registration
+  // (a library unloaded before exit, a table built at run time).
+  std::vector<tables::ProgramGraph> units_;
   PagedArray<SiteEntry, 10, 4096> entries_;
   std::uint32_t kind_counts_[4] = {0, 0, 0, 0};
   std::atomic<std::uint32_t> site_count_{0};

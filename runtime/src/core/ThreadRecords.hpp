@@ -25,11 +25,6 @@ struct ThreadRecords {
 
   std::atomic<bool> in_use{true};
   ThreadRecords* next = nullptr;
-
-  std::size_t allocated_bytes() const {
-    return procs.allocated_bytes() + loops.allocated_bytes() + coms.allocated_bytes() +
-           synthetic_coms.allocated_bytes();
-  }
 };
 
 // Every record set ever created, in a lock-free list (sets are never freed before exit).
