@@ -93,7 +93,13 @@ int main(int argc, char** argv) {
   double watch = 0;
   std::optional<unsigned> count;
   app.add_option("JOB", job, "a job id as listed (MPI_COMM_WORLD rank 0's pid)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            const bool digits =
+                !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? std::string() : "a job id is a number, not " + text;
+          },
+          "JOB"));
   app.add_option("--format", format, "text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--watch", watch, "show the report again every SECONDS until the job ends")

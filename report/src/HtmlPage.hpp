@@ -197,7 +197,7 @@ function icicle() {
 function statements() {
   const t = document.getElementById("statements");
   const head = el("tr");
-  for (const h of ["%total", "time", "transmit", "sync", "bytes", "count", "partners", "statement"])
+  for (const h of ["%total", "total", "transmit", "sync", "bytes", "count", "partners", "statement"])
     head.append(el("th", h, h === "statement" ? "" : "num"));
   t.append(head);
   for (const s of data.statements) {

@@ -134,12 +134,13 @@ void tree(const Report& report, std::ostream& out) {
 }
 
 void statements(const Report& report, std::ostream& out) {
-  fmt::print(out, "\nCommunication statements (all contexts; time = transmission + sync delay)\n");
+  fmt::print(out, "\nCommunication statements (all contexts, summed over the ranks; total = "
+                  "transmission + sync delay)\n");
   if (report.statements.empty()) {
     fmt::print(out, "  none\n");
     return;
   }
-  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>6} {:>11} {:>10} {:>8}  {}\n", "%total", "time",
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>6} {:>11} {:>10} {:>8}  {}\n", "%total", "total",
              "transmit", "sync", "sync%", "bytes", "count", "partners", "statement");
   for (const auto& s : report.statements) {
     const double sync_share = s.time.total > 0 ? 100.0 * double(s.sync_delay_ns) / s.time.total : 0;
