@@ -1,5 +1,6 @@
 #include "SiteCollector.hpp"
 
+#include "JumpTargets.hpp"
 #include "MpiClassifier.hpp"
 
 #include <clang/AST/ASTContext.h>
@@ -16,35 +17,6 @@ using tables::SiteId;
 using tables::SiteKind;
 
 namespace {
-
-// True when a loop body holds a label or a `case` a jump from outside the loop could reach:
-// such a jump would skip the loop's scope declaration.
-class JumpTargetFinder : public clang::RecursiveASTVisitor<JumpTargetFinder> {
-  using Base = clang::RecursiveASTVisitor<JumpTargetFinder>;
-
-public:
-  bool found = false;
-
-  bool VisitLabelStmt(clang::LabelStmt*) {
-    found = true;
-    return false;
-  }
-  bool VisitSwitchCase(clang::SwitchCase*) {
-    found = switch_depth_ == 0;
-    return !found;
-  }
-  bool TraverseSwitchStmt(clang::SwitchStmt* stmt, DataRecursionQueue* = nullptr) {
-    ++switch_depth_;
-    const bool go_on = Base::TraverseSwitchStmt(stmt, nullptr);
-    --switch_depth_;
-    return go_on;
-  }
-  // Labels inside a lambda are not reachable from the enclosing function.
-  bool TraverseLambdaExpr(clang::LambdaExpr*, DataRecursionQueue* = nullptr) { return true; }
-
-private:
-  unsigned switch_depth_ = 0;
-};
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -307,9 +279,7 @@ bool SiteCollector::loop_can_be_wrapped(const clang::Stmt* loop, const clang::St
   if (previous_line.startswith("#")) {
     return false;
   }
-  JumpTargetFinder finder;
-  finder.TraverseStmt(const_cast<clang::Stmt*>(body));
-  return !finder.found;
+  return !has_jump_target(body);
 }
 
 template <typename Traverse>

@@ -17,7 +17,6 @@ public:
   void open(std::uint32_t offset, std::uint64_t order, std::string text);
   void close(std::uint32_t offset, std::uint64_t order, std::string text);
 
-  bool empty() const { return edits_.empty(); }
   // The buffer with every insertion made; offsets must lie within it.
   std::string apply(std::string_view source) const;
 

@@ -10,7 +10,7 @@ namespace vcmon::preprocessor::test {
 namespace {
 
 const std::string kNeedsFlagTables =
-    "PC inputs/needs_flag.c:6:5 inputs/needs_flag.c:6:18 inputs/needs_flag.c:5:6\n";
+    "PC inputs/needs_flag.c:6:5 inputs/needs_flag.c:7:3 inputs/needs_flag.c:5:6\n";
 
 TEST(CompileFlags, MpiHeaderIsFoundWithoutFlags) {
   const CommandResult r = run_instrument("--list-tables fig12.c");

@@ -18,7 +18,8 @@ build plain mpicc mpicxx
 build wrapped "$bin/vcmon-mpicc" "$bin/vcmon-mpicxx"
 
 for program in fig12 control_flow exceptions; do
-  if ! ldd "$work/wrapped/$program" | grep -q libvcmon; then
+  # grep reads all of ldd's output (grep -q could end the pipe early: SIGPIPE under pipefail).
+  if ! ldd "$work/wrapped/$program" | grep libvcmon >/dev/null; then
     echo "FAIL: wrapped $program does not link libvcmon" >&2
     exit 1
   fi

@@ -4,27 +4,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    int check_rc = (call);                                                                     \
-    if (check_rc != MPI_SUCCESS) {                                                             \
-      fprintf(stderr, "MPI error %d\n", check_rc);                                             \
-      abort();                                                                                 \
-    }                                                                                          \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    int check_rc = (call);                                                                         \
+    if (check_rc != MPI_SUCCESS) {                                                                 \
+      fprintf(stderr, "MPI error %d\n", check_rc);                                                 \
+      abort();                                                                                     \
+    }                                                                                              \
   } while (0)
-#define REPEAT(n, body)                                                                        \
-  for (int repeat_i = 0; repeat_i < (n); repeat_i++) {                                         \
-    body;                                                                                      \
+#define REPEAT(n, body)                                                                            \
+  for (int repeat_i = 0; repeat_i < (n); repeat_i++) {                                             \
+    body;                                                                                          \
   }
 #define SEND_TO(dest, value) MPI_Send(&(value), 1, MPI_INT, (dest), 0, MPI_COMM_WORLD)
-#define RING_PASS(rank, size, value)                                                           \
-  for (int step = 0; step < (size); step++) {                                                  \
-    MPI_Sendrecv_replace(&(value), 1, MPI_INT, ((rank) + 1) % (size), 1,                       \
-                         ((rank) + (size)-1) % (size), 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);  \
+#define RING_PASS(rank, size, value)                                                               \
+  for (int step = 0; step < (size); step++) {                                                      \
+    MPI_Sendrecv_replace(&(value), 1, MPI_INT, ((rank) + 1) % (size), 1,                           \
+                         ((rank) + (size)-1) % (size), 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);      \
   }
-#define DEFINE_GETTER(name, value)                                                             \
-  static int name(void) {                                                                      \
-    return (value);                                                                            \
+#define DEFINE_GETTER(name, value)                                                                 \
+  static int name(void) {                                                                          \
+    return (value);                                                                                \
   }
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -46,8 +46,8 @@ int main(int argc, char** argv) {
     int got;
     SEND_TO(1, value);
     CHECK(MPI_Recv(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    printf("rank 0 got %d, max %d, answer %d, size %zu\n", got, MAX(next(got), value),
-           answer(), sizeof(next(got)));
+    printf("rank 0 got %d, max %d, answer %d, size %zu\n", got, MAX(next(got), value), answer(),
+           sizeof(next(got)));
   } else if (rank == 1) {
     int got;
     CHECK(MPI_Recv(&got, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));

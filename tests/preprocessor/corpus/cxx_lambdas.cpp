@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
   const int all_totals = reduce_to_root(total);
   const int all_values = reduce_to_root(value);
   if (rank == 0)
-    std::printf("totals %d values %d dsum %.1f halve %d\n", all_totals, all_values, dsum,
-                halve(9));
+    std::printf("totals %d values %d dsum %.1f halve %d\n", all_totals, all_values, dsum, halve(9));
   MPI_Finalize();
   return 0;
 }

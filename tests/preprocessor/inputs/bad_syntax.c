@@ -1,5 +1,5 @@
 /* A syntax error on line 4. */
 int main(void) {
   int x = 1;
-  return x +;
+  return x + ;
 }

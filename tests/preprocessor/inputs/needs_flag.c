@@ -3,4 +3,7 @@
 #error compile me with -DVCMON_TEST_FLAG=2
 #endif
 void work(void) {}
-int main(void) { work(); return 0; }
+int main(void) {
+  work();
+  return 0;
+}

@@ -18,20 +18,20 @@
 
 /* Declarations whose cleanup runs on every way out of the enclosing block: return (after its
  * value is evaluated), break, continue, goto, C++ exceptions. */
-#define VCMON_SCOPE_DECL(var, open, base, index)                                                 \
+#define VCMON_SCOPE_DECL(var, open, base, index)                                                   \
   vcmon_scope var __attribute__((cleanup(vcmon_scope_end), unused)) = open((base) + (index))
 
-#define VCMON_PROC_SCOPE(base, index)                                                          \
+#define VCMON_PROC_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_proc_##index, vcmon_proc_scope, base, index)
-#define VCMON_LOOP_SCOPE(base, index)                                                          \
+#define VCMON_LOOP_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_loop_##index, vcmon_loop_scope, base, index)
-#define VCMON_CALL_SCOPE(base, index)                                                          \
+#define VCMON_CALL_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_call_##index, vcmon_call_scope, base, index)
-#define VCMON_COMM_SCOPE(base, index)                                                          \
+#define VCMON_COMM_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_comm_##index, vcmon_comm_scope, base, index)
 
 /* A declaration, not a statement, so that C89 code keeps its declarations first. */
-#define VCMON_LOOP_ITER(base, index)                                                           \
+#define VCMON_LOOP_ITER(base, index)                                                               \
   int vcmon_iter_##index __attribute__((unused)) = (vcmon_loop_iter((base) + (index)), 0)
 
 #ifdef __cplusplus
