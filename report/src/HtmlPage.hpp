@@ -221,7 +221,7 @@ function heatmap() {
     const m = select.value, ctx = canvas.getContext("2d");
     ctx.fillStyle = "#fafafa";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    const top = Math.max(1, ...data.matrix.cells.map(c => value(c, m)));
+    const top = data.matrix.cells.reduce((t, c) => Math.max(t, value(c, m)), 1);
     for (const c of data.matrix.cells) {
       // Log scale: a few heavy pairs must not hide the rest.
       const v = Math.log1p(value(c, m)) / Math.log1p(top);
@@ -229,10 +229,11 @@ function heatmap() {
       ctx.fillRect(c.partner * cellPx, c.rank * cellPx, cellPx, cellPx);
     }
   }
+  const byPair = new Map(data.matrix.cells.map(c => [c.rank * n + c.partner, c]));
   select.addEventListener("change", draw);
   canvas.addEventListener("mousemove", e => {
     const r = Math.floor(e.offsetY / cellPx), p = Math.floor(e.offsetX / cellPx);
-    const c = data.matrix.cells.find(c => c.rank === r && c.partner === p);
+    const c = byPair.get(r * n + p);
     document.getElementById("cell").textContent = "rank " + r + " -> " + p + ": " +
       (c ? c.messages + " messages, " + bytes(c.bytes) + ", " + dur(c.transmission_ns + c.sync_delay_ns) : "nothing");
   });

@@ -12,7 +12,17 @@ using tables::SiteKind;
 
 TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& index)
     : graph_(graph), index_(index), calls_(graph), expanded_(graph.size(), false),
-      scratch_(index.ranks().size(), 0.0) {}
+      scratch_(index.ranks().size(), 0.0) {
+  for (const auto& key : index.activation_keys()) {
+    entries_[calls_.component_of(key.first)].push_back(key);
+  }
+  children_.resize(graph.size());
+  for (const auto& site : graph.sites()) {
+    if (site.parent != tables::kNoSite) {
+      children_[site.parent].push_back(site.id);
+    }
+  }
+}
 
 ReportTree TreeBuilder::build() {
   const auto& program = index_.program_time();
@@ -73,8 +83,8 @@ const std::vector<double>& TreeBuilder::external_time(SiteId proc) {
   auto [found, inserted] = external_time_.try_emplace(component);
   if (inserted) {
     found->second.assign(index_.ranks().size(), 0.0);
-    for (const auto& [callee, call_site] : index_.activation_keys()) {
-      if (calls_.component_of(callee) == component && !inside_component(callee, call_site)) {
+    for (const auto& [callee, call_site] : entries_[component]) {
+      if (!inside_component(callee, call_site)) {
         const auto& time = index_.activation(callee, call_site)->time;
         std::transform(time.begin(), time.end(), found->second.begin(), found->second.begin(),
                        std::plus<>());
@@ -139,7 +149,7 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
 
 void TreeBuilder::add_sites_of(std::uint32_t parent, SiteId scope, const Share& share,
                                bool apportioned) {
-  for (const SiteId child : graph_.children(scope)) {
+  for (const SiteId child : children_[scope]) {
     switch (graph_.site(child).kind) {
     case SiteKind::Loop:
       add_loop(parent, child, share, apportioned);

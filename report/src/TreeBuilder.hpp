@@ -46,11 +46,15 @@ private:
   const tables::ProgramGraph& graph_;
   const RecordIndex& index_;
   tables::CallGraph calls_;
+  // Each site's children in id order, built once: the tree visits a procedure many times.
+  std::vector<std::vector<tables::SiteId>> children_;
   ReportTree tree_;
   // Members of the recursive component being expanded that already show their sites: each is
   // shown once per entry into the component, not once per path around its cycles.
   std::vector<bool> expanded_;
   std::vector<tables::SiteId> expanded_order_;
+  // Per component: its activations as (proc, call site), and their time entering from outside.
+  std::unordered_map<std::size_t, std::vector<std::pair<tables::SiteId, tables::SiteId>>> entries_;
   std::unordered_map<std::size_t, std::vector<double>> external_time_;
   std::vector<double> scratch_;
   double program_total_ = 0;

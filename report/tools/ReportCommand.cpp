@@ -111,8 +111,9 @@ int main(int argc, char** argv) {
   } catch (const report::ReportError& e) {
     return fail(kBadOptions, e.what());
   }
-  std::error_code same_error;
-  if (!output.empty() && fs::exists(output) && fs::equivalent(output, profile_path, same_error)) {
+  // equivalent() is false, with an error code, when either file does not exist.
+  std::error_code no_such_file;
+  if (!output.empty() && fs::equivalent(output, profile_path, no_such_file)) {
     return fail(kBadOptions,
                 fmt::format("-o {} is the profile itself; choose another file", output));
   }
