@@ -1,0 +1,64 @@
+// vcmon-mpicc without linking (no libvcmon needed): objects named as mpicc names them and
+// instrumented, dependency files naming the original, compile errors at the original line,
+// preprocessing passed straight through.
+#include "ToolRun.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace vcmon::preprocessor::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kWrapper = std::string("'") + VCMON_WRAPPER_DIR + "/vcmon-mpicc'";
+
+TEST(Wrapper, CompileOnlyWritesTheInstrumentedObjectWhereMpiccWould) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/fig12.c", dir.path() / "fig12.c");
+  const CommandResult r = run_command(kWrapper + " -O1 -c fig12.c", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(dir.path() / "fig12.o"));
+  const CommandResult symbols = run_command("nm fig12.o", dir.path());
+  EXPECT_NE(symbols.out.find("U vcmon_register_unit"), std::string::npos) << symbols.out;
+  EXPECT_NE(symbols.out.find("U vcmon_proc_scope"), std::string::npos) << symbols.out;
+  // Nothing else is left beside the source: the instrumented copy lived in a temporary dir.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 2);
+}
+
+TEST(Wrapper, DependencyFileNamesTheOriginalSource) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/fig12.c", dir.path() / "fig12.c");
+  const CommandResult r = run_command(kWrapper + " -MD -c fig12.c -o out.o", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string deps = read_text(dir.path() / "out.d");
+  EXPECT_NE(deps.find("out.o: fig12.c"), std::string::npos) << deps;
+  EXPECT_EQ(deps.find("vcmon-wrapper."), std::string::npos) << deps;
+}
+
+TEST(Wrapper, CompileErrorNamesTheOriginalFileAndLine) {
+  const TempDir out;
+  const CommandResult r =
+      run_command(kWrapper + " -c inputs/bad_syntax.c -o '" + out.str() + "/x.o'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("inputs/bad_syntax.c:4:"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out.path() / "x.o"));
+}
+
+TEST(Wrapper, PreprocessingGoesStraightToTheCompiler) {
+  const CommandResult r = run_command(kWrapper + " -E fig12.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("MPI_Bcast"), std::string::npos);
+  EXPECT_EQ(r.out.find("vcmon_proc_scope"), std::string::npos);
+}
+
+TEST(Wrapper, MissingSourceIsOneLine) {
+  const CommandResult r = run_command(kWrapper + " -c no_such_file.c");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("no such file: 'no_such_file.c'"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace vcmon::preprocessor::test
