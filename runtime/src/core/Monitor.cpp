@@ -20,7 +20,8 @@
 
 namespace vcmon::runtime {
 
-__thread ThreadState this_thread_state __attribute__((tls_model("initial-exec")));
+__thread ThreadState this_thread_state
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 namespace {
 
@@ -125,11 +126,12 @@ void print_summary(const tables::Profile& profile, const std::filesystem::path& 
 
 } // namespace
 
-Monitor& Monitor::instance() {
+Monitor& Monitor::construct_instance() {
   // Constructed in place and never destroyed: probes may still run in exit handlers and
   // in other threads while the process ends.
   alignas(Monitor) static unsigned char storage[sizeof(Monitor)];
   static Monitor* const monitor = new (storage) Monitor();
+  instance_.store(monitor, std::memory_order_release);
   return *monitor;
 }
 
@@ -274,7 +276,7 @@ tables::RunMetadata run_metadata(const Monitor& monitor, std::int64_t start_unix
 } // namespace
 
 tables::Profile Monitor::profile_of(std::vector<tables::RankRecords> ranks,
-                                   std::int32_t rank_count) const {
+                                    std::int32_t rank_count) const {
   tables::Profile profile;
   std::sort(ranks.begin(), ranks.end(),
             [](const auto& a, const auto& b) { return a.rank < b.rank; });
@@ -379,6 +381,5 @@ void Monitor::on_exit() {
     std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
   }
 }
-
 
 } // namespace vcmon::runtime

@@ -27,8 +27,13 @@ struct CollectedRecords;
 class __attribute__((visibility("hidden"))) Monitor {
 public:
   // The one instance; constructed on first use (before main if a unit registers first) and
-  // never destroyed, so probes running during exit stay safe.
-  static Monitor& instance();
+  // never destroyed, so probes running during exit stay safe. Inline: every probe asks.
+  static Monitor& instance() {
+    if (Monitor* monitor = instance_.load(std::memory_order_acquire)) [[likely]] {
+      return *monitor;
+    }
+    return construct_instance();
+  }
 
   // False when VCMON_DISABLE=1: the PMPI layer then passes every call straight through.
   bool enabled() const { return !config_.disabled; }
@@ -101,6 +106,8 @@ public:
 
 private:
   Monitor();
+  static Monitor& construct_instance();
+  static inline std::atomic<Monitor*> instance_{nullptr};
   void attach_thread(ThreadState& state);
   // This rank's records; synthetic comm sites numbered after the registered sites. The
   // calling thread's open activations count up to now.

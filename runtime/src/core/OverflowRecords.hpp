@@ -12,7 +12,7 @@
 
 namespace vcmon::runtime {
 
-class OverflowRecords {
+class __attribute__((visibility("hidden"))) OverflowRecords {
 public:
   struct Entry {
     static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};

@@ -18,7 +18,8 @@ struct ProbeCosts {
   std::uint64_t inject_ns = 0;  // VCMON_INJECT_PROBE_NS: busy-waited and measured
 };
 
-class ProbeCore {
+// Hidden, like everything in the core: calls inside libvcmon bind directly, not through the PLT.
+class __attribute__((visibility("hidden"))) ProbeCore {
 public:
   ProbeCore(vclock::VirtualClock& clock, OverflowRecords& overflow, ProbeCosts costs)
       : clock_(clock), overflow_(overflow), costs_(costs) {}

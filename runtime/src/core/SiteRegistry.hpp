@@ -21,7 +21,7 @@ struct SiteEntry {
   std::uint32_t kind_index = 0;
 };
 
-class SiteRegistry {
+class __attribute__((visibility("hidden"))) SiteRegistry {
 public:
   // Base handed to a unit that was rejected: its ids are never below site_count(), so its
   // probes are ignored.

@@ -6,6 +6,7 @@
 
 namespace vcmon::runtime {
 
-extern __thread ThreadState this_thread_state __attribute__((tls_model("initial-exec")));
+extern __thread ThreadState this_thread_state
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 } // namespace vcmon::runtime

@@ -28,7 +28,7 @@ struct ThreadRecords {
 };
 
 // Every record set ever created, in a lock-free list (sets are never freed before exit).
-class ThreadRecordsList {
+class __attribute__((visibility("hidden"))) ThreadRecordsList {
 public:
   // A free set from an ended thread, or a new one.
   ThreadRecords* acquire();
