@@ -19,8 +19,10 @@ std::string ProbeText::iteration(std::uint32_t index) const {
 }
 
 std::string ProbeText::call_open(std::uint32_t index, bool communication) const {
-  return std::string(communication ? "({VCMON_COMM_SCOPE" : "({VCMON_CALL_SCOPE") + args(index) +
-         "; ";
+  // __extension__ keeps -Wpedantic quiet about the statement expression.
+  return std::string(communication ? "__extension__({VCMON_COMM_SCOPE"
+                                   : "__extension__({VCMON_CALL_SCOPE") +
+         args(index) + "; ";
 }
 
 std::string ProbeText::guard_open(std::uint32_t index, bool communication) const {

@@ -53,7 +53,7 @@ TEST(InstrumentOutput, CompilerErrorsNameTheOriginalFileAndLine) {
   EXPECT_NE(compile.err.find("inputs/error_on_demand.c:6:"), std::string::npos) << compile.err;
 }
 
-// Every corpus program, instrumented, compiles as cleanly as the original (-Werror).
+// Every corpus program, instrumented, compiles as cleanly as the original (-Wpedantic -Werror).
 TEST(InstrumentOutput, CorpusCompilesWithoutWarnings) {
   const TempDir out;
   for (const auto& entry : fs::directory_iterator(VCMON_TEST_SOURCE_DIR "/corpus")) {
@@ -64,10 +64,10 @@ TEST(InstrumentOutput, CorpusCompilesWithoutWarnings) {
         run_instrument("-o " + out.str() + " corpus/" + name + (cxx ? " --" + flags : ""));
     ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
     for (const std::string& file : {name, name + ".vcmon-tables.c"}) {
-      const CommandResult compile =
-          run_command(std::string(cxx ? "mpicxx" : "mpicc") + flags + " -Wall -Wextra -Werror " +
-                      kProbeIncludes + " -iquote corpus -c '" + (out.path() / file).string() +
-                      "' -o '" + (out.path() / (file + ".o")).string() + "'");
+      const CommandResult compile = run_command(
+          std::string(cxx ? "mpicxx" : "mpicc") + flags + " -Wall -Wextra -Wpedantic -Werror " +
+          kProbeIncludes + " -iquote corpus -c '" + (out.path() / file).string() + "' -o '" +
+          (out.path() / (file + ".o")).string() + "'");
       EXPECT_EQ(compile.exit_code, 0) << file << ":\n" << compile.err;
     }
   }
