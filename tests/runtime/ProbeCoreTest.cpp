@@ -1,0 +1,221 @@
+// The probe logic on its own records: activating call sites, recursion charged once, exits
+// that skip activations (longjmp), stack overflow, and the overflow table.
+#include "core/ProbeCore.hpp"
+#include "core/RankRecordsCollector.hpp"
+#include "core/SiteRegistry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace vcmon::runtime {
+namespace {
+
+using tables::kNoSite;
+using tables::SiteKind;
+
+class ProbeCoreTest : public ::testing::Test {
+protected:
+  ProbeCoreTest()
+      : source_(vclock::ClockSource::calibrate()), clock_(source_), overflow_(64),
+        core_(clock_, overflow_, ProbeCosts{0, 0, 0}) {
+    thread_ = std::make_unique<ThreadState>();
+    thread_->records = threads_.acquire();
+  }
+
+  // The unit: proc p (0), call site c1 (1) and c2 (2) in p, loop l (3) in p, proc q (4),
+  // comm m (5) in q.
+  void register_unit() {
+    static const vcmon_site_desc sites[] = {
+        {VCMON_SITE_PROCEDURE, 1, 1, -1, "p", "p"}, {VCMON_SITE_CALL, 2, 1, 0, "q", "q"},
+        {VCMON_SITE_CALL, 3, 1, 0, "q", "q"},       {VCMON_SITE_LOOP, 4, 1, 0, "for", ""},
+        {VCMON_SITE_PROCEDURE, 5, 1, -1, "q", "q"}, {VCMON_SITE_COMM, 6, 1, 4, "MPI_Send", ""},
+    };
+    static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, "unit.c", 6, sites};
+    ASSERT_EQ(registry_.register_unit(unit), 0u);
+  }
+
+  tables::RankRecords collect() {
+    return collect_records(registry_, threads_, overflow_, 0).records;
+  }
+
+  vclock::ClockSource source_;
+  vclock::VirtualClock clock_;
+  OverflowRecords overflow_;
+  ProbeCore core_;
+  SiteRegistry registry_;
+  ThreadRecordsList threads_;
+  std::unique_ptr<ThreadState> thread_;
+};
+
+TEST_F(ProbeCoreTest, ProcRecordsAreKeyedByTheActivatingCallSite) {
+  register_unit();
+  ThreadState& t = *thread_;
+  core_.enter_procedure(t, 0, 0); // p from uninstrumented code
+  for (int i = 0; i < 3; ++i) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  }
+  core_.enter_statement(t, 2, SiteKind::Call);
+  core_.enter_procedure(t, 4, 1);
+  core_.exit_procedure(t, 4);
+  core_.exit_statement(t, 2, SiteKind::Call);
+  core_.exit_procedure(t, 0);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 3u);
+  EXPECT_EQ(r.procs[0].proc, 0u);
+  EXPECT_EQ(r.procs[0].call_site, kNoSite);
+  EXPECT_EQ(r.procs[0].count, 1u);
+  EXPECT_EQ(r.procs[1].call_site, 1u);
+  EXPECT_EQ(r.procs[1].count, 3u);
+  EXPECT_EQ(r.procs[2].call_site, 2u);
+  EXPECT_EQ(r.procs[2].count, 1u);
+  EXPECT_GE(r.procs[0].time_ns, r.procs[1].time_ns + r.procs[2].time_ns);
+  EXPECT_EQ(t.stack.depth, 0u);
+}
+
+TEST_F(ProbeCoreTest, RecursiveActivationsCountButAddNoTime) {
+  register_unit();
+  ThreadState& t = *thread_;
+  core_.enter_procedure(t, 4, 1);
+  for (int depth = 0; depth < 5; ++depth) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+  }
+  const std::uint64_t start = source_.now_ns();
+  while (source_.now_ns() - start < 1'000'000) {
+  }
+  for (int depth = 0; depth < 5; ++depth) {
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  }
+  core_.exit_procedure(t, 4);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 2u);
+  EXPECT_EQ(r.procs[0].call_site, 1u);
+  EXPECT_EQ(r.procs[0].count, 5u);
+  EXPECT_EQ(r.procs[0].time_ns, 0u);
+  EXPECT_EQ(r.procs[1].call_site, kNoSite);
+  EXPECT_EQ(r.procs[1].count, 1u);
+  EXPECT_GE(r.procs[1].time_ns, 1'000'000u);
+}
+
+TEST_F(ProbeCoreTest, AnExitClosesActivationsLeftOpenAboveIt) {
+  register_unit();
+  ThreadState& t = *thread_;
+  core_.enter_procedure(t, 0, 0);
+  core_.enter_loop(t, 3, 0);
+  core_.enter_statement(t, 1, SiteKind::Call);
+  core_.enter_procedure(t, 4, 1); // a longjmp leaves q, the call and the loop without exits
+  core_.exit_procedure(t, 0);
+  EXPECT_EQ(t.stack.depth, 0u);
+  core_.exit_procedure(t, 4); // nothing open: counted, ignored
+  EXPECT_EQ(t.records->unmatched_exits.load(), 1u);
+  // q is not active any more: a new activation adds its time again.
+  core_.enter_procedure(t, 4, 1);
+  core_.exit_procedure(t, 4);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].count, 1u);
+}
+
+TEST_F(ProbeCoreTest, ActivationsDeeperThanTheStackAreCountedNotStored) {
+  register_unit();
+  ThreadState& t = *thread_;
+  constexpr std::uint32_t kExtra = 10;
+  for (std::uint32_t i = 0; i < ActivationStack::kMaxDepth + kExtra; ++i) {
+    core_.enter_loop(t, 3, 0);
+  }
+  EXPECT_EQ(t.stack.depth, ActivationStack::kMaxDepth);
+  EXPECT_EQ(t.stack.overflowed, kExtra);
+  EXPECT_EQ(t.records->stack_overflows.load(), kExtra);
+  for (std::uint32_t i = 0; i < ActivationStack::kMaxDepth + kExtra; ++i) {
+    core_.exit_loop(t, 3);
+  }
+  EXPECT_EQ(t.stack.depth, 0u);
+  EXPECT_EQ(t.records->unmatched_exits.load(), 0u);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].count, ActivationStack::kMaxDepth);
+}
+
+TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
+  register_unit();
+  KeyedSlots& slots = *thread_->records->coms.get(0);
+  for (std::int32_t partner = -1; partner < 9; ++partner) {
+    core_.add_com(slots, 5, partner, 10, 20, 100 + static_cast<std::uint64_t>(partner));
+    core_.add_com(slots, 5, partner, 1, 2, 3);
+  }
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.coms.size(), 10u);
+  for (std::size_t i = 0; i < r.coms.size(); ++i) {
+    const tables::ComRecord& c = r.coms[i];
+    EXPECT_EQ(c.comm, 5u);
+    EXPECT_EQ(c.count, 2u);
+    EXPECT_EQ(c.transmission_ns, 11u);
+    EXPECT_EQ(c.sync_delay_ns, 22u);
+    EXPECT_EQ(c.bytes, 103u + static_cast<std::uint64_t>(c.partner));
+  }
+}
+
+TEST_F(ProbeCoreTest, AFullOverflowTableDropsAndCounts) {
+  register_unit();
+  KeyedSlots& slots = *thread_->records->coms.get(0);
+  for (std::int32_t partner = 0; partner < 200; ++partner) {
+    core_.add_com(slots, 5, partner, 1, 1, 1);
+  }
+  EXPECT_GT(overflow_.dropped(), 0u);
+  const CollectedRecords collected = collect_records(registry_, threads_, overflow_, 0);
+  EXPECT_EQ(collected.records.coms.size() + collected.dropped_records, 200u);
+}
+
+TEST_F(ProbeCoreTest, InjectedCostIsChargedInFull) {
+  register_unit();
+  core_.set_costs(ProbeCosts{7, 3, 200'000});
+  core_.enter_procedure(*thread_, 0, 0);
+  core_.exit_procedure(*thread_, 0);
+  EXPECT_GE(clock_.intrusion_ns(), 2 * (200'000u + 7u));
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 1u);
+  EXPECT_LT(r.procs[0].time_ns, 200'000u); // the injected cost is not the procedure's
+}
+
+TEST(SiteRegistry, RejectsMalformedUnitsAndNumbersTheRest) {
+  SiteRegistry registry;
+  const vcmon_site_desc good[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f"},
+                                  {VCMON_SITE_LOOP, 2, 1, 0, "for", ""}};
+  const vcmon_site_desc bad_parent[] = {{VCMON_SITE_CALL, 1, 1, -1, "g", "g"},
+                                        {VCMON_SITE_LOOP, 2, 1, 0, "for", ""}};
+  const vcmon_unit_desc first = {VCMON_PROBE_ABI_VERSION, "a.c", 2, good};
+  const vcmon_unit_desc old_abi = {VCMON_PROBE_ABI_VERSION + 1, "b.c", 2, good};
+  const vcmon_unit_desc malformed = {VCMON_PROBE_ABI_VERSION, "c.c", 2, bad_parent};
+  const vcmon_unit_desc second = {VCMON_PROBE_ABI_VERSION, "d.c", 2, good};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(registry.register_unit(first), 0u);
+  EXPECT_EQ(registry.register_unit(old_abi), SiteRegistry::kRejectedBase);
+  EXPECT_EQ(registry.register_unit(malformed), SiteRegistry::kRejectedBase);
+  EXPECT_EQ(registry.register_unit(second), 2u);
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(messages, "vcmon: ignoring the probes of b.c: it was instrumented for another probe "
+                      "ABI version\n"
+                      "vcmon: ignoring the probes of c.c: a site's parent is neither a procedure "
+                      "nor a loop\n");
+  EXPECT_EQ(registry.site_count(), 4u);
+  EXPECT_EQ(registry.find(SiteRegistry::kRejectedBase), nullptr);
+  ASSERT_NE(registry.find(3), nullptr);
+  EXPECT_EQ(registry.find(3)->kind, SiteKind::Loop);
+  EXPECT_EQ(registry.find(3)->kind_index, 1u);
+
+  const tables::ProgramGraph graph = registry.program_graph({"MPI_Send", "MPI_Recv"});
+  ASSERT_EQ(graph.size(), 6u);
+  EXPECT_EQ(graph.site(2).pos.file, "d.c");
+  EXPECT_EQ(graph.site(3).parent, 2u);
+  EXPECT_EQ(graph.site(5).name, "MPI_Recv");
+  EXPECT_EQ(graph.site(5).kind, SiteKind::Comm);
+  EXPECT_TRUE(graph.site(5).pos.file.empty());
+}
+
+} // namespace
+} // namespace vcmon::runtime
