@@ -1,6 +1,7 @@
 // Reads the one profile a tests/mpi program wrote (tables::read_profile_file) and checks one
 // rank's communication records against what the PMPI layer must have measured. Usage:
-//   pmpi_profile_check <dir> delay <rank> <MPI function> <partner|coll> <expected ms> <tolerance ms>
+//   pmpi_profile_check <dir> delay <rank> <MPI function> <partner|coll> <expected ms> <tolerance
+//   ms>
 //       the com record of that synthetic site and partner has sync delay = expected ± tolerance
 //   pmpi_profile_check <dir> records <rank> <MPI function> <partner|coll> <count> <bytes>
 //       ... has exactly that count and bytes
@@ -61,7 +62,9 @@ const ComRecord& com_record(const Profile& profile, const RankRecords& records,
                            function + " with partner " + partner_arg);
 }
 
-double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(std::uint64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 bool check(const std::vector<std::string>& args) {
   const Profile profile = the_profile_in(args.at(0));

@@ -1,6 +1,6 @@
 /* Probes and persistent requests. A probe's waiting counts as the following receive's
- * synchronisation delay: rank 1 sends after 50 ms, rank 0 finds the message with MPI_Probe
- * (then MPI_Recv, 50 ms delay) and the next one with MPI_Mprobe (then MPI_Mrecv, 50 ms).
+ * synchronisation delay: rank 1 sends after 100 ms, rank 0 finds the message with MPI_Probe
+ * (then MPI_Recv, 100 ms delay) and the next one with MPI_Mprobe (then MPI_Mrecv, 100 ms).
  * Then 5 rounds of persistent MPI_Send_init/MPI_Recv_init started with MPI_Startall and
  * completed with MPI_Waitall: exact counts and bytes. Statuses are checked on the way. */
 #include <mpi.h>
@@ -29,10 +29,10 @@ int main(int argc, char** argv) {
   MPI_Status status;
   int count = -1;
   if (rank == 1) {
-    sleep_ms(50);
+    sleep_ms(100);
     MPI_Send(values, 3, MPI_INT, 0, 11, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
-    sleep_ms(50);
+    sleep_ms(100);
     MPI_Send(values, 2, MPI_INT, 0, 12, MPI_COMM_WORLD);
   } else if (rank == 0) {
     MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);

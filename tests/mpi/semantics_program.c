@@ -59,8 +59,7 @@ int main(int argc, char** argv) {
       MPI_Recv(buffer, 16, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
       MPI_Get_count(&status, MPI_INT, &count);
       const int source = buffer[0];
-      expect(status.MPI_SOURCE == source && status.MPI_TAG == 100 + source &&
-                 count == source + 1,
+      expect(status.MPI_SOURCE == source && status.MPI_TAG == 100 + source && count == source + 1,
              "wildcard status: source, tag and count match the message", rank);
       seen |= 1 << source;
       /* A second message from each, with MPI_STATUS_IGNORE and a specific source. */
@@ -89,12 +88,11 @@ int main(int argc, char** argv) {
     MPI_Send(many, 1, MPI_INT, 0, 9, dup);
   } else if (rank == 0) {
     int two[2];
-    expect(error_class(MPI_Recv(two, 2, MPI_INT, 1, 9, dup, &status)) ==
-               MPI_ERR_TRUNCATE,
+    expect(error_class(MPI_Recv(two, 2, MPI_INT, 1, 9, dup, &status)) == MPI_ERR_TRUNCATE,
            "truncated Recv: MPI_ERR_TRUNCATE", rank);
     expect(status.MPI_SOURCE == 1 && status.MPI_TAG == 9, "truncated Recv status", rank);
-    expect(MPI_Recv(two, 2, MPI_INT, 1, 9, dup, &status) == MPI_SUCCESS,
-           "Recv after truncation", rank);
+    expect(MPI_Recv(two, 2, MPI_INT, 1, 9, dup, &status) == MPI_SUCCESS, "Recv after truncation",
+           rank);
     MPI_Get_count(&status, MPI_INT, &count);
     expect(count == 1 && two[0] == 1, "Recv after truncation: count and content", rank);
   }

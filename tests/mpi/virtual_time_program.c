@@ -17,16 +17,6 @@ __attribute__((constructor)) static void register_unit(void) {
   vcmon_register_unit(&unit, &work_loop);
 }
 
-/* Rank 0 spins rather than sleeps, so that a late wake-up on a busy machine cannot move its
- * receive's post. */
-static void spin_ms(long ms) {
-  struct timespec start, now;
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  do {
-    clock_gettime(CLOCK_MONOTONIC, &now);
-  } while ((now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L < ms);
-}
-
 static void sleep_ms(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
   while (nanosleep(&t, &t) != 0) {
@@ -48,7 +38,7 @@ int main(int argc, char** argv) {
     value = 42;
     MPI_Send(&value, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
   } else if (rank == 0) {
-    spin_ms(10);
+    sleep_ms(10);
     MPI_Recv(&value, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   MPI_Finalize();

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <mutex>
+#include <sched.h>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
@@ -143,7 +144,17 @@ void LayerRequests::poll_deferred(Monitor& monitor) {
   }
 }
 
-void LayerRequests::withdraw_all() {
+void LayerRequests::finish_all(Monitor& monitor) {
+  // Replies still on their way arrive before their senders' partners finalize (a receive
+  // completes, and so answers, before MPI_Finalize); a grace period keeps a request freed
+  // while active (whose completion nobody sees, so nobody answers) from holding up the end.
+  constexpr std::uint64_t kGraceNs = 1'000'000'000;
+  const std::uint64_t start = monitor.clock().real_ns();
+  while (deferred_count_.load(std::memory_order_relaxed) != 0 &&
+         monitor.clock().real_ns() - start < kGraceNs) {
+    poll_deferred(monitor);
+    sched_yield();
+  }
   const std::lock_guard lock(deferred_mutex);
   for (LayerRequest* request : deferred) {
     if (request->purpose == LayerRequest::Purpose::SyncReply) {

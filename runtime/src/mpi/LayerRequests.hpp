@@ -65,8 +65,8 @@ public:
       poll_deferred(monitor);
     }
   }
-  // At MPI_Finalize: cancels what never completed (e.g. replies to cancelled sends).
-  static void withdraw_all();
+  // At MPI_Finalize: applies what completes within a grace period, then cancels the rest.
+  static void finish_all(Monitor& monitor);
 
 private:
   static void poll_deferred(Monitor& monitor);

@@ -73,8 +73,7 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
 extern "C" int MPI_Finalize() {
   if (Monitor* monitor = Layer::monitor()) {
     Layer::deactivate();
-    LayerRequests::poll(*monitor); // replies that arrived still count
-    LayerRequests::withdraw_all();
+    LayerRequests::finish_all(*monitor);
     monitor->on_mpi_finalize();
   }
   return PMPI_Finalize();
