@@ -1,11 +1,14 @@
 /* Ends in the way argv[1] names, after some probes: "abort" (rank 1 calls MPI_Abort),
  * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
- * partial profile. */
+ * partial profile. "fork" finalizes normally after a forked child has exited: only the
+ * parent's profile may appear. */
 #include "hand_instrumented.h"
 
 #include <mpi.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { MAIN, CALL_WORK, WORK, WORK_LOOP };
@@ -42,6 +45,13 @@ int main(int argc, char** argv) {
   } else if (strcmp(how, "sigterm") == 0) {
     raise(SIGTERM);
     sleep(30); /* the monitor writes the profile, then the signal ends the process */
+  } else if (strcmp(how, "fork") == 0) {
+    const pid_t child = fork();
+    if (child == 0) {
+      exit(0); /* runs the exit handlers the child inherited */
+    }
+    waitpid(child, NULL, 0);
+    MPI_Finalize();
   } else if (strcmp(how, "exit") != 0) {
     MPI_Finalize();
     return 2; /* unknown mode */

@@ -142,6 +142,7 @@ Monitor::Monitor()
       clock_(source_), overflow_(config_.disabled ? 64 : config_.overflow_records),
       probes_(clock_, overflow_, ProbeCosts{}) {
   start_unix_ns_ = unix_time_ns();
+  process_id_ = ::getpid();
   if (config_.disabled) {
     return;
   }
@@ -363,7 +364,9 @@ void Monitor::on_abort(std::string_view reason) {
 }
 
 void Monitor::on_exit() {
-  if (!enabled() || mpi_finalized_.load()) {
+  // A child forked without exec inherits the monitor and this handler: its records are the
+  // parent's up to the fork, so it writes nothing.
+  if (!enabled() || mpi_finalized_.load() || ::getpid() != process_id_) {
     return;
   }
   query::on_mpi_ending();

@@ -131,6 +131,7 @@ private:
   tables::MonitorCounters counters_;
   std::uint64_t action_cost_ns_ = 0;
   std::int64_t start_unix_ns_ = 0;
+  long process_id_ = 0; // the process the monitor started in
   std::int32_t world_rank_ = 0;
   std::int32_t world_size_ = 1;
   std::int64_t clock_offset_ns_ = 0;
