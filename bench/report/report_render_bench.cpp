@@ -107,6 +107,11 @@ int main() {
     return 2;
   }
   const fs::path dir = pattern;
+  // Wall time depends on what else runs; the load average and cpu time put it in context.
+  double load[1] = {0};
+  if (::getloadavg(load, 1) == 1) {
+    fmt::print("load average {:.1f} on {} cores\n", load[0], ::sysconf(_SC_NPROCESSORS_ONLN));
+  }
   bool met =
       measure("call tree", vcmon::report::bench::make_call_tree_profile(kRanks, kSites, 42), dir);
   met = measure("random program",
