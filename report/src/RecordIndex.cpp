@@ -11,6 +11,8 @@ namespace {
 using tables::SiteId;
 using tables::SiteKind;
 
+// read_profile_file already rejects such records; a live snapshot is assembled in memory and
+// reaches the report unchecked, so the index never trusts a site id it is about to use.
 void check_site(const tables::ProgramGraph& graph, std::int32_t rank, const char* record,
                 SiteId site, SiteKind expected) {
   if (site >= graph.size() || graph.site(site).kind != expected) {
