@@ -117,11 +117,10 @@ void print_summary(const tables::Profile& profile, const std::filesystem::path& 
   if (longest == nullptr) {
     return;
   }
-  std::fprintf(stderr, "vcmon: virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s%s\n",
+  std::fprintf(stderr, "vcmon: virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s\n",
                static_cast<double>(longest->virtual_ns) * 1e-9,
                static_cast<double>(longest->real_ns) * 1e-9,
-               static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str(),
-               profile.meta.partial ? " (partial)" : "");
+               static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str());
 }
 
 } // namespace

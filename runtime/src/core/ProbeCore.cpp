@@ -97,8 +97,8 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
   const std::uint32_t call_site =
       caller != nullptr && caller->kind == SiteKind::Call ? caller->site : tables::kNoSite;
   Frame* frame = push(thread, site, SiteKind::Procedure);
-  ProcSlots* proc = records.procs.get(kind_index);
-  if (frame != nullptr && proc != nullptr) {
+  ProcSlots* proc = frame != nullptr ? records.procs.get(kind_index) : nullptr;
+  if (proc != nullptr) {
     frame->proc = proc;
     frame->adds_time = proc->active++ == 0;
     frame->entry_vt_ns = clock_.virtual_at(start);
@@ -126,8 +126,8 @@ void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_
   ThreadRecords& records = *thread.records;
   add_owned(records.probe_events, 1);
   Frame* frame = push(thread, site, SiteKind::Loop);
-  LoopCounters* loop = records.loops.get(kind_index);
-  if (frame != nullptr && loop != nullptr) {
+  LoopCounters* loop = frame != nullptr ? records.loops.get(kind_index) : nullptr;
+  if (loop != nullptr) {
     add_owned(loop->count, 1);
     frame->adds_time = true;
     frame->time_ns = &loop->time_ns;

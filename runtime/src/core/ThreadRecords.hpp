@@ -16,7 +16,7 @@ struct ThreadRecords {
   PagedArray<ProcSlots, 8, 1024> procs;
   PagedArray<LoopCounters, 8, 1024> loops;
   PagedArray<KeyedSlots, 8, 1024> coms;
-  // Indexed by MPI function (mpi_function_index): per-MPI-call records outside comm statements.
+  // Indexed by MPI function (MpiFunctionTable): records of MPI calls outside comm statements.
   PagedArray<KeyedSlots, 6, 64> synthetic_coms;
 
   std::atomic<std::uint64_t> probe_events{0};
