@@ -154,6 +154,46 @@ void check_records(const fs::path& dir) {
   }
 }
 
+// The synthetic comm site of MPI function `name`: no file, after the registered sites.
+SiteId synthetic_site(const Profile& profile, const std::string& name) {
+  for (const Site& s : profile.graph.sites()) {
+    if (s.kind == SiteKind::Comm && s.name == name && s.pos.file.empty()) {
+      return s.id;
+    }
+  }
+  throw std::runtime_error("no synthetic comm site " + name);
+}
+
+// uninstrumented_program.c under 2 ranks.
+void check_uninstrumented(const fs::path& dir) {
+  const Profile profile = the_profile_in(dir);
+  const SiteId send = synthetic_site(profile, "MPI_Send");
+  const SiteId recv = synthetic_site(profile, "MPI_Recv");
+  const SiteId barrier = synthetic_site(profile, "MPI_Barrier");
+  expect(profile.ranks.size() == 2, "two ranks");
+  for (const Site& s : profile.graph.sites()) {
+    expect(s.kind == SiteKind::Comm && s.pos.file.empty(), "only synthetic sites");
+  }
+  for (const RankRecords& r : profile.ranks) {
+    const std::string rank = "rank " + std::to_string(r.rank) + ": ";
+    expect(r.procs.empty() && r.loops.empty(), rank + "no proc or loop records");
+    std::set<ComKey> point_to_point;
+    std::uint64_t barriers = 0;
+    for (const ComRecord& c : r.coms) {
+      if (c.comm == barrier) {
+        expect(c.partner == ComRecord::kCollective, rank + "a barrier is collective");
+        barriers += c.count;
+      } else {
+        point_to_point.insert({c.comm, c.partner, c.count, c.bytes});
+      }
+    }
+    const std::set<ComKey> expected =
+        r.rank == 0 ? std::set<ComKey>{{send, 1, 3, 48}} : std::set<ComKey>{{recv, 0, 3, 48}};
+    expect(point_to_point == expected, rank + "point-to-point records per MPI function");
+    expect(barriers == 1, rank + "one barrier");
+  }
+}
+
 void check_profile_count(const fs::path& dir, std::size_t expected) {
   const std::vector<fs::path> found = profiles_in(dir);
   expect(found.size() == expected, "expected " + std::to_string(expected) + " profiles in " +
@@ -274,6 +314,8 @@ int main(int argc, char** argv) {
       check_records(args[1]);
     } else if (args.size() == 3 && args[0] == "count") {
       check_profile_count(args[1], std::stoul(args[2]));
+    } else if (args.size() == 2 && args[0] == "uninstrumented") {
+      check_uninstrumented(args[1]);
     } else if (args.size() == 2 && args[0] == "threads") {
       check_threads(args[1]);
     } else if (args.size() == 2 && args[0] == "deep") {
@@ -283,8 +325,9 @@ int main(int argc, char** argv) {
     } else if (args.size() == 3 && args[0] == "injection") {
       check_injection(args[1], args[2]);
     } else {
-      std::fprintf(stderr, "usage: profile_check records|threads|deep DIR | count DIR N | "
-                           "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
+      std::fprintf(stderr,
+                   "usage: profile_check records|uninstrumented|threads|deep DIR | count DIR N | "
+                   "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
       return 2;
     }
   } catch (const std::exception& error) {
