@@ -73,6 +73,25 @@ TEST(InstrumentOutput, CorpusCompilesWithoutWarnings) {
   }
 }
 
+// A loop under a #pragma, or one a jump from outside can enter, is no site and still
+// compiles: the pragma keeps its loop, the jump does not bypass a scope declaration.
+TEST(InstrumentOutput, LoopsUnderPragmasOrEnteredByJumpsAreLeftAlone) {
+  const CommandResult tables =
+      run_instrument("--list-tables inputs/loops_left_alone.c -- -fopenmp");
+  ASSERT_EQ(tables.exit_code, 0) << tables.err;
+  EXPECT_EQ(tables.out, "PC inputs/loops_left_alone.c:24:5 inputs/loops_left_alone.c:36:3 "
+                        "inputs/loops_left_alone.c:5:13\n"
+                        "PL inputs/loops_left_alone.c:24:5 inputs/loops_left_alone.c:37:3\n");
+  const TempDir out;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/loops_left_alone.c -- -fopenmp").exit_code,
+            0);
+  const CommandResult compile =
+      run_command("mpicc -fopenmp -Wall -Wextra -Werror " + kProbeIncludes + " -c '" +
+                  (out.path() / "loops_left_alone.c").string() + "' -o '" +
+                  (out.path() / "x.o").string() + "'");
+  EXPECT_EQ(compile.exit_code, 0) << compile.err;
+}
+
 TEST(InstrumentOutput, EmbeddedTablesMakeOneFile) {
   const TempDir out;
   ASSERT_EQ(run_instrument("--embed-tables -o " + out.str() + " fig12.c").exit_code, 0);
