@@ -85,6 +85,14 @@ TEST(ListTables, SelectionFileExcludesAProcedureAndWhatItHolds) {
                    "PC fig12.c:31:6 fig12.c:32:3 -\n");
 }
 
+TEST(ListTables, SelectionFileExcludesAFile) {
+  const CommandResult r = run_instrument(
+      "--list-tables --selection=inputs/exclude_fig12_file.sel fig12.c inputs/caller.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("fig12.c"), std::string::npos) << r.out;
+  EXPECT_TRUE(has_line(r.out, "PL inputs/caller.c:5:5 inputs/caller.c:6:3")) << r.out;
+}
+
 TEST(ListTables, CallsResolveAcrossTheGivenFiles) {
   const CommandResult both = run_instrument("--list-tables inputs/caller.c inputs/callee.c");
   ASSERT_EQ(both.exit_code, 0) << both.err;
