@@ -1,4 +1,5 @@
-// vcmon-instrument [options] FILE... [-- COMPILER-FLAGS]   (or -p BUILD-DIR)
+// vcmon-instrument [options] FILE... [-- COMPILER-FLAGS]
+// vcmon-instrument [options] -p BUILD-DIR [FILE...]   (no FILE: every file of the build)
 // Writes an instrumented copy and a tables source per file, or lists the static tables.
 #include "InstrumentAction.hpp"
 #include "OutputFiles.hpp"
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
     }
     return 1;
   }
-  if (files.empty()) {
+  if (files.empty() && build_dir.empty()) {
     return fail("no input files (usage: vcmon-instrument [options] FILE... [-- FLAGS])");
   }
   if (!list_tables && output_dir.empty()) {
@@ -135,20 +136,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::vector<std::string> inputs(files.begin(), files.end());
-  std::map<std::string, std::string> seen_names; // output name -> input
-  for (const std::string& input : inputs) {
-    if (auto problem = check_input(input)) {
-      return fail(*problem);
-    }
-    const std::string name = llvm::sys::path::filename(input).str();
-    if (auto [it, fresh] = seen_names.emplace(name, input); !fresh && !list_tables) {
-      return fail("'" + it->second + "' and '" + input + "' would both be written as '" + name +
-                  "'; instrument them into different output directories");
-    }
-  }
-
   std::unique_ptr<clang::tooling::CompilationDatabase> database;
+  std::vector<std::string> inputs(files.begin(), files.end());
   if (!build_dir.empty()) {
     llvm::SmallString<256> json(build_dir.getValue());
     llvm::sys::path::append(json, "compile_commands.json");
@@ -162,13 +151,29 @@ int main(int argc, char** argv) {
       return fail("cannot read the compilation database '" + std::string(json) +
                   "': " + first_line(error));
     }
-    for (const std::string& input : inputs) {
-      if (database->getCompileCommands(absolute(input)).empty()) {
-        return fail("'" + input + "' has no entry in " + build_dir + "/compile_commands.json");
-      }
+    if (inputs.empty()) {
+      inputs = database->getAllFiles(); // -p alone: every file of the build
     }
   } else {
     database = std::make_unique<clang::tooling::FixedCompilationDatabase>(".", compiler_flags);
+  }
+
+  std::map<std::string, std::string> seen_names; // output name -> input
+  for (const std::string& input : inputs) {
+    if (auto problem = check_input(input)) {
+      return fail(*problem);
+    }
+    if (!build_dir.empty() && database->getCompileCommands(absolute(input)).empty()) {
+      return fail("'" + input + "' has no entry in " + build_dir + "/compile_commands.json");
+    }
+    const std::string name = llvm::sys::path::filename(input).str();
+    if (auto [it, fresh] = seen_names.emplace(name, input); !fresh && !list_tables) {
+      return fail("'" + it->second + "' and '" + input + "' would both be written as '" + name +
+                  "'; instrument them into different output directories");
+    }
+  }
+  if (inputs.empty()) {
+    return fail("no input files: " + build_dir + "/compile_commands.json lists none");
   }
 
   std::vector<pre::InstrumentedUnit> units;

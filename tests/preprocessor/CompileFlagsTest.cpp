@@ -39,6 +39,13 @@ TEST(CompileFlags, CompilationDatabaseGivesEachFileItsFlags) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, kNeedsFlagTables);
 
+  // Without files: every file of the database, by the path it gives.
+  const CommandResult all = run_instrument("--list-tables -p " + build.str());
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(all.out,
+            "PC " VCMON_TEST_SOURCE_DIR "/inputs/needs_flag.c:6:5 " VCMON_TEST_SOURCE_DIR
+            "/inputs/needs_flag.c:7:3 " VCMON_TEST_SOURCE_DIR "/inputs/needs_flag.c:5:6\n");
+
   const CommandResult missing = run_instrument("--list-tables -p " + build.str() + " fig12.c");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_EQ(count_lines(missing.err), 1u) << missing.err;
