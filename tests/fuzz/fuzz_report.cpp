@@ -1,0 +1,44 @@
+// libFuzzer target for the report path: whatever the profile reader accepts, building the
+// report and rendering it as text, JSON and HTML must succeed or fail with ReportError.
+#include "ProfileHeader.hpp"
+
+#include "vcmon/report/HtmlRenderer.hpp"
+#include "vcmon/report/JsonRenderer.hpp"
+#include "vcmon/report/Report.hpp"
+#include "vcmon/report/ReportError.hpp"
+#include "vcmon/report/TextRenderer.hpp"
+#include "vcmon/tables/Profile.hpp"
+
+#include <cstdint>
+#include <span>
+#include <sstream>
+
+namespace {
+
+using namespace vcmon;
+
+void render_everything(const tables::Profile& profile) {
+  try {
+    const report::Report built = report::build_report(profile);
+    std::ostringstream sink;
+    report::TextRenderer{}.render(built, sink);
+    report::JsonRenderer{}.render(built, sink);
+    report::HtmlRenderer{}.render(built, sink);
+  } catch (const report::ReportError&) {
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto bytes = std::as_bytes(std::span(data, size));
+  // Framing the input as a checksummed payload lets mutations reach the report builder.
+  for (const auto& candidate : {std::vector<std::byte>(bytes.begin(), bytes.end()),
+                                vcmon::tables::detail::frame_profile_payload(bytes)}) {
+    try {
+      render_everything(vcmon::tables::decode_profile(candidate));
+    } catch (const vcmon::tables::ProfileError&) {
+    }
+  }
+  return 0;
+}
