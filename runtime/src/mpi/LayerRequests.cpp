@@ -61,14 +61,12 @@ void LayerRequests::release(LayerRequest& request) {
 }
 
 LayerRequest& LayerRequests::post_sync_reply(const Shadow& shadow, int dest, int tag,
-                                             tables::SiteId site, std::uint64_t bytes,
-                                             const Moment& start) {
+                                             tables::SiteId site, std::uint64_t bytes) {
   LayerRequest& request = acquire();
   request.purpose = LayerRequest::Purpose::SyncReply;
   request.site = site;
   request.partner = shadow.world_rank_of(dest);
   request.bytes = bytes;
-  request.start = start;
   StampProtocol::post_reply_receive(shadow, dest, tag, request.reply, request.request);
   return request;
 }
@@ -80,7 +78,6 @@ LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables:
   request.site = site;
   request.partner = tables::ComRecord::kCollective;
   request.bytes = bytes;
-  request.start = entry;
   request.entry[0] = entry.vt;
   request.entry[1] = entry.rt;
   PMPI_Iallreduce(request.entry, request.latest, 2, MPI_UINT64_T, MPI_MAX, shadow.stamps,

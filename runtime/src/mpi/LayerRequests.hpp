@@ -27,7 +27,6 @@ struct LayerRequest {
   tables::SiteId site = tables::kNoSite;
   std::int32_t partner = tables::ComRecord::kCollective; // world rank of the receiver
   std::uint64_t bytes = 0;
-  Moment start;            // the send's start, or this rank's entry into the collective
   SyncReply reply;         // SyncReply: the receiver's post moment
   std::uint64_t entry[2];  // CollectiveEntry: this rank's entry (vt, rt) ...
   std::uint64_t latest[2]; // ... and the latest participant's, reduced with MPI_MAX
@@ -46,7 +45,7 @@ public:
 
   // The synchronous send's reply receive, posted before the data leaves.
   static LayerRequest& post_sync_reply(const Shadow& shadow, int dest, int tag, tables::SiteId site,
-                                       std::uint64_t bytes, const Moment& start);
+                                       std::uint64_t bytes);
   // The nonblocking collective's entry reduction, posted before the user's collective.
   static LayerRequest& post_collective_entry(const Shadow& shadow, tables::SiteId site,
                                              std::uint64_t bytes, const Moment& entry);

@@ -6,6 +6,7 @@
 #include "mpi/LayerRequests.hpp"
 
 #include "core/Monitor.hpp"
+#include "query/QueryHooks.hpp"
 
 #include "vcmon/vclock/VirtualClock.hpp"
 
@@ -15,6 +16,7 @@ class LayerWork {
 public:
   explicit LayerWork(Monitor& monitor) : scope_(monitor.clock(), monitor.action_cost_ns()) {
     LayerRequests::poll(monitor);
+    query::settle_if_published(monitor);
   }
 
 private:

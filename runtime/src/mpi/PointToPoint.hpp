@@ -57,8 +57,7 @@ public:
     const bool synchronous = mode == SendMode::Synchronous;
     StampedSend send{shadow, monitor.comm_site(index_of(function)), dest, *bytes, start};
     if (synchronous) {
-      send.reply =
-          &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes, send.start);
+      send.reply = &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes);
     }
     StampProtocol::send_stamp(
         *shadow, dest, tag, {send.start.vt, send.start.rt, *bytes, synchronous ? kSynchronous : 0});

@@ -61,7 +61,7 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
   const Shadow& shadow = *request.shadow;
   if (request.synchronous) {
     request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
-                                                    request.bytes, request.post);
+                                                    request.bytes);
   }
   StampProtocol::send_stamp(
       shadow, request.peer, request.tag,

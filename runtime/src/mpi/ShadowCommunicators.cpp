@@ -51,7 +51,6 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     return;
   }
   auto* shadow = new Shadow;
-  shadow->user = comm;
   shadow->stamps = private_duplicate(source);
   shadow->replies = private_duplicate(source);
   int inter = 0;

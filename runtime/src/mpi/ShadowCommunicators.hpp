@@ -12,7 +12,6 @@
 namespace vcmon::runtime::mpi {
 
 struct Shadow {
-  MPI_Comm user = MPI_COMM_NULL;
   MPI_Comm stamps = MPI_COMM_NULL;
   MPI_Comm replies = MPI_COMM_NULL;
   // Valid destination ranks are [0, peers); for an intercommunicator, the remote group.
