@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace vcmon::query {
 
@@ -59,8 +60,16 @@ LiveProfile read_job(std::uint32_t uid, std::uint64_t job) {
       throw tables::LiveSegmentError("segment " + name + " is corrupt: " + error.what());
     }
     live.oldest_publication_ns = std::min(live.oldest_publication_ns, segment.published_unix_ns);
+    // The graph was published at start: the run so far ends at the latest publication.
+    live.profile.meta.end_unix_ns =
+        std::max(live.profile.meta.end_unix_ns, segment.published_unix_ns);
     ++live.published;
   }
+  std::set<std::string> hosts;
+  for (const tables::RankRecords& r : live.profile.ranks) {
+    hosts.insert(r.host);
+  }
+  live.profile.meta.hosts.assign(hosts.begin(), hosts.end());
   // The records must fit the graph published with them (one check for every rank).
   try {
     live.profile = tables::decode_profile(tables::encode_profile(live.profile));

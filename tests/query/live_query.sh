@@ -46,6 +46,9 @@ echo "second query: virtual $vt2 ns, $msg2 messages"
 grep -q "^live: job $job (.*live_program.*), 4 of 4 ranks on this node" "$work/text" ||
   fail "no live banner: $(head -3 "$work/text")"
 grep -q "work" "$work/text" || fail "the text view lacks the procedure work: $(cat "$work/text")"
+# main is still running: its time so far is counted (settled at the ranks' MPI calls).
+grep -Eq "^ +(9[0-9]|100)\.[0-9]% .*└─ main .*live_program\.c:" "$work/text" ||
+  fail "main, still running, does not carry the program's time: $(cat "$work/text")"
 "$query" --watch 0.2 --count 2 "$job" | grep -c "^live: job $job" | grep -qx 2 ||
   fail "--watch --count 2 did not show two views"
 

@@ -16,5 +16,8 @@ struct __attribute__((visibility("hidden"))) LiveJob {
 // The process's one instance, guarded by live_job_mutex().
 LiveJob& live_job();
 std::mutex& live_job_mutex();
+// After each publication: asks every thread to settle its open activations at its next MPI
+// call (settle_if_published).
+void note_publication();
 
 } // namespace vcmon::runtime::query

@@ -1,6 +1,7 @@
 #include "query/LivePublisher.hpp"
 
 #include "core/ProfileOutput.hpp"
+#include "query/LiveJob.hpp"
 #include "query/RecordsExclusion.hpp"
 #include "vcmon/tables/Profile.hpp"
 
@@ -70,6 +71,7 @@ void LivePublisher::publish_once() {
   RecordsExclusion::instance().apply(records);
   segment_.publish(tables_, tables::encode_rank_records(records), unix_time_ns());
   publications_.fetch_add(1, std::memory_order_relaxed);
+  note_publication();
 }
 
 } // namespace vcmon::runtime::query

@@ -6,6 +6,7 @@
 #include "query/PublishPeriod.hpp"
 #include "query/RecordsExclusion.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <mpi.h>
 #include <unistd.h>
@@ -53,6 +54,25 @@ void on_mpi_ending() {
   LiveJob& job = live_job();
   delete job.publisher;
   job.publisher = nullptr;
+}
+
+namespace {
+// How many publications every thread should have settled for; each thread's own count.
+std::atomic<std::uint64_t> publication_round{0};
+__thread std::uint64_t settled_round __attribute__((tls_model("initial-exec")));
+} // namespace
+
+void note_publication() {
+  publication_round.fetch_add(1, std::memory_order_relaxed);
+}
+
+void settle_if_published(Monitor& monitor) {
+  const std::uint64_t round = publication_round.load(std::memory_order_relaxed);
+  if (round == settled_round) [[likely]] {
+    return;
+  }
+  settled_round = round;
+  monitor.probes().settle_open_activations(monitor.this_thread(), monitor.clock().virtual_ns());
 }
 
 void apply_pcontrol(tables::RankRecords& records) {
