@@ -1,0 +1,90 @@
+// The fixed handle table behind the request, communicator and message lookups of the PMPI
+// layer: O(1) insert/find/erase, erased slots reused, a full table refusing, concurrent inserts.
+#include "mpi/HandleTable.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+using vcmon::runtime::mpi::HandleTable;
+
+namespace {
+
+// Handles shaped like MPICH's (kind and object bits high, index low).
+constexpr std::int32_t handle(int index) {
+  return static_cast<std::int32_t>(0xac000000u) + index;
+}
+
+TEST(HandleTable, FindsWhatWasInsertedAndNothingElse) {
+  HandleTable<int, 64> table;
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_NE(table.insert(handle(i), i * 10), nullptr);
+  }
+  for (int i = 0; i < 40; ++i) {
+    ASSERT_NE(table.find(handle(i)), nullptr);
+    EXPECT_EQ(*table.find(handle(i)), i * 10);
+  }
+  EXPECT_EQ(table.find(handle(40)), nullptr);
+}
+
+TEST(HandleTable, ErasedHandlesAreGoneAndTheirNeighboursStay) {
+  HandleTable<int, 16> table;
+  for (int i = 0; i < 12; ++i) {
+    table.insert(handle(i), i);
+  }
+  for (int i = 0; i < 12; i += 2) {
+    table.erase(handle(i));
+  }
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(table.find(handle(i)) != nullptr, i % 2 == 1) << i;
+  }
+}
+
+TEST(HandleTable, ReusesErasedSlotsIndefinitely) {
+  HandleTable<int, 8> table;
+  for (int round = 0; round < 10'000; ++round) {
+    const std::int32_t h = handle(round % 1000);
+    ASSERT_NE(table.insert(h, round), nullptr) << round;
+    ASSERT_EQ(*table.find(h), round);
+    table.erase(h);
+    ASSERT_EQ(table.find(h), nullptr);
+  }
+}
+
+TEST(HandleTable, AFullTableRefusesAndStillFinds) {
+  HandleTable<int, 8> table;
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_NE(table.insert(handle(i), i), nullptr);
+  }
+  EXPECT_EQ(table.insert(handle(8), 8), nullptr);
+  EXPECT_EQ(table.find(handle(9)), nullptr);
+  EXPECT_EQ(*table.find(handle(7)), 7);
+}
+
+TEST(HandleTable, ConcurrentInsertsOfDistinctHandlesAllLand) {
+  static HandleTable<int, 4096> table;
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 500;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        table.insert(handle(t * kPerThread + i), t);
+      }
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kPerThread; ++i) {
+      const int* value = table.find(handle(t * kPerThread + i));
+      ASSERT_NE(value, nullptr);
+      EXPECT_EQ(*value, t);
+    }
+  }
+}
+
+} // namespace
