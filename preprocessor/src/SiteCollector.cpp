@@ -18,6 +18,12 @@ using tables::SiteKind;
 
 namespace {
 
+// The monitor's C API (probes, queries): `vcmon_` functions are never sites.
+bool is_monitor_function(const clang::FunctionDecl* function) {
+  const clang::IdentifierInfo* name = function->getIdentifier();
+  return name != nullptr && name->getName().startswith("vcmon_");
+}
+
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -170,6 +176,9 @@ std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* fu
                                                    std::string name) {
   if (constexpr_as_written(function)) {
     return std::nullopt; // compile-time use must keep working
+  }
+  if (is_monitor_function(function)) {
+    return std::nullopt; // the monitor's own code never measures itself
   }
   const auto open = main_file_offset(body->getLBracLoc());
   const auto close = main_file_offset(body->getRBracLoc());
@@ -363,7 +372,8 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   bool communication = false;
   if (const clang::FunctionDecl* function = call->getDirectCallee()) {
     name = function->getNameAsString();
-    if (function->getBuiltinID() != 0 || llvm::isa<clang::CXXDestructorDecl>(function)) {
+    if (function->getBuiltinID() != 0 || llvm::isa<clang::CXXDestructorDecl>(function) ||
+        is_monitor_function(function)) {
       return true;
     }
     if (is_mpi_name(name)) {

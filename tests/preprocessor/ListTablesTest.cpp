@@ -119,6 +119,13 @@ TEST(ListTables, RecursionAndFunctionPointersAreCallStatements) {
       << r.out;
 }
 
+TEST(ListTables, MonitorFunctionsAreNoSites) {
+  const CommandResult r = run_instrument("--list-tables inputs/monitor_calls.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "PC inputs/monitor_calls.c:7:5 inputs/monitor_calls.c:10:3 "
+                   "inputs/monitor_calls.c:5:6\n");
+}
+
 TEST(ListTables, ConstexprFunctionsAndLibraryCallsAreNoSites) {
   const CommandResult r = run_instrument("--list-tables corpus/cxx_classes.cpp -- -std=c++20");
   ASSERT_EQ(r.exit_code, 0) << r.err;
