@@ -1,6 +1,7 @@
 // The layer's own work around one PMPI call, charged to intrusion (DESIGN.md §5): measured,
 // plus the core's constant for what cannot be measured from inside. Each scope first applies
-// deferred corrections whose requests completed meanwhile.
+// deferred corrections whose requests completed meanwhile, and lets the query interface count
+// this thread's open activations once after each live publication (docs/query.md).
 #pragma once
 
 #include "mpi/LayerRequests.hpp"
