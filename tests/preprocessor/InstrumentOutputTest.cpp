@@ -92,6 +92,18 @@ TEST(InstrumentOutput, LoopsUnderPragmasOrEnteredByJumpsAreLeftAlone) {
   EXPECT_EQ(compile.exit_code, 0) << compile.err;
 }
 
+TEST(InstrumentOutput, C89CodeStaysStrictC89) {
+  const TempDir out;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/c89_style.c -- -std=c89").exit_code, 0);
+  for (const char* file : {"c89_style.c", "c89_style.c.vcmon-tables.c"}) {
+    const CommandResult compile = run_command(
+        "mpicc -std=c89 -pedantic-errors -Wall -Wextra -Wdeclaration-after-statement -Werror " +
+        kProbeIncludes + " -c '" + (out.path() / file).string() + "' -o '" +
+        (out.path() / (std::string(file) + ".o")).string() + "'");
+    EXPECT_EQ(compile.exit_code, 0) << file << ":\n" << compile.err;
+  }
+}
+
 TEST(InstrumentOutput, EmbeddedTablesMakeOneFile) {
   const TempDir out;
   ASSERT_EQ(run_instrument("--embed-tables -o " + out.str() + " fig12.c").exit_code, 0);
