@@ -39,6 +39,13 @@ int main(int argc, char** argv) {
                               MPI_STATUS_IGNORE)) == MPI_ERR_RANK,
          "Recv from rank size+2: MPI_ERR_RANK", rank);
 
+  /* A Sendrecv whose receiving half is invalid sends nothing (and leaves no stamp behind). */
+  if (rank == 1) {
+    expect(error_class(MPI_Sendrecv(&value, 1, MPI_INT, 0, 30, &value, 1, MPI_INT, size + 5, 30,
+                                    MPI_COMM_WORLD, MPI_STATUS_IGNORE)) == MPI_ERR_RANK,
+           "Sendrecv from rank size+5: MPI_ERR_RANK", rank);
+  }
+
   /* MPI_PROC_NULL: immediate, with MPI's empty status. */
   MPI_Status status;
   expect(MPI_Recv(&value, 1, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &status) == MPI_SUCCESS,

@@ -10,7 +10,8 @@
   X(Rsend)                                                                                         \
   X(Ssend)                                                                                         \
   X(Isend)                                                                                         \
-  X(Ibsend) X(Irsend) X(Issend) X(Recv) X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Isendrecv)      \
+  X(Ibsend)                                                                                        \
+  X(Irsend) X(Issend) X(Recv) X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Isendrecv)                \
       X(Isendrecv_replace) X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init)     \
           X(Mrecv) X(Imrecv)
 
@@ -21,7 +22,8 @@
   X(Mprobe)                                                                                        \
   X(Improbe)                                                                                       \
   X(Start)                                                                                         \
-  X(Startall) X(Wait) X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome)  \
+  X(Startall)                                                                                      \
+  X(Wait) X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome)              \
       X(Request_free)
 
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
@@ -31,8 +33,9 @@
   X(Gather, gather)                                                                                \
   X(Gatherv, gatherv)                                                                              \
   X(Scatter, scatter)                                                                              \
-  X(Scatterv, scatterv) X(Allgather, allgather) X(Allgatherv, allgatherv) X(Alltoall, alltoall)    \
-      X(Alltoallv, alltoallv) X(Alltoallw, alltoallw) X(Reduce, reduce) X(Allreduce, allreduce)    \
+  X(Scatterv, scatterv)                                                                            \
+  X(Allgather, allgather) X(Allgatherv, allgatherv) X(Alltoall, alltoall) X(Alltoallv, alltoallv)  \
+      X(Alltoallw, alltoallw) X(Reduce, reduce) X(Allreduce, allreduce)                            \
           X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block)          \
               X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)            \
                   X(Neighbor_allgatherv, neighbor_allgatherv)                                      \

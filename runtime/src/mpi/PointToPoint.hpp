@@ -264,8 +264,8 @@ public:
   // Sendrecv and Sendrecv_replace: `pmpi(MPI_Status*)`.
   template <typename Count, typename Call>
   static int sendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
-                      int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status* status,
-                      Call&& pmpi) {
+                      int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                      MPI_Comm comm, MPI_Status* status, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
     if (shadow == nullptr) {
@@ -276,8 +276,10 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
-                   Moment::now(monitor->clock()));
+      if (StampProtocol::receivable(*shadow, recvcount, recvtype, source, recvtag)) {
+        send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
+                     SendMode::Standard, Moment::now(monitor->clock()));
+      }
       site = monitor->comm_site(index_of(function));
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
@@ -298,8 +300,8 @@ public:
   // Isendrecv and Isendrecv_replace.
   template <typename Count, typename Call>
   static int isendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
-                       int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request* request,
-                       Call&& pmpi) {
+                       int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                       MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
     if (shadow == nullptr) {
@@ -309,8 +311,10 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
-                   Moment::now(monitor->clock()));
+      if (StampProtocol::receivable(*shadow, recvcount, recvtype, source, recvtag)) {
+        send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
+                     SendMode::Standard, Moment::now(monitor->clock()));
+      }
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
     const int rc = pmpi();

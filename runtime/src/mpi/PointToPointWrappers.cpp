@@ -52,19 +52,19 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest, \
                             int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
                             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
-    return PointToPoint::sendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source,   \
-                                  recvtag, comm, status, [&](MPI_Status* st) {                     \
-                                    return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,         \
-                                                       sendtag, recvbuf, recvcount, recvtype,      \
-                                                       source, recvtag, comm, st);                 \
-                                  });                                                              \
+    return PointToPoint::sendrecv(                                                                 \
+        MpiFunction::NAME, sendcount, sendtype, dest, sendtag, recvcount, recvtype, source,        \
+        recvtag, comm, status, [&](MPI_Status* st) {                                               \
+          return PMPI_##NAME(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,      \
+                             recvtype, source, recvtag, comm, st);                                 \
+        });                                                                                        \
   }
 
 #define VCMON_SENDRECV_REPLACE(NAME, COUNT)                                                        \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
-    return PointToPoint::sendrecv(MpiFunction::NAME, count, datatype, dest, sendtag, source,       \
-                                  recvtag, comm, status, [&](MPI_Status* st) {                     \
+    return PointToPoint::sendrecv(MpiFunction::NAME, count, datatype, dest, sendtag, count,        \
+                                  datatype, source, recvtag, comm, status, [&](MPI_Status* st) {   \
                                     return PMPI_##NAME(buf, count, datatype, dest, sendtag,        \
                                                        source, recvtag, comm, st);                 \
                                   });                                                              \
@@ -74,8 +74,8 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest, \
                             int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
-    return PointToPoint::isendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag, source,  \
-                                   recvtag, comm, request, [&] {                                   \
+    return PointToPoint::isendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag,          \
+                                   recvcount, recvtype, source, recvtag, comm, request, [&] {      \
                                      return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,        \
                                                         sendtag, recvbuf, recvcount, recvtype,     \
                                                         source, recvtag, comm, request);           \
@@ -85,10 +85,11 @@ using vcmon::runtime::mpi::SendMode;
 #define VCMON_ISENDRECV_REPLACE(NAME, COUNT)                                                       \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
-    return PointToPoint::isendrecv(                                                                \
-        MpiFunction::NAME, count, datatype, dest, sendtag, source, recvtag, comm, request, [&] {   \
-          return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm, request); \
-        });                                                                                        \
+    return PointToPoint::isendrecv(MpiFunction::NAME, count, datatype, dest, sendtag, count,       \
+                                   datatype, source, recvtag, comm, request, [&] {                 \
+                                     return PMPI_##NAME(buf, count, datatype, dest, sendtag,       \
+                                                        source, recvtag, comm, request);           \
+                                   });                                                             \
   }
 
 #define VCMON_MRECV(NAME, COUNT)                                                                   \

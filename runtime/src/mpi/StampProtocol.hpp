@@ -51,6 +51,17 @@ public:
     return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
   }
 
+  // Whether PMPI will accept a receive's arguments: a Sendrecv whose receiving half is
+  // rejected sends nothing either, so its send must not be stamped.
+  template <typename Count>
+  static bool receivable(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
+                         int tag) {
+    return count >= 0 && datatype != MPI_DATATYPE_NULL &&
+           (source == MPI_ANY_SOURCE || source == MPI_PROC_NULL ||
+            (source >= 0 && source < shadow.peers)) &&
+           (tag == MPI_ANY_TAG || (tag >= 0 && tag <= Layer::tag_ub()));
+  }
+
   static void send_stamp(const Shadow& shadow, int dest, int tag,
                          const vclock::MessageStamp& stamp) {
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
