@@ -233,8 +233,7 @@ LiveSegmentWriter::LiveSegmentWriter(const LiveSegmentIdentity& identity)
       owner = 0; // unreadable: nobody can use it
     }
     if (!process_is_gone(owner) && owner != ::getpid()) {
-      throw LiveSegmentError("segment " + name_ + " is in use by process " +
-                             std::to_string(owner));
+      throw LiveSegmentError("segment " + name_ + " is in use by process " + std::to_string(owner));
     }
     ::shm_unlink(name_.c_str());
   }
@@ -319,13 +318,13 @@ LiveSnapshot read_live_segment(std::string_view name_view) {
         shared(header.records_bytes).load(std::memory_order_relaxed);
     snapshot.publications = shared(header.publications).load(std::memory_order_relaxed);
     snapshot.published_unix_ns = shared(header.published_unix_ns).load(std::memory_order_relaxed);
-    const bool fits = tables_bytes <= mapping.bytes() && records_bytes <= mapping.bytes() &&
-                      kHeaderBytes + padded(tables_bytes) + padded(records_bytes) <=
-                          mapping.bytes();
+    const bool fits =
+        tables_bytes <= mapping.bytes() && records_bytes <= mapping.bytes() &&
+        kHeaderBytes + padded(tables_bytes) + padded(records_bytes) <= mapping.bytes();
     if (fits) {
       load_bytes(snapshot.tables, words_at(mapping.base(), kHeaderBytes), tables_bytes);
-      load_bytes(snapshot.records,
-                 words_at(mapping.base(), kHeaderBytes + padded(tables_bytes)), records_bytes);
+      load_bytes(snapshot.records, words_at(mapping.base(), kHeaderBytes + padded(tables_bytes)),
+                 records_bytes);
     }
     std::atomic_thread_fence(std::memory_order_acquire);
     if (shared(header.generation).load(std::memory_order_relaxed) != before) {
