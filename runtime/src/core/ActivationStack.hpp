@@ -37,6 +37,7 @@ struct ActivationStack {
 struct ThreadState {
   ActivationStack stack;
   ThreadRecords* records;
+  std::uint64_t last_vt_ns; // latest virtual time a probe of this thread read
 };
 
 } // namespace vcmon::runtime

@@ -1,5 +1,6 @@
 #include "core/ProbeCore.hpp"
 
+#include <algorithm>
 #include <time.h>
 
 namespace vcmon::runtime {
@@ -29,6 +30,11 @@ void ProbeCore::charge(std::uint64_t start_ns, std::uint64_t constant_ns) {
     now = now_ns();
   }
   clock_.charge(now - start_ns + constant_ns);
+}
+
+std::uint64_t ProbeCore::thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const {
+  thread.last_vt_ns = std::max(thread.last_vt_ns, clock_.virtual_at(real_ns));
+  return thread.last_vt_ns;
 }
 
 Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
@@ -101,7 +107,7 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
   if (proc != nullptr) {
     frame->proc = proc;
     frame->adds_time = proc->active++ == 0;
-    frame->entry_vt_ns = clock_.virtual_at(start);
+    frame->entry_vt_ns = thread_virtual_at(thread, start);
     if (KeyedRecord* record = proc->by_call_site.find_or_claim(call_site)) [[likely]] {
       add_owned(record->count, 1);
       frame->time_ns = &record->time_ns;
@@ -117,7 +123,7 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
 void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
   const std::uint64_t start = now_ns();
   add_owned(thread.records->probe_events, 1);
-  close_activation(thread, site, SiteKind::Procedure, clock_.virtual_at(start));
+  close_activation(thread, site, SiteKind::Procedure, thread_virtual_at(thread, start));
   charge(start, costs_.timed_ns);
 }
 
@@ -131,7 +137,7 @@ void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_
     add_owned(loop->count, 1);
     frame->adds_time = true;
     frame->time_ns = &loop->time_ns;
-    frame->entry_vt_ns = clock_.virtual_at(start);
+    frame->entry_vt_ns = thread_virtual_at(thread, start);
   }
   charge(start, costs_.timed_ns);
 }
@@ -149,7 +155,7 @@ void ProbeCore::iterate_loop(ThreadState& thread, std::uint32_t kind_index) {
 void ProbeCore::exit_loop(ThreadState& thread, std::uint32_t site) {
   const std::uint64_t start = now_ns();
   add_owned(thread.records->probe_events, 1);
-  close_activation(thread, site, SiteKind::Loop, clock_.virtual_at(start));
+  close_activation(thread, site, SiteKind::Loop, thread_virtual_at(thread, start));
   charge(start, costs_.timed_ns);
 }
 
@@ -171,7 +177,7 @@ void ProbeCore::exit_statement(ThreadState& thread, std::uint32_t site, SiteKind
   if (closes_only_itself) [[likely]] {
     --thread.stack.depth;
   } else {
-    close_activation(thread, site, kind, clock_.virtual_at(now_ns()));
+    close_activation(thread, site, kind, thread_virtual_at(thread, now_ns()));
   }
   charge(start, costs_.untimed_ns);
 }

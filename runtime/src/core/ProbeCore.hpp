@@ -50,6 +50,10 @@ public:
 
 private:
   std::uint64_t now_ns() const { return clock_.source().now_ns(); }
+  // Virtual time as this thread's records see it: never earlier than its previous reading.
+  // Untimed probes charge a calibrated constant that a fast probe may not really have cost,
+  // so the raw reading can step back a few ns; a parent's time must still cover its children.
+  std::uint64_t thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const;
   // Pushes a frame, or counts an activation too deep to store; nullptr in that case.
   Frame* push(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
   // Closes the innermost open activation of (site, kind) and any left open above it (a
