@@ -300,8 +300,12 @@ void check_injection(const fs::path& plain_dir, const fs::path& injected_dir) {
                 static_cast<double>(injected.ranks[i].intrusion_ns) * 1e-6);
     expect(plain_ns >= 500e6, "plain work() lasts its 20 sleeps of 25 ms");
     expect(deviation <= 0.05 && deviation >= -0.05, "virtual time within 5% of the plain run");
-    // 82 probes before MPI_Finalize, each charged at least its 2 ms.
-    expect(injected.ranks[i].intrusion_ns >= 82 * 2'000'000ull, "injected cost is intrusion");
+    // 82 probes before MPI_Finalize, each charged its 2 ms. Finalize's collective then
+    // continues every rank from the latest participant's virtual entry and re-derives
+    // I = RT - VT (DESIGN.md §5), which takes back the ranks' virtual skew at that point:
+    // a few ms at most here, so 98% of the injected cost must remain.
+    expect(injected.ranks[i].intrusion_ns >= 82 * 2'000'000ull * 98 / 100,
+           "injected cost is intrusion");
   }
 }
 
