@@ -15,10 +15,11 @@ if(VCMON_SANITIZE)
   endif()
 endif()
 
-# vcmon_module(NAME [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from
-# <module>/src/*.cpp with its public headers under <module>/include.
+# vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from
+# <module>/src/*.cpp with its public headers under <module>/include. INTERNAL modules are
+# linked into vcmon's own tools and libvcmon only, and are neither installed nor exported.
 function(vcmon_module name)
-  cmake_parse_arguments(ARG "" "TYPE;OUTPUT_NAME" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "INTERNAL" "TYPE;OUTPUT_NAME" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   if(NOT ARG_TYPE)
     set(ARG_TYPE STATIC)
   endif()
@@ -32,8 +33,13 @@ function(vcmon_module name)
     PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
   target_link_libraries(vcmon_${name} PUBLIC ${ARG_PUBLIC_DEPS}
     PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:vcmon_compile_options>)
+  # Installed as vcmon::<name>, the same name as the in-tree alias.
+  set_target_properties(vcmon_${name} PROPERTIES EXPORT_NAME ${name})
   if(ARG_OUTPUT_NAME)
     set_target_properties(vcmon_${name} PROPERTIES OUTPUT_NAME ${ARG_OUTPUT_NAME})
+  endif()
+  if(ARG_INTERNAL)
+    return()
   endif()
   install(TARGETS vcmon_${name} EXPORT vcmonTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
