@@ -7,12 +7,6 @@ if(VCMON_SANITIZE)
   target_compile_options(vcmon_compile_options INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(vcmon_compile_options INTERFACE -fsanitize=address,undefined)
-  if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
-    # libvcmon is C++: C programs linked with a sanitized libvcmon need the C++ parts of the
-    # sanitizer runtime too.
-    target_link_options(vcmon_compile_options INTERFACE
-      $<$<LINK_LANGUAGE:C>:-fsanitize-link-c++-runtime>)
-  endif()
 endif()
 
 # vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from
