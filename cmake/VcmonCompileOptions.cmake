@@ -9,8 +9,8 @@ if(VCMON_SANITIZE)
   target_link_options(vcmon_compile_options INTERFACE -fsanitize=address,undefined)
 endif()
 
-# vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from
-# <module>/src/*.cpp with its public headers under <module>/include. INTERNAL modules are
+# vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ...
+#              PRIVATE_DEPS ...) declares a module library from <module>/src/*.cpp with its public headers under <module>/include. INTERNAL modules are
 # linked into vcmon's own tools and libvcmon only, and are neither installed nor exported.
 function(vcmon_module name)
   cmake_parse_arguments(ARG "INTERNAL" "TYPE;OUTPUT_NAME" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
