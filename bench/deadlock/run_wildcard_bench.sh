@@ -56,7 +56,9 @@ run() {
   local result
   result=$(grep -m1 '^result ' "$work/stdout" || true)
   if [ $status != 0 ] || [ -z "$result" ]; then
-    echo "$key run failed with status $status ($([ $status = 124 ] && echo timeout || echo error)); stderr:" >&2
+    local why=error
+    [ $status != 124 ] || why=timeout
+    echo "$key run failed with status $status ($why); stderr:" >&2
     tail -5 "$work/stderr" >&2
     echo "failed status=$status" >>"$work/$key"
     failures=$((failures + 1))
@@ -124,7 +126,8 @@ awk_lib='
 
 echo
 echo "Table 1: wildcard receives over MPI ($runs runs per row; master $master_rounds rounds," \
-  "ring $ring_rounds rounds, ping-pong $ping_iterations x $((ping_samples + 1)) + 100 round trips)." \
+  "ring $ring_rounds rounds, ping-pong $ping_iterations x $((ping_samples + 1)) + 100" \
+  "round trips)." \
   "Counters summed over ranks and runs; times: median over runs of per-run medians"
 for scenario in master ring pingpong; do
   for key in "t1.$scenario.plain.-" "t1.$scenario.cycle.-" \
