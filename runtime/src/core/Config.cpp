@@ -102,6 +102,19 @@ Config Config::from_environment(bool report_problems) {
       env.reject("VCMON_DEADLOCK", *value, "cycle or nullmsg", "cycle");
     }
   }
+  config.lookahead_ns =
+      env.integer<std::uint64_t>("VCMON_LOOKAHEAD_NS", config.lookahead_ns, 1, 1'000'000'000,
+                                 "nanoseconds from 1 to 1000000000");
+  config.deadlock_timeout_ms =
+      env.integer<std::uint64_t>("VCMON_DEADLOCK_TIMEOUT_MS", config.deadlock_timeout_ms, 10,
+                                 3'600'000, "milliseconds from 10 to 3600000");
+  if (const auto value = EnvironmentReader::value_of("VCMON_TRACE_WILDCARD")) {
+    if (is_writable_directory(std::string(*value))) {
+      config.wildcard_trace_dir = std::string(*value);
+    } else {
+      env.reject("VCMON_TRACE_WILDCARD", *value, "a writable directory", "(no trace)");
+    }
+  }
   config.overflow_records = round_up_to_power_of_two(
       env.integer<std::uint32_t>("VCMON_OVERFLOW_RECORDS", config.overflow_records, 64, 1u << 24,
                                  "a record count from 64 to 16777216"));

@@ -14,6 +14,9 @@ struct Config {
   std::uint64_t inject_probe_ns = 0;           // VCMON_INJECT_PROBE_NS
   std::int64_t test_clock_offset_ns = 0;       // VCMON_TEST_CLOCK_OFFSET_NS (rank r: r × N)
   DeadlockMode deadlock = DeadlockMode::Cycle; // VCMON_DEADLOCK
+  std::uint64_t lookahead_ns = 1000;           // VCMON_LOOKAHEAD_NS (null messages)
+  std::uint64_t deadlock_timeout_ms = 1000;    // VCMON_DEADLOCK_TIMEOUT_MS
+  std::string wildcard_trace_dir;              // VCMON_TRACE_WILDCARD (testing; empty: off)
   std::uint32_t overflow_records = 8192;       // VCMON_OVERFLOW_RECORDS (rounded up to 2^k)
 
   // Reads the environment. Each invalid value is reported with one line on stderr

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/LayerWork.hpp"
@@ -52,14 +53,24 @@ public:
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
-      const std::uint64_t mine[2] = {entry.vt, entry.rt};
-      WaitPolicy::block(
-          [&] { return PMPI_Allreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps); });
+      ControlChannel::serve_if_due(*monitor, entry.rt);
     }
+    // The entry reduction is nonblocking and polled: a member waiting for the others answers
+    // the control channel meanwhile. Once it completed, every member is in the collective.
+    const std::uint64_t mine[2] = {entry.vt, entry.rt};
+    MPI_Request reduction = MPI_REQUEST_NULL;
+    PMPI_Iallreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps, &reduction);
+    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow,
+                              shadow->collectives_entered++);
+    WaitPolicy::wait_until(*monitor, wait, [&] {
+      int done = 0;
+      PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).
     const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
-    const int rc = WaitPolicy::block(pmpi);
+    const int rc = pmpi();
     const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
     ClockUpdate update;
     {
@@ -84,6 +95,7 @@ public:
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Collective;
     tracked.shadow = shadow;
+    tracked.sequence = shadow->collectives_entered++;
     {
       LayerWork work(*monitor);
       tracked.site = monitor->comm_site(index_of(function));

@@ -8,15 +8,40 @@
 // MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
+#include "mpi/Moment.hpp"
+#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/WaitPolicy.hpp"
 
 #include <mpi.h>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
-// `pmpi()` creates *newcomm.
-template <typename Call> int fresh(MPI_Comm* newcomm, Call&& pmpi) {
+// A constructor collective over `parent` first waits, polled, until every member has entered
+// it (a nonblocking barrier on the parent's shadow): a member blocked inside PMPI could not
+// answer the control channel, and a wildcard decider waiting for its answer would never join.
+void enter_collectively(MPI_Comm parent) {
+  Monitor* monitor = Layer::monitor();
+  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(parent) : nullptr;
+  if (shadow == nullptr) {
+    return;
+  }
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  PMPI_Ibarrier(shadow->stamps, &barrier);
+  const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
+                            Moment::now(monitor->clock()).vt, *shadow,
+                            shadow->collectives_entered++);
+  WaitPolicy::wait_until(*monitor, wait, [&] {
+    int done = 0;
+    PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
+}
+
+// `pmpi()` creates *newcomm; `parent`: the communicator it is collective over, if any.
+template <typename Call> int fresh(MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
+  enter_collectively(parent);
   const int rc = pmpi();
   Monitor* monitor = Layer::monitor();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
@@ -27,6 +52,7 @@ template <typename Call> int fresh(MPI_Comm* newcomm, Call&& pmpi) {
 }
 
 template <typename Call> int duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
+  enter_collectively(comm);
   const int rc = pmpi();
   Monitor* monitor = Layer::monitor();
   const Shadow* parent = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
@@ -63,32 +89,34 @@ extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* ne
 }
 
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
+  return fresh(comm, newcomm, [&] { return PMPI_Comm_split(comm, color, key, newcomm); });
 }
 
 extern "C" int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                                    MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] { return PMPI_Comm_split_type(comm, split_type, key, info, newcomm); });
+  return fresh(comm, newcomm,
+               [&] { return PMPI_Comm_split_type(comm, split_type, key, info, newcomm); });
 }
 
 extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
+  return fresh(comm, newcomm, [&] { return PMPI_Comm_create(comm, group, newcomm); });
 }
 
 extern "C" int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] { return PMPI_Comm_create_group(comm, group, tag, newcomm); });
+  return fresh(MPI_COMM_NULL, newcomm,
+               [&] { return PMPI_Comm_create_group(comm, group, tag, newcomm); });
 }
 
 extern "C" int MPI_Comm_create_from_group(MPI_Group group, const char* stringtag, MPI_Info info,
                                           MPI_Errhandler errhandler, MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] {
+  return fresh(MPI_COMM_NULL, newcomm, [&] {
     return PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
   });
 }
 
 extern "C" int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                                     int remote_leader, int tag, MPI_Comm* newintercomm) {
-  return fresh(newintercomm, [&] {
+  return fresh(local_comm, newintercomm, [&] {
     return PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag,
                                  newintercomm);
   });
@@ -98,30 +126,31 @@ extern "C" int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local
                                                 MPI_Group remote_group, int remote_leader,
                                                 const char* stringtag, MPI_Info info,
                                                 MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
-  return fresh(newintercomm, [&] {
+  return fresh(MPI_COMM_NULL, newintercomm, [&] {
     return PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader,
                                              stringtag, info, errhandler, newintercomm);
   });
 }
 
 extern "C" int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
-  return fresh(newintracomm, [&] { return PMPI_Intercomm_merge(intercomm, high, newintracomm); });
+  return fresh(intercomm, newintracomm,
+               [&] { return PMPI_Intercomm_merge(intercomm, high, newintracomm); });
 }
 
 extern "C" int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                                int reorder, MPI_Comm* comm_cart) {
-  return fresh(comm_cart, [&] {
+  return fresh(comm_old, comm_cart, [&] {
     return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
   });
 }
 
 extern "C" int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
-  return fresh(newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); });
+  return fresh(comm, newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); });
 }
 
 extern "C" int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[],
                                 int reorder, MPI_Comm* comm_graph) {
-  return fresh(comm_graph, [&] {
+  return fresh(comm_old, comm_graph, [&] {
     return PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
   });
 }
@@ -130,7 +159,7 @@ extern "C" int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources
                                      const int degrees[], const int destinations[],
                                      const int weights[], MPI_Info info, int reorder,
                                      MPI_Comm* comm_dist_graph) {
-  return fresh(comm_dist_graph, [&] {
+  return fresh(comm_old, comm_dist_graph, [&] {
     return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
                                   reorder, comm_dist_graph);
   });
@@ -141,7 +170,7 @@ extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, c
                                               const int destinations[], const int destweights[],
                                               MPI_Info info, int reorder,
                                               MPI_Comm* comm_dist_graph) {
-  return fresh(comm_dist_graph, [&] {
+  return fresh(comm_old, comm_dist_graph, [&] {
     return PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
                                            destinations, destweights, info, reorder,
                                            comm_dist_graph);

@@ -1,7 +1,9 @@
 // MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
 // track go straight to PMPI after one table lookup each.
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
+#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/WaitPolicy.hpp"
 
@@ -10,21 +12,71 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
+bool complete(MPI_Request request) {
+  int done = 0;
+  PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+  return done != 0;
+}
+
+// Whether a blocking completion call would return now: all of `requests` complete (Waitall),
+// or one of them (Waitany, Waitsome; also when none is active, as MPI returns at once then).
+bool would_return(std::span<const MPI_Request> requests, RequestsWait::Needs needs) {
+  bool any_active = false;
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    const bool done = complete(request);
+    if (needs == RequestsWait::Needs::All && !done) {
+      return false;
+    }
+    if (needs == RequestsWait::Needs::One && done) {
+      return true;
+    }
+    any_active = true;
+  }
+  return needs == RequestsWait::Needs::All || !any_active;
+}
+
+// Runs a blocking completion call once it would return, waiting in the layer meanwhile.
+template <typename Call>
+int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
+              RequestsWait::Needs needs, Call&& pmpi) {
+  if (monitor == nullptr) {
+    return pmpi();
+  }
+  const Moment now = Moment::now(monitor->clock());
+  const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, now.vt,
+                          requests, needs);
+  return WaitPolicy::block(
+      *monitor, wait, [&] { return would_return(requests, needs); }, pmpi);
+}
+
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
 template <typename Call>
-int complete_one(MPI_Request* request, MPI_Status* status, const int* done, bool blocking,
-                 Call&& pmpi) {
+int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status, const int* done,
+                 bool blocking, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
+  const auto run = [&](MPI_Status* st) {
+    if (blocking) {
+      return wait_then(monitor, function, {request, 1}, RequestsWait::Needs::All,
+                       [&] { return pmpi(st); });
+    }
+    if (monitor != nullptr) {
+      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()).rt);
+    }
+    return pmpi(st);
+  };
   if (tracked == nullptr) {
-    return blocking ? WaitPolicy::block([&] { return pmpi(status); }) : pmpi(status);
+    return run(status);
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-  const int rc = blocking ? WaitPolicy::block([&] { return pmpi(st); }) : pmpi(st);
+  const int rc = run(st);
   if (done != nullptr && !*done) {
     return rc;
   }
@@ -42,17 +94,27 @@ int complete_one(MPI_Request* request, MPI_Status* status, const int* done, bool
 // runs the call; `each_completed(visit)` then calls visit(request index, status) for every
 // request it completed.
 template <typename Call, typename EachCompleted>
-int complete_many(int count, MPI_Request requests[], MPI_Status* statuses, bool blocking,
-                  Call&& pmpi, EachCompleted&& each_completed) {
+int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_Status* statuses,
+                  bool blocking, RequestsWait::Needs needs, Call&& pmpi,
+                  EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
+  const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
+  const auto run = [&](MPI_Status* st) {
+    if (blocking) {
+      return wait_then(monitor, function, all, needs, [&] { return pmpi(st); });
+    }
+    if (monitor != nullptr) {
+      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()).rt);
+    }
+    return pmpi(st);
+  };
   CompletionBatch& batch = CompletionBatch::for_this_thread();
-  if (monitor == nullptr || count <= 0 ||
-      !batch.collect({requests, static_cast<std::size_t>(count)})) {
-    return blocking ? WaitPolicy::block([&] { return pmpi(statuses); }) : pmpi(statuses);
+  if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
+    return run(statuses);
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = blocking ? WaitPolicy::block([&] { return pmpi(st); }) : pmpi(st);
+  const int rc = run(st);
   const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
   ClockUpdate update;
   {
@@ -110,37 +172,37 @@ using namespace vcmon::runtime;
 using namespace vcmon::runtime::mpi;
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  return complete_one(request, status, nullptr, true,
+  return complete_one(MpiFunction::Wait, request, status, nullptr, true,
                       [&](MPI_Status* st) { return PMPI_Wait(request, st); });
 }
 
 extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  return complete_one(request, status, flag, false,
+  return complete_one(MpiFunction::Test, request, status, flag, false,
                       [&](MPI_Status* st) { return PMPI_Test(request, flag, st); });
 }
 
 extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   return complete_many(
-      count, requests, statuses, true,
+      MpiFunction::Waitall, count, requests, statuses, true, RequestsWait::Needs::All,
       [&](MPI_Status* st) { return PMPI_Waitall(count, requests, st); }, all_of(count, nullptr));
 }
 
 extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   return complete_many(
-      count, requests, statuses, false,
+      MpiFunction::Testall, count, requests, statuses, false, RequestsWait::Needs::All,
       [&](MPI_Status* st) { return PMPI_Testall(count, requests, flag, st); }, all_of(count, flag));
 }
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   return complete_many(
-      count, requests, status, true,
+      MpiFunction::Waitany, count, requests, status, true, RequestsWait::Needs::One,
       [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); }, the_one_at(index));
 }
 
 extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
                            MPI_Status* status) {
   return complete_many(
-      count, requests, status, false,
+      MpiFunction::Testany, count, requests, status, false, RequestsWait::Needs::One,
       [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); },
       the_one_at(index));
 }
@@ -148,7 +210,7 @@ extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* f
 extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
   return complete_many(
-      incount, requests, statuses, true,
+      MpiFunction::Waitsome, incount, requests, statuses, true, RequestsWait::Needs::One,
       [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); },
       those_at(outcount, indices));
 }
@@ -156,7 +218,7 @@ extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, 
 extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
   return complete_many(
-      incount, requests, statuses, false,
+      MpiFunction::Testsome, incount, requests, statuses, false, RequestsWait::Needs::One,
       [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); },
       those_at(outcount, indices));
 }

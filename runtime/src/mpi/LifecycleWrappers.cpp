@@ -4,9 +4,11 @@
 // that all ranks leave MPI_Init at the same virtual time, the latest rank's (MPI_Init is
 // collective: DESIGN.md §5's rule for collectives).
 #include "mpi/ClockOffset.hpp"
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/WildcardTrace.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -38,6 +40,8 @@ void start_layer() {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     monitor.on_mpi_init(rank, size);
+    ControlChannel::open(monitor);
+    WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();
     const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
     monitor.set_clock_offset(ClockOffset::estimate(world.stamps, clock));
@@ -72,8 +76,13 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
 
 extern "C" int MPI_Finalize() {
   if (Monitor* monitor = Layer::monitor()) {
+    {
+      vcmon::vclock::IntrusionScope work(monitor->clock(), monitor->action_cost_ns());
+      ControlChannel::finish(*monitor);
+    }
     Layer::deactivate();
     LayerRequests::finish_all(*monitor);
+    WildcardTrace::close();
     monitor->on_mpi_finalize();
   }
   return PMPI_Finalize();

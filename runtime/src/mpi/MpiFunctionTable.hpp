@@ -11,9 +11,11 @@
   X(Ssend)                                                                                         \
   X(Isend)                                                                                         \
   X(Ibsend)                                                                                        \
-  X(Irsend) X(Issend) X(Recv) X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Isendrecv)                \
-      X(Isendrecv_replace) X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init)     \
-          X(Mrecv) X(Imrecv)
+  X(Irsend)                                                                                        \
+  X(Issend)                                                                                        \
+  X(Recv)                                                                                          \
+  X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Isendrecv) X(Isendrecv_replace) X(Send_init)          \
+      X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init) X(Mrecv) X(Imrecv)
 
 // Probes and request completion.
 #define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
@@ -23,8 +25,8 @@
   X(Improbe)                                                                                       \
   X(Start)                                                                                         \
   X(Startall)                                                                                      \
-  X(Wait) X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome)              \
-      X(Request_free)
+  X(Wait)                                                                                          \
+  X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free)
 
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \
@@ -34,14 +36,15 @@
   X(Gatherv, gatherv)                                                                              \
   X(Scatter, scatter)                                                                              \
   X(Scatterv, scatterv)                                                                            \
-  X(Allgather, allgather) X(Allgatherv, allgatherv) X(Alltoall, alltoall) X(Alltoallv, alltoallv)  \
-      X(Alltoallw, alltoallw) X(Reduce, reduce) X(Allreduce, allreduce)                            \
-          X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block)          \
-              X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)            \
-                  X(Neighbor_allgatherv, neighbor_allgatherv)                                      \
-                      X(Neighbor_alltoall, neighbor_alltoall)                                      \
-                          X(Neighbor_alltoallv, neighbor_alltoallv)                                \
-                              X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Allgather, allgather)                                                                          \
+  X(Allgatherv, allgatherv)                                                                        \
+  X(Alltoall, alltoall)                                                                            \
+  X(Alltoallv, alltoallv) X(Alltoallw, alltoallw) X(Reduce, reduce) X(Allreduce, allreduce)        \
+      X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block)              \
+          X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                \
+              X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)  \
+                  X(Neighbor_alltoallv, neighbor_alltoallv)                                        \
+                      X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 

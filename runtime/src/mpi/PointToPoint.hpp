@@ -15,10 +15,12 @@
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampProtocol.hpp"
 #include "mpi/WaitPolicy.hpp"
+#include "mpi/WildcardReceive.hpp"
 
 #include <mpi.h>
 
 #include <optional>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 
@@ -29,6 +31,7 @@ enum class SendMode { Standard, Synchronous, Buffered };
 
 // A send whose stamp has left.
 struct StampedSend {
+  MpiFunction function = MpiFunction::Send;
   const Shadow* shadow = nullptr;
   tables::SiteId site = tables::kNoSite;
   int dest = MPI_PROC_NULL;
@@ -37,7 +40,7 @@ struct StampedSend {
   LayerRequest* reply = nullptr; // synchronous sends
 };
 
-class PointToPoint {
+class __attribute__((visibility("hidden"))) PointToPoint {
 public:
   // Stamps a send unless it goes nowhere (MPI_PROC_NULL), on an unmonitored communicator, or
   // with arguments PMPI will reject.
@@ -55,7 +58,7 @@ public:
       return std::nullopt;
     }
     const bool synchronous = mode == SendMode::Synchronous;
-    StampedSend send{shadow, monitor.comm_site(index_of(function)), dest, *bytes, start};
+    StampedSend send{function, shadow, monitor.comm_site(index_of(function)), dest, *bytes, start};
     if (synchronous) {
       send.reply = &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes);
     }
@@ -80,20 +83,30 @@ public:
     monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), duration, 0, send.bytes);
   }
 
-  template <typename Count, typename Call>
+  // Sends that may wait for their receiver (synchronous ones, and any beyond MPICH's eager
+  // sizes) run as their nonblocking twin plus a polled wait, so that the sender answers the
+  // control channel while it waits.
+  static constexpr std::uint64_t kEagerBytes = 16 * 1024;
+
+  // Blocking sends: `pmpi()`, and `ipmpi(MPI_Request*)` its nonblocking twin.
+  template <typename Count, typename Call, typename NonblockingCall>
   static int send(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype, int dest,
-                  int tag, MPI_Comm comm, Call&& pmpi) {
+                  int tag, MPI_Comm comm, Call&& pmpi, NonblockingCall&& ipmpi) {
     Monitor* monitor = Layer::monitor();
     if (monitor == nullptr) {
       return pmpi();
     }
     const Moment start = Moment::now(monitor->clock());
     std::optional<StampedSend> send;
-    if (mode != SendMode::Buffered) {
+    {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+      ControlChannel::serve_if_due(*monitor, start.rt);
+      if (mode != SendMode::Buffered) {
+        send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+      }
     }
-    const int rc = WaitPolicy::block(pmpi);
+    const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes);
+    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : pmpi();
     ClockUpdate update;
     {
       LayerWork work(*monitor);
@@ -108,6 +121,25 @@ public:
     return rc;
   }
 
+  template <typename NonblockingCall>
+  static int wait_for_send(Monitor& monitor, const StampedSend& send, NonblockingCall&& ipmpi) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    const int rc = ipmpi(&request);
+    if (rc != MPI_SUCCESS) {
+      return rc;
+    }
+    const PeerWait wait({index_of(send.function), send.site}, send.start.vt, *send.shadow,
+                        send.dest);
+    return WaitPolicy::block(
+        monitor, wait,
+        [&] {
+          int done = 0;
+          PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+          return done != 0;
+        },
+        [&] { return PMPI_Wait(&request, MPI_STATUS_IGNORE); });
+  }
+
   template <typename Count, typename Call>
   static int isend(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
                    int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
@@ -117,9 +149,12 @@ public:
     }
     const Moment start = Moment::now(monitor->clock());
     std::optional<StampedSend> send;
-    if (mode != SendMode::Buffered) {
+    {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+      ControlChannel::serve_if_due(*monitor, start.rt);
+      if (mode != SendMode::Buffered) {
+        send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
+      }
     }
     const int rc = pmpi();
     LayerWork work(*monitor);
@@ -135,15 +170,20 @@ public:
   // A nonblocking send posted: synchronous ones wait for their reply at completion.
   static void track_send(Monitor& monitor, const StampedSend& send, int rc, MPI_Request request) {
     ClockUpdate unused;
-    if (send.reply == nullptr || rc != MPI_SUCCESS) {
-      sent(monitor, send, rc, false, unused);
-      return;
-    }
     TrackedRequest tracked;
-    tracked.kind = TrackedRequest::Kind::SyncSend;
     tracked.site = send.site;
     tracked.shadow = send.shadow;
+    tracked.peer = send.dest;
     tracked.post = send.start;
+    if (send.reply == nullptr || rc != MPI_SUCCESS) {
+      sent(monitor, send, rc, false, unused);
+      if (rc == MPI_SUCCESS) {
+        tracked.kind = TrackedRequest::Kind::Send;
+        request_table().insert(request, tracked);
+      }
+      return;
+    }
+    tracked.kind = TrackedRequest::Kind::SyncSend;
     tracked.layer = send.reply;
     if (request_table().insert(request, tracked) == nullptr) {
       LayerRequests::withdraw(*send.reply);
@@ -178,14 +218,58 @@ public:
     return rc;
   }
 
-  // Blocking receives: `pmpi(MPI_Status*)`.
-  template <typename Call>
-  static int recv(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
-                  Call&& pmpi) {
+  // Whether a blocking receive or probe waits for its message's stamp in the layer (and can
+  // answer the control channel meanwhile): not when PMPI will reject its arguments (the
+  // error must come from PMPI).
+  template <typename Count>
+  static bool awaits_stamp(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
+                           int tag) {
+    return StampProtocol::receivable(shadow, count, datatype, source, tag);
+  }
+
+  // Waits, polling, until the sender of the message a blocking receive (or probe) from
+  // `source` with `tag` will match has sent it, and returns its stamp; a wildcard first
+  // decides which message by virtual time. `take`: a receive takes the stamp, a probe leaves
+  // it for the receive that follows.
+  static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, tables::SiteId site,
+                                  const Shadow& shadow, int source, int tag, const Moment& post,
+                                  bool take) {
+    const WaitPlace place{index_of(function), site};
+    PendingStamp stamp;
+    if (source == MPI_ANY_SOURCE) {
+      WildcardReceive wildcard(monitor, shadow, tag, place, post.vt);
+      std::size_t index = 0;
+      WaitPolicy::wait_until(monitor, wildcard.wait(), [&] {
+        const std::optional<std::size_t> chosen = wildcard.attempt(std::nullopt);
+        index = chosen.value_or(0);
+        return chosen.has_value();
+      });
+      stamp = take ? shadow.inbox.take(index) : shadow.inbox[index];
+      wildcard.taken(index_of(function), stamp);
+      return stamp;
+    }
+    PeerWait wait(place, post.vt, shadow, source);
+    WaitPolicy::wait_until(monitor, wait, [&] {
+      if (!take) {
+        return StampProtocol::present(shadow, source, tag);
+      }
+      const std::optional<PendingStamp> arrived = StampProtocol::try_take(shadow, source, tag);
+      stamp = arrived.value_or(PendingStamp{});
+      return arrived.has_value();
+    });
+    stamp.source = source;
+    return stamp;
+  }
+
+  // Blocking receives: `pmpi(int source, MPI_Status*)`; a wildcard's source is decided first.
+  template <typename Count, typename Call>
+  static int recv(MpiFunction function, Count count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Status* status, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-    if (shadow == nullptr || source == MPI_PROC_NULL) {
-      return pmpi(status);
+    if (shadow == nullptr || source == MPI_PROC_NULL ||
+        !awaits_stamp(*shadow, count, datatype, source, tag)) {
+      return pmpi(source, status);
     }
     tables::SiteId site;
     Moment post;
@@ -194,14 +278,36 @@ public:
       site = monitor->comm_site(index_of(function));
       post = ProbedMessages::receive_post(*shadow, source, tag, Moment::now(monitor->clock()));
     }
+    const PendingStamp stamp =
+        await_stamp(*monitor, function, site, *shadow, source, tag, post, true);
+    // The transfer starts once the message is chosen: waiting for safety is not transfer.
+    const Moment call{post.vt, Moment::now(monitor->clock()).rt};
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-    const int rc = WaitPolicy::block([&] { return pmpi(st); });
-    received(*monitor, site, *shadow, post, rc, *st);
+    const int rc = pmpi(stamp.source, st);
+    received(*monitor, site, *shadow, post, call, rc, *st, stamp);
     return rc;
   }
 
-  // After a blocking receive (or the receiving half of a Sendrecv) returned.
+  // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
+  // message's, already taken.
+  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                       const Moment& post, const Moment& call, int rc, const MPI_Status& status,
+                       const PendingStamp& stamp) {
+    const std::uint64_t end_rt = Moment::now(monitor.clock()).rt;
+    ClockUpdate update;
+    {
+      LayerWork work(monitor);
+      if (Receipt::consumed_message(rc, status)) {
+        Receipt::taken(monitor, site, shadow, post, call, end_rt, status, update, &stamp.stamp);
+      } else {
+        shadow.inbox.put_back(stamp);
+      }
+    }
+    update.apply(monitor.clock());
+  }
+
+  // After a receive whose stamp is taken once it matched (Mrecv).
   static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
                        const Moment& post, int rc, const MPI_Status& status) {
     const std::uint64_t end_rt = Moment::now(monitor.clock()).rt;
@@ -229,24 +335,26 @@ public:
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
       LayerWork work(*monitor);
-      track_receive(*monitor, function, *shadow, post, *request);
+      track_receive(*monitor, function, *shadow, source, tag, post, *request);
     }
     return rc;
   }
 
   static void track_receive(Monitor& monitor, MpiFunction function, const Shadow& shadow,
-                            const Moment& post, MPI_Request request) {
+                            int source, int tag, const Moment& post, MPI_Request request) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = monitor.comm_site(index_of(function));
     tracked.shadow = &shadow;
+    tracked.peer = source;
+    tracked.tag = tag;
     tracked.post = post;
     request_table().insert(request, tracked);
   }
 
   template <typename Call>
-  static int recv_init(MpiFunction function, int source, MPI_Comm comm, MPI_Request* request,
-                       Call&& pmpi) {
+  static int recv_init(MpiFunction function, int source, int tag, MPI_Comm comm,
+                       MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const int rc = pmpi();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
@@ -256,45 +364,91 @@ public:
       tracked.kind = TrackedRequest::Kind::PersistentReceive;
       tracked.site = monitor->comm_site(index_of(function));
       tracked.shadow = shadow;
+      tracked.peer = source;
+      tracked.tag = tag;
       request_table().insert(*request, tracked);
     }
     return rc;
   }
 
-  // Sendrecv and Sendrecv_replace: `pmpi(MPI_Status*)`.
-  template <typename Count, typename Call>
+  // Sendrecv and Sendrecv_replace: `pmpi(int source, MPI_Status*)`. The send's stamp leaves
+  // before the receive waits for its own, so two ranks exchanging never wait on each other.
+  // A wildcard receive half runs as MPI's definition of Sendrecv: `isend(MPI_Request*)` posts
+  // the send half, the receive is decided and taken with `recv(int source, MPI_Status*)`, then
+  // the send completes. Deciding may take a while (it asks other ranks), and a partner that
+  // decided first must not wait inside PMPI for data this rank has not sent yet.
+  template <typename Count, typename Call, typename Isend, typename Recv>
   static int sendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
                       int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                      MPI_Comm comm, MPI_Status* status, Call&& pmpi) {
+                      MPI_Comm comm, MPI_Status* status, Call&& pmpi, Isend&& isend, Recv&& recv) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-    if (shadow == nullptr) {
-      return pmpi(status);
+    if (shadow == nullptr || !awaits_stamp(*shadow, recvcount, recvtype, source, recvtag)) {
+      return pmpi(source, status);
     }
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
     {
       LayerWork work(*monitor);
-      if (StampProtocol::receivable(*shadow, recvcount, recvtype, source, recvtag)) {
-        send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
-                     SendMode::Standard, Moment::now(monitor->clock()));
-      }
+      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
+                   Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
+    const bool wildcard = source == MPI_ANY_SOURCE;
+    MPI_Request outgoing = MPI_REQUEST_NULL;
+    int rc = wildcard ? isend(&outgoing) : MPI_SUCCESS;
+    PendingStamp incoming;
+    Moment call = post;
+    if (source != MPI_PROC_NULL && rc == MPI_SUCCESS) {
+      incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
+      call.rt = Moment::now(monitor->clock()).rt;
+    }
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-    const int rc = WaitPolicy::block([&] { return pmpi(st); });
+    if (!wildcard) {
+      rc = pmpi(source == MPI_PROC_NULL ? source : incoming.source, st);
+    } else if (rc == MPI_SUCCESS) {
+      rc = recv(incoming.source, st);
+      const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest);
+      const int sent_rc = WaitPolicy::block(
+          *monitor, wait,
+          [&] {
+            int done = 0;
+            PMPI_Request_get_status(outgoing, &done, MPI_STATUS_IGNORE);
+            return done != 0;
+          },
+          [&] { return PMPI_Wait(&outgoing, MPI_STATUS_IGNORE); });
+      rc = rc == MPI_SUCCESS ? sent_rc : rc;
+    }
     if (send) {
       ClockUpdate unused;
       LayerWork work(*monitor);
       sent(*monitor, *send, rc, false, unused);
     }
     if (source != MPI_PROC_NULL) {
-      received(*monitor, site, *shadow, post, rc, *st);
+      received(*monitor, site, *shadow, post, call, rc, *st, incoming);
     }
     return rc;
+  }
+
+  // Sends a packed copy of `buf` (a Sendrecv_replace whose buffer is about to receive).
+  template <typename Count>
+  static int isend_copy(const void* buf, Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request* request) {
+    static thread_local std::vector<char> packed;
+    MPI_Count size = 0;
+    if (const int rc = PMPI_Pack_size_c(count, datatype, comm, &size); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    packed.resize(static_cast<std::size_t>(size));
+    MPI_Count position = 0;
+    if (const int rc = PMPI_Pack_c(buf, count, datatype, packed.data(), size, &position, comm);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    return PMPI_Isend_c(packed.data(), position, MPI_PACKED, dest, tag, comm, request);
   }
 
   // Isendrecv and Isendrecv_replace.
@@ -324,7 +478,7 @@ public:
       sent(*monitor, *send, rc, false, unused);
     }
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-      track_receive(*monitor, function, *shadow, post, *request);
+      track_receive(*monitor, function, *shadow, source, recvtag, post, *request);
     }
     return rc;
   }
@@ -358,7 +512,8 @@ public:
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor);
-      track_receive(*monitor, function, *probe.shadow, probe.probed, *request);
+      track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, probe.probed,
+                    *request);
     }
     return rc;
   }

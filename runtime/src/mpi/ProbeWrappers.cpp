@@ -1,38 +1,131 @@
-// MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe: matching is PMPI's own; the layer notes
-// when the message was found so that the receive that follows charges the probe's waiting
-// to synchronisation, and which communicator an Mprobe'd message belongs to.
+// MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe. A blocking probe waits in the layer until
+// its message's sender has sent (a wildcard decides which message by virtual time, DESIGN.md
+// §6), then lets PMPI probe exactly that source. A nonblocking probe reports a message only
+// once it is safe and its virtual send time has passed on this process's clock, so that a
+// polling loop sees what it would have seen unmonitored. The layer notes when the message was
+// found so that the receive that follows charges the probe's waiting to synchronisation, and
+// which communicator an Mprobe'd message belongs to.
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/PointToPoint.hpp"
 #include "mpi/ProbedMessages.hpp"
 #include "mpi/ShadowCommunicators.hpp"
-#include "mpi/WaitPolicy.hpp"
+#include "mpi/WildcardReceive.hpp"
 
 #include <mpi.h>
+
+#include <memory>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
-// `pmpi(MPI_Status*, MPI_Message*)` returns its code; `found` tells whether it matched.
+void remember(const Shadow& shadow, const MPI_Status& status, MPI_Message* message,
+              const Moment& probed) {
+  if (message == nullptr) {
+    ProbedMessages::remember_probe(shadow, status, probed);
+  } else if (*message != MPI_MESSAGE_NO_PROC) {
+    ProbedMessages::remember_matched(*message, shadow, status, probed);
+  }
+}
+
+// `pmpi(int source, MPI_Status*)` probes (and matches, for Mprobe) `source`.
 template <typename Call>
-int probe(int source, MPI_Comm comm, MPI_Status* status, MPI_Message* message, const int* found,
-          bool blocking, Call&& pmpi) {
+int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
+                   MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
   const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-  if (shadow == nullptr || source == MPI_PROC_NULL) {
-    return pmpi(status);
+  if (shadow == nullptr || source == MPI_PROC_NULL ||
+      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+    return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
+  tables::SiteId site;
+  {
+    LayerWork work(*monitor);
+    site = monitor->comm_site(index_of(function));
+  }
+  const PendingStamp stamp =
+      PointToPoint::await_stamp(*monitor, function, site, *shadow, source, tag, probed, false);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-  const int rc = blocking ? WaitPolicy::block([&] { return pmpi(st); }) : pmpi(st);
-  if (rc == MPI_SUCCESS && (found == nullptr || *found)) {
+  const int rc = pmpi(stamp.source, st);
+  if (rc == MPI_SUCCESS) {
     LayerWork work(*monitor);
-    if (message == nullptr) {
-      ProbedMessages::remember_probe(*shadow, *st, probed);
-    } else if (*message != MPI_MESSAGE_NO_PROC) {
-      ProbedMessages::remember_matched(*message, *shadow, *st, probed);
+    remember(*shadow, *st, message, probed);
+  }
+  return rc;
+}
+
+// The wildcard decision of this thread's polling loop, kept across its Iprobe calls (the
+// back-off of cycle breaking, what it permitted) while it polls the same communicator and tag.
+struct Poll {
+  const Shadow* shadow;
+  int tag;
+  std::unique_ptr<WildcardReceive> decision;
+};
+thread_local Poll poll{nullptr, 0, nullptr};
+
+WildcardReceive& polling_decision(Monitor& monitor, const Shadow& shadow, int tag,
+                                  MpiFunction function, tables::SiteId site, std::uint64_t vt) {
+  if (poll.shadow != &shadow || poll.tag != tag || !poll.decision) {
+    poll = {&shadow, tag,
+            std::make_unique<WildcardReceive>(monitor, shadow, tag,
+                                              WaitPlace{index_of(function), site}, vt)};
+  }
+  return *poll.decision;
+}
+
+// `pmpi(int source, MPI_Status*)` probes `source` and sets *flag.
+template <typename Call>
+int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
+                  MPI_Status* status, MPI_Message* message, Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+  if (shadow == nullptr || source == MPI_PROC_NULL ||
+      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+    return pmpi(source, status);
+  }
+  const Moment probed = Moment::now(monitor->clock());
+  std::optional<int> ready_source;
+  {
+    LayerWork work(*monitor);
+    ControlChannel::serve_if_due(*monitor, probed.rt);
+    if (source == MPI_ANY_SOURCE) {
+      WildcardReceive& wildcard = polling_decision(
+          *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);
+      if (const std::optional<std::size_t> chosen = wildcard.attempt(probed.vt)) {
+        ready_source = shadow->inbox[*chosen].source;
+      }
+    } else {
+      StampProtocol::drain(*shadow);
+      const std::optional<std::size_t> index = shadow->inbox.find(source, tag);
+      if (index && shadow->inbox[*index].stamp.send_vt_ns <= probed.vt) {
+        ready_source = source;
+      }
     }
+  }
+  if (!ready_source) {
+    *flag = 0;
+    if (message != nullptr) {
+      *message = MPI_MESSAGE_NULL;
+    }
+    return MPI_SUCCESS;
+  }
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = pmpi(*ready_source, st);
+  if (rc == MPI_SUCCESS && *flag) {
+    LayerWork work(*monitor);
+    if (source == MPI_ANY_SOURCE) {
+      // The next poll decides the next message afresh.
+      if (const std::optional<std::size_t> index = shadow->inbox.find(*ready_source, tag)) {
+        poll.decision->taken(index_of(function), shadow->inbox[*index]);
+      }
+      poll.decision.reset();
+    }
+    remember(*shadow, *st, message, probed);
   }
   return rc;
 }
@@ -40,26 +133,29 @@ int probe(int source, MPI_Comm comm, MPI_Status* status, MPI_Message* message, c
 } // namespace
 } // namespace vcmon::runtime::mpi
 
-using vcmon::runtime::mpi::probe;
+using namespace vcmon::runtime::mpi;
 
 extern "C" int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return probe(source, comm, status, nullptr, nullptr, true,
-               [&](MPI_Status* st) { return PMPI_Probe(source, tag, comm, st); });
+  return blocking_probe(MpiFunction::Probe, source, tag, comm, status, nullptr,
+                        [&](int from, MPI_Status* st) { return PMPI_Probe(from, tag, comm, st); });
 }
 
 extern "C" int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
-  return probe(source, comm, status, nullptr, flag, false,
-               [&](MPI_Status* st) { return PMPI_Iprobe(source, tag, comm, flag, st); });
+  return polling_probe(
+      MpiFunction::Iprobe, source, tag, comm, flag, status, nullptr,
+      [&](int from, MPI_Status* st) { return PMPI_Iprobe(from, tag, comm, flag, st); });
 }
 
 extern "C" int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message,
                           MPI_Status* status) {
-  return probe(source, comm, status, message, nullptr, true,
-               [&](MPI_Status* st) { return PMPI_Mprobe(source, tag, comm, message, st); });
+  return blocking_probe(
+      MpiFunction::Mprobe, source, tag, comm, status, message,
+      [&](int from, MPI_Status* st) { return PMPI_Mprobe(from, tag, comm, message, st); });
 }
 
 extern "C" int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
                            MPI_Status* status) {
-  return probe(source, comm, status, message, flag, false,
-               [&](MPI_Status* st) { return PMPI_Improbe(source, tag, comm, flag, message, st); });
+  return polling_probe(
+      MpiFunction::Improbe, source, tag, comm, flag, status, message,
+      [&](int from, MPI_Status* st) { return PMPI_Improbe(from, tag, comm, flag, message, st); });
 }

@@ -24,9 +24,10 @@ bool Receipt::consumed_message(int error, const MPI_Status& status) {
 
 void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
                     const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
-                    ClockUpdate& update) {
+                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp) {
   const vclock::MessageStamp stamp =
-      StampProtocol::receive_stamp(shadow, status.MPI_SOURCE, status.MPI_TAG);
+      taken_stamp != nullptr ? *taken_stamp
+                             : StampProtocol::take(shadow, status.MPI_SOURCE, status.MPI_TAG);
   if (stamp.flags & kSynchronous) {
     StampProtocol::send_reply(shadow, status.MPI_SOURCE, status.MPI_TAG, post);
   }

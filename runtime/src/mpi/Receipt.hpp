@@ -8,6 +8,8 @@
 
 #include "core/Monitor.hpp"
 
+#include "vcmon/vclock/MessageStamp.hpp"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -21,10 +23,11 @@ public:
   static bool consumed_message(int error, const MPI_Status& status);
 
   // The receive was posted at `post` and completed in a call entered at `call` that returned
-  // at real time `end_rt`; `status` names the actual source and tag.
+  // at real time `end_rt`; `status` names the actual source and tag. `stamp`: the message's
+  // stamp when the receive already took it, else nullptr (taken here).
   static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
                     const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
-                    ClockUpdate& update);
+                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr);
 };
 
 } // namespace vcmon::runtime::mpi

@@ -17,6 +17,8 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
     return; // an inactive persistent request completes at once, with an empty status
   }
   switch (request.kind) {
+  case TrackedRequest::Kind::Send:
+    break; // recorded when posted
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
     if (Receipt::consumed_message(error, status)) {

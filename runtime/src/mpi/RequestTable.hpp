@@ -1,7 +1,8 @@
 // What the layer remembers about a user request until MPI completes (or frees) it, keyed by
 // the request handle: O(1), preallocated, no allocation. Only requests whose completion needs
 // the layer are here: receives (they take their stamp at completion), synchronous sends (the
-// reply), persistent requests (they stamp at every start) and nonblocking collectives.
+// reply), persistent requests (they stamp at every start) and nonblocking collectives; and
+// standard sends, so that a rank waiting for them can say whom it waits for.
 #pragma once
 
 #include "mpi/HandleTable.hpp"
@@ -19,6 +20,7 @@ namespace vcmon::runtime::mpi {
 
 struct TrackedRequest {
   enum class Kind : std::uint8_t {
+    Send,
     Receive,
     SyncSend,
     PersistentSend,
@@ -31,8 +33,9 @@ struct TrackedRequest {
   bool active = false;      // persistent requests: started and not yet completed
   tables::SiteId site = tables::kNoSite;
   const Shadow* shadow = nullptr;
-  int peer = MPI_PROC_NULL;      // persistent sends: destination
-  int tag = 0;                   // persistent sends: tag
+  int peer = MPI_PROC_NULL;      // sends: destination; receives: source (or MPI_ANY_SOURCE)
+  int tag = 0;                   // persistent sends, receives: tag
+  std::uint64_t sequence = 0;    // Collective: its sequence number on the communicator
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
   Moment post;                   // when posted (persistent: when last started)
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective

@@ -2,6 +2,8 @@
 
 #include "mpi/HandleTable.hpp"
 
+#include <algorithm>
+
 namespace vcmon::runtime::mpi {
 namespace {
 
@@ -61,6 +63,16 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     PMPI_Comm_size(comm, &shadow->peers);
   }
   shadow->world_rank = world_ranks_of(comm, shadow->peers, inter != 0);
+  shadow->all_in_world = std::find(shadow->world_rank.begin(), shadow->world_rank.end(), -1) ==
+                         shadow->world_rank.end();
+  if (!inter) {
+    PMPI_Comm_rank(comm, &shadow->self);
+    // Every member has given ids below its own counter to its other communicators; the
+    // maximum is new to all of them.
+    static std::uint64_t next_id = 1;
+    PMPI_Allreduce(&next_id, &shadow->id, 1, MPI_UINT64_T, MPI_MAX, shadow->stamps);
+    next_id = shadow->id + 1;
+  }
   if (table.insert(comm, shadow) == nullptr) {
     // Unreachable within MPICH's context-id limit; stay consistent by not monitoring it.
     PMPI_Comm_free(&shadow->stamps);

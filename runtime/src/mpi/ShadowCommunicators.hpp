@@ -4,6 +4,8 @@
 // and touches no MPI state, so an invalid handle from the user falls through to PMPI unchanged.
 #pragma once
 
+#include "mpi/StampInbox.hpp"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -18,6 +20,17 @@ struct Shadow {
   int peers = 0;
   // Rank in MPI_COMM_WORLD of each peer (records name partners by world rank).
   std::vector<std::int32_t> world_rank;
+  // This process's rank among the peers; -1 for an intercommunicator (it is not a peer).
+  int self = -1;
+  // False when a peer lies outside MPI_COMM_WORLD (dynamic processes): the control channel
+  // cannot reach it, so wildcard receives on this communicator are left to MPI.
+  bool all_in_world = true;
+  // Identifies the communicator in the same way on all its members (0 for
+  // intercommunicators), so that a collective instance is (id, sequence number).
+  std::uint64_t id = 0;
+  mutable std::uint64_t collectives_entered = 0;
+  // Stamps pulled ahead of their data by wildcard decisions.
+  mutable StampInbox inbox;
 
   std::int32_t world_rank_of(int peer) const {
     return peer >= 0 && peer < peers ? world_rank[static_cast<std::size_t>(peer)] : -1;

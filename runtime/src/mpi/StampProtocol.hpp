@@ -3,16 +3,21 @@
 //    common time base) goes to the same destination with the same tag on the shadow `stamps`
 //    communicator. It is small, hence eager, and travels ahead of the data, so a receiver can
 //    see it by probing the shadow without pulling the data (wildcard decisions, issue 5);
-//  - once a receive has matched (its status names the actual source and tag) it takes exactly
+//  - a blocking receive waits for its stamp before it lets PMPI take the data (it polls, so it
+//    can answer the control channel meanwhile); a nonblocking one takes its stamp once the
+//    data matched (its status names the actual source and tag). Either way it takes exactly
 //    one stamp from that source with that tag: MPI's non-overtaking rule per (source,
-//    communicator, tag) makes it the data's own stamp;
+//    communicator, tag) makes it the data's own stamp. Stamps a wildcard decision pulled
+//    ahead wait in the shadow's inbox and are taken from there first;
 //  - a stamp flagged kSynchronous (Ssend, Issend, Ssend_init) is answered with the receiver's
 //    post time (SyncReply) on the shadow `replies` communicator, same tag, so that the sender
 //    completes no earlier than its partner arrived in virtual time.
 #pragma once
 
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
@@ -62,15 +67,69 @@ public:
            (tag == MPI_ANY_TAG || (tag >= 0 && tag <= Layer::tag_ub()));
   }
 
-  static void send_stamp(const Shadow& shadow, int dest, int tag,
-                         const vclock::MessageStamp& stamp) {
+  static void send_stamp(const Shadow& shadow, int dest, int tag, vclock::MessageStamp stamp) {
+    // Under the null-message baseline, this rank promised not to send before the bounds it
+    // announced (the lookahead): its stamps keep that promise.
+    if (const std::uint64_t floor = ControlChannel::promised_floor(); floor > stamp.send_vt_ns) {
+      stamp.send_vt_ns = floor;
+    }
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
   }
 
-  static vclock::MessageStamp receive_stamp(const Shadow& shadow, int source, int tag) {
-    vclock::MessageStamp stamp;
-    PMPI_Recv(&stamp, sizeof stamp, MPI_BYTE, source, tag, shadow.stamps, MPI_STATUS_IGNORE);
-    return stamp;
+  // The stamp of the next message from `source` (a rank) matching `tag` once its sender has
+  // sent it, else nullopt; never blocks.
+  static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+    if (!shadow.inbox.empty()) {
+      if (const auto index = shadow.inbox.find(source, tag)) {
+        return shadow.inbox.take(*index);
+      }
+    }
+    int found = 0;
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    PMPI_Improbe(source, tag, shadow.stamps, &found, &message, &status);
+    if (!found) {
+      return std::nullopt;
+    }
+    return receive(shadow, message, status);
+  }
+
+  // Whether the sender of the next message from `source` matching `tag` has sent it.
+  static bool present(const Shadow& shadow, int source, int tag) {
+    if (!shadow.inbox.empty() && shadow.inbox.find(source, tag)) {
+      return true;
+    }
+    int found = 0;
+    PMPI_Iprobe(source, tag, shadow.stamps, &found, MPI_STATUS_IGNORE);
+    return found != 0;
+  }
+
+  // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
+  // before the data, or right after a buffered send's data).
+  static vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
+    if (!shadow.inbox.empty()) {
+      if (const auto index = shadow.inbox.find(source, tag)) {
+        return shadow.inbox.take(*index).stamp;
+      }
+    }
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    PMPI_Mprobe(source, tag, shadow.stamps, &message, &status);
+    return receive(shadow, message, status).stamp;
+  }
+
+  // Pulls every stamp that has arrived on the shadow into its inbox (wildcard decisions).
+  static void drain(const Shadow& shadow) {
+    for (;;) {
+      int found = 0;
+      MPI_Message message = MPI_MESSAGE_NULL;
+      MPI_Status status;
+      PMPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, shadow.stamps, &found, &message, &status);
+      if (!found) {
+        return;
+      }
+      shadow.inbox.add(receive(shadow, message, status));
+    }
   }
 
   // The sender posts the receive of the reply before its data leaves.
@@ -82,6 +141,16 @@ public:
   static void send_reply(const Shadow& shadow, int source, int tag, const Moment& post) {
     const SyncReply reply{post.vt, post.rt};
     PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.replies);
+  }
+
+private:
+  // Receives a probed stamp; its send time bounds its sender's sends from below.
+  static PendingStamp receive(const Shadow& shadow, MPI_Message& message,
+                              const MPI_Status& status) {
+    PendingStamp entry{status.MPI_SOURCE, status.MPI_TAG, {}};
+    PMPI_Mrecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    SenderBounds::raise(shadow.world_rank_of(entry.source), entry.stamp.send_vt_ns);
+    return entry;
   }
 };
 

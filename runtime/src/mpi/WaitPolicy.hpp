@@ -1,18 +1,61 @@
 // The one place that decides how the layer waits for another process inside a blocking MPI
-// call (Recv, Probe, Mprobe, Wait*, blocking sends and Sendrecv). Today it simply lets PMPI
-// block. Wildcard decisions and cycle breaking (DESIGN.md §6–§7) need blocked ranks to answer
-// control requests: this becomes "post nonblocking, poll with sched_yield, serve the control
-// channel", without touching the wrappers.
+// call. While monitoring, a blocking call never blocks inside MPI: it polls a readiness test
+// (a stamp has arrived, a request is complete, a collective's entry reduction is done) and,
+// between polls, answers the control channel, announces null messages (VCMON_DEADLOCK=nullmsg)
+// and watches for a real deadlock (DESIGN.md §7: blocked processes must answer state requests).
+// Once ready, the blocking PMPI call itself completes at once.
 #pragma once
+
+#include "mpi/BlockedCall.hpp"
+#include "mpi/DeadlockDetector.hpp"
+#include "mpi/NullAnnouncer.hpp"
+
+#include "core/Monitor.hpp"
 
 #include <utility>
 
 namespace vcmon::runtime::mpi {
 
+// The waiting between two polls: the blocked call is registered for state requests as long
+// as the loop lives.
+class __attribute__((visibility("hidden"))) WaitLoop {
+public:
+  WaitLoop(Monitor& monitor, const BlockedCall& call);
+  WaitLoop(const WaitLoop&) = delete;
+  WaitLoop& operator=(const WaitLoop&) = delete;
+
+  void tick();
+
+private:
+  Monitor& monitor_;
+  const BlockedCall& call_;
+  BlockedCall::Scope registration_;
+  DeadlockDetector detector_;
+  NullAnnouncer announcer_;
+};
+
 class WaitPolicy {
 public:
+  // Outside monitoring: PMPI blocks as it likes.
   template <typename BlockingCall> static int block(BlockingCall&& call) {
     return std::forward<BlockingCall>(call)();
+  }
+
+  template <typename Ready>
+  static void wait_until(Monitor& monitor, const BlockedCall& call, Ready&& ready) {
+    if (!ready()) {
+      WaitLoop loop(monitor, call);
+      do {
+        loop.tick();
+      } while (!ready());
+    }
+  }
+
+  template <typename Ready, typename BlockingCall>
+  static int block(Monitor& monitor, const BlockedCall& call, Ready&& ready,
+                   BlockingCall&& blocking) {
+    wait_until(monitor, call, std::forward<Ready>(ready));
+    return std::forward<BlockingCall>(blocking)();
   }
 };
 

@@ -1,0 +1,207 @@
+#include "mpi/ControlChannel.hpp"
+
+#include "mpi/Moment.hpp"
+#include "mpi/SenderBounds.hpp"
+
+#include <mpi.h>
+
+#include <sched.h>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+enum Tag : int { kStateRequest = 1, kStateReply = 2, kNullMessage = 3 };
+
+MPI_Comm control = MPI_COMM_NULL;
+std::atomic<bool> finished{false};
+// One thread serves at a time (MPI_THREAD_MULTIPLE programs may block in several).
+std::atomic_flag serving = ATOMIC_FLAG_INIT;
+
+// A reply: activity, clock, present arrival (flag, value), collective (flag, value), function,
+// site, then the ranks waited on.
+constexpr std::size_t kReplyHeader = 9;
+
+std::vector<std::uint64_t> encode(const deadlock::ProcessState& state, const WaitPlace& place) {
+  std::vector<std::uint64_t> words{static_cast<std::uint64_t>(state.activity),
+                                   state.clock_ns,
+                                   state.present_arrival_ns.has_value(),
+                                   state.present_arrival_ns.value_or(0),
+                                   state.collective.has_value(),
+                                   state.collective.value_or(0),
+                                   place.function,
+                                   place.site,
+                                   state.waits_on.size()};
+  for (const int rank : state.waits_on) {
+    words.push_back(static_cast<std::uint64_t>(rank));
+  }
+  return words;
+}
+
+deadlock::ProcessState decode(int rank, const std::vector<std::uint64_t>& words, WaitPlace& place) {
+  deadlock::ProcessState state;
+  state.rank = rank;
+  state.activity = static_cast<deadlock::Activity>(words[0]);
+  state.clock_ns = words[1];
+  if (words[2] != 0) {
+    state.present_arrival_ns = words[3];
+  }
+  if (words[4] != 0) {
+    state.collective = words[5];
+  }
+  place.function = static_cast<unsigned>(words[6]);
+  place.site = static_cast<tables::SiteId>(words[7]);
+  for (std::size_t i = 0; i < words[8] && kReplyHeader + i < words.size(); ++i) {
+    state.waits_on.push_back(static_cast<int>(words[kReplyHeader + i]));
+  }
+  return state;
+}
+
+// Takes in the null messages that have arrived; true when there were any.
+bool absorb_null_messages() {
+  for (bool any = false;; any = true) {
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Iprobe(MPI_ANY_SOURCE, kNullMessage, control, &flag, &status);
+    if (!flag) {
+      return any;
+    }
+    std::uint64_t bound = 0;
+    PMPI_Recv(&bound, 1, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
+    SenderBounds::raise(status.MPI_SOURCE, bound);
+  }
+}
+
+} // namespace
+
+void ControlChannel::open(Monitor& monitor) {
+  PMPI_Comm_dup(MPI_COMM_WORLD, &control);
+  PMPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
+  SenderBounds::open(monitor.world_size());
+}
+
+deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {
+  deadlock::ProcessState state;
+  state.rank = monitor.world_rank();
+  if (place != nullptr) {
+    *place = {~0u, tables::kNoSite};
+  }
+  if (finished.load(std::memory_order_acquire)) {
+    state.activity = deadlock::Activity::Finished;
+    return state;
+  }
+  if (const BlockedCall* call = BlockedCall::current()) {
+    call->describe(state);
+    if (place != nullptr) {
+      *place = call->place();
+    }
+    return state;
+  }
+  state.activity = deadlock::Activity::Running;
+  state.clock_ns = Moment::now(monitor.clock()).vt;
+  return state;
+}
+
+bool ControlChannel::serve(Monitor& monitor) {
+  if (control == MPI_COMM_NULL || serving.test_and_set(std::memory_order_acquire)) {
+    return false;
+  }
+  bool any = absorb_null_messages();
+  for (;; any = true) {
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequest, control, &flag, &status);
+    if (!flag) {
+      break;
+    }
+    std::uint64_t request = 0;
+    PMPI_Recv(&request, 1, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
+              MPI_STATUS_IGNORE);
+    WaitPlace place;
+    const std::vector<std::uint64_t> reply = encode(own_state(monitor, &place), place);
+    PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, status.MPI_SOURCE,
+              kStateReply, control);
+    ++monitor.counters().control_messages;
+  }
+  serving.clear(std::memory_order_release);
+  return any;
+}
+
+std::vector<deadlock::ProcessState> ControlChannel::request_states(Monitor& monitor,
+                                                                   std::span<const int> ranks,
+                                                                   std::vector<WaitPlace>& places) {
+  const std::uint64_t request = 0;
+  for (const int rank : ranks) {
+    PMPI_Send(&request, 1, MPI_UINT64_T, rank, kStateRequest, control);
+  }
+  monitor.counters().control_messages += ranks.size();
+  std::vector<deadlock::ProcessState> states(ranks.size());
+  places.assign(ranks.size(), WaitPlace{});
+  std::size_t missing = ranks.size();
+  std::vector<bool> answered(ranks.size(), false);
+  std::vector<std::uint64_t> words;
+  while (missing > 0) {
+    bool progressed = false;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (answered[i]) {
+        continue;
+      }
+      int flag = 0;
+      MPI_Status status;
+      PMPI_Iprobe(ranks[i], kStateReply, control, &flag, &status);
+      if (!flag) {
+        continue;
+      }
+      int count = 0;
+      PMPI_Get_count(&status, MPI_UINT64_T, &count);
+      words.assign(static_cast<std::size_t>(count), 0);
+      PMPI_Recv(words.data(), count, MPI_UINT64_T, ranks[i], kStateReply, control,
+                MPI_STATUS_IGNORE);
+      states[i] = decode(ranks[i], words, places[i]);
+      answered[i] = true;
+      --missing;
+      progressed = true;
+    }
+    if (missing > 0 && !progressed) {
+      serve(monitor);
+      sched_yield();
+    }
+  }
+  return states;
+}
+
+void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound) {
+  std::uint64_t floor = promised_floor_.load(std::memory_order_relaxed);
+  while (floor < bound && !promised_floor_.compare_exchange_weak(floor, bound)) {
+  }
+  for (int rank = 0; rank < monitor.world_size(); ++rank) {
+    if (rank != monitor.world_rank()) {
+      PMPI_Send(&bound, 1, MPI_UINT64_T, rank, kNullMessage, control);
+    }
+  }
+  monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);
+}
+
+void ControlChannel::finish(Monitor& monitor) {
+  if (control == MPI_COMM_NULL) {
+    return;
+  }
+  finished.store(true, std::memory_order_release);
+  if (monitor.config().deadlock == DeadlockMode::NullMessage) {
+    announce_null(monitor, deadlock::kNever);
+  }
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  PMPI_Ibarrier(control, &barrier);
+  for (;;) {
+    int done = 0;
+    PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    if (done) {
+      break;
+    }
+    serve(monitor);
+    sched_yield();
+  }
+  // Requests and null messages sent before a rank saw the barrier complete are still owed.
+  serve(monitor);
+}
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,59 @@
+// The control channel (DESIGN.md §7): a private duplicate of MPI_COMM_WORLD on which a rank
+// with an undecided wildcard receive asks other ranks for their state, and on which the
+// null-message baseline announces bounds. Every rank answers from wherever it is: from the
+// loop its blocking call waits in (WaitPolicy), and from the wrappers it runs through
+// (serve_if_due, at most every 100 us of real time). All of it is the monitor's own work.
+#pragma once
+
+#include "mpi/BlockedCall.hpp"
+
+#include "core/Monitor.hpp"
+
+#include "vcmon/deadlock/ProcessState.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+class ControlChannel {
+public:
+  // At MPI_Init (collective over MPI_COMM_WORLD).
+  static void open(Monitor& monitor);
+  // At MPI_Finalize entry: from here on this rank answers Finished; returns once every rank is
+  // in MPI_Finalize, so no decider can still be waiting for an answer (collective).
+  static void finish(Monitor& monitor);
+
+  // Answers the state requests that have arrived and takes in null messages; true when there
+  // were any. The caller charges the work to intrusion.
+  static bool serve(Monitor& monitor);
+  static void serve_if_due(Monitor& monitor, std::uint64_t now_rt) {
+    if (now_rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
+      next_serve_rt_.store(now_rt + kServePeriodNs, std::memory_order_relaxed);
+      serve(monitor);
+    }
+  }
+
+  // Asks each of `ranks` (world ranks, not this one) for its state and waits for all the
+  // answers, serving requests meanwhile (two deciders may ask each other). `places` receives
+  // where each waits (for a deadlock report).
+  static std::vector<deadlock::ProcessState>
+  request_states(Monitor& monitor, std::span<const int> ranks, std::vector<WaitPlace>& places);
+
+  // Null-message baseline: announces to every other rank that this one sends nothing before
+  // `bound`; its later stamps then never go below it (the lookahead is a promise).
+  static void announce_null(Monitor& monitor, std::uint64_t bound);
+  static std::uint64_t promised_floor() { return promised_floor_.load(std::memory_order_relaxed); }
+
+  // This process's state now.
+  static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);
+
+private:
+  static constexpr std::uint64_t kServePeriodNs = 100'000;
+  static inline std::atomic<std::uint64_t> next_serve_rt_{0};
+  static inline std::atomic<std::uint64_t> promised_floor_{0};
+};
+
+} // namespace vcmon::runtime::mpi

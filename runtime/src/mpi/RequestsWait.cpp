@@ -1,0 +1,42 @@
+// What a Wait* call reports while it waits: the partners of its incomplete requests, OR for
+// Wait/Waitany/Waitsome... (one suffices) and AND for Waitall. A request the layer does not
+// know (another communicator, a generalized or I/O request) has no known partner: the call
+// then reports Running, which never makes a decider take an unsafe message.
+#include "mpi/BlockedCall.hpp"
+#include "mpi/RequestTable.hpp"
+
+namespace vcmon::runtime::mpi {
+
+void RequestsWait::describe_wait(deadlock::ProcessState& state) const {
+  state.activity =
+      needs_ == Needs::All ? deadlock::Activity::BlockedAll : deadlock::Activity::BlockedAny;
+  for (const MPI_Request request : requests_) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    if (done) {
+      continue;
+    }
+    const TrackedRequest* tracked = request_table().find(request);
+    if (tracked == nullptr || tracked->shadow == nullptr ||
+        (tracked->persistent() && !tracked->active)) {
+      state.activity = deadlock::Activity::Running;
+      state.waits_on.clear();
+      return;
+    }
+    if (tracked->kind == TrackedRequest::Kind::Collective) {
+      if (tracked->shadow->id == 0) {
+        state.activity = deadlock::Activity::Running;
+        state.waits_on.clear();
+        return;
+      }
+      state.collective = (tracked->shadow->id << 32) ^ tracked->sequence;
+    }
+    add_peers(state, *tracked->shadow,
+              tracked->kind == TrackedRequest::Kind::Collective ? MPI_ANY_SOURCE : tracked->peer);
+  }
+}
+
+} // namespace vcmon::runtime::mpi

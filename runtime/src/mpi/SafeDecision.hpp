@@ -1,0 +1,50 @@
+// The decision of one nondeterministic event by virtual time (DESIGN.md §6–§7), shared by
+// wildcard receives and probes (candidates: stamps that have arrived) and by Waitany/Testany/
+// Waitsome/Testsome (candidates: receive requests whose stamps have arrived). First the rule
+// over the bounds at hand; while it says Wait, VCMON_DEADLOCK=cycle asks the blocking senders
+// and those they wait for (CycleBreaker, with a back-off from 50 us doubling to 10 ms between
+// rounds), VCMON_DEADLOCK=nullmsg announces this process's bound and waits for the others'.
+#pragma once
+
+#include "mpi/BlockedCall.hpp"
+#include "mpi/NullAnnouncer.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+
+#include "core/Monitor.hpp"
+
+#include "vcmon/vclock/WildcardOrder.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace vcmon::runtime::mpi {
+
+class __attribute__((visibility("hidden"))) SafeDecision {
+public:
+  SafeDecision(Monitor& monitor, const Shadow& shadow) : monitor_(monitor), shadow_(shadow) {}
+
+  // Candidates and senders name world ranks. `waiting`: the decider's own wait, for state
+  // requests. `horizon`: Test-style calls report only arrivals up to it. The candidate to
+  // take now, or nullopt.
+  std::optional<vclock::WildcardCandidate>
+  decide(std::span<const vclock::WildcardCandidate> candidates,
+         std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
+         std::optional<std::uint64_t> horizon);
+
+  bool broke_cycle() const { return broke_cycle_; }
+
+private:
+  std::optional<vclock::WildcardCandidate>
+  break_cycle(std::span<const vclock::WildcardCandidate> candidates, const BlockedCall& waiting);
+
+  Monitor& monitor_;
+  const Shadow& shadow_;
+  std::optional<vclock::WildcardCandidate> permitted_; // what cycle breaking allowed
+  bool broke_cycle_ = false;
+  std::uint64_t next_ask_rt_ = 0;
+  std::uint64_t backoff_ns_ = 50'000;
+  NullAnnouncer announcer_;
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,73 @@
+#include "mpi/WildcardReceive.hpp"
+
+#include "mpi/Moment.hpp"
+#include "mpi/SenderBounds.hpp"
+#include "mpi/StampProtocol.hpp"
+#include "mpi/WildcardTrace.hpp"
+
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
+                                 std::uint64_t post_vt)
+    : monitor_(monitor), shadow_(shadow), tag_(tag), wait_(place, post_vt, shadow, MPI_ANY_SOURCE),
+      decision_(monitor, shadow) {}
+
+std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon) {
+  StampProtocol::drain(shadow_);
+  // Scratch per thread: no allocation once grown.
+  static thread_local std::vector<vclock::WildcardCandidate> candidates;
+  static thread_local std::vector<vclock::SenderBound> senders;
+  static thread_local std::vector<char> seen_source;
+  candidates.clear();
+  senders.clear();
+  seen_source.assign(static_cast<std::size_t>(shadow_.peers), 0);
+  const StampInbox& inbox = shadow_.inbox;
+  for (std::size_t i = 0; i < inbox.size(); ++i) {
+    const PendingStamp& entry = inbox[i];
+    char& seen = seen_source[static_cast<std::size_t>(entry.source)];
+    if (!seen && (tag_ == MPI_ANY_TAG || entry.tag == tag_)) {
+      seen = 1;
+      candidates.push_back({shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, i});
+    }
+  }
+  // Peers outside MPI_COMM_WORLD (dynamic processes) cannot be asked: on their
+  // communicators the earliest stamp present is taken.
+  for (int peer = 0; shadow_.all_in_world && peer < shadow_.peers; ++peer) {
+    if (peer != shadow_.self && !seen_source[static_cast<std::size_t>(peer)]) {
+      const int rank = shadow_.world_rank_of(peer);
+      senders.push_back({rank, SenderBounds::of(rank)});
+    }
+  }
+  if (candidates.empty()) {
+    wait_.set_present_arrival(std::nullopt);
+    return std::nullopt;
+  }
+  if (first_candidate_rt_ == 0) {
+    first_candidate_rt_ = Moment::now(monitor_.clock()).rt;
+  }
+  std::uint64_t earliest = candidates.front().arrival_ns;
+  for (const auto& c : candidates) {
+    earliest = std::min(earliest, c.arrival_ns);
+  }
+  wait_.set_present_arrival(earliest);
+  const auto chosen = decision_.decide(candidates, senders, wait_, horizon);
+  if (!chosen) {
+    return std::nullopt;
+  }
+  return chosen->slot;
+}
+
+void WildcardReceive::taken(unsigned function, const PendingStamp& stamp) {
+  tables::MonitorCounters& counters = monitor_.counters();
+  ++counters.wildcard_decisions;
+  counters.cycle_breaks += decision_.broke_cycle() ? 1 : 0;
+  if (first_candidate_rt_ != 0) {
+    counters.safety_wait_ns += Moment::now(monitor_.clock()).rt - first_candidate_rt_;
+  }
+  WildcardTrace::record(function, stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
+                        decision_.broke_cycle());
+}
+
+} // namespace vcmon::runtime::mpi
