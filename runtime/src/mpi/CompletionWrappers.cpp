@@ -1,5 +1,6 @@
 // MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
 // track go straight to PMPI after one table lookup each.
+#include "mpi/CompletionOrder.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
@@ -66,7 +67,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
                        [&] { return pmpi(st); });
     }
     if (monitor != nullptr) {
-      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()).rt);
+      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()));
     }
     return pmpi(st);
   };
@@ -104,7 +105,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
       return wait_then(monitor, function, all, needs, [&] { return pmpi(st); });
     }
     if (monitor != nullptr) {
-      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()).rt);
+      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()));
     }
     return pmpi(st);
   };
@@ -165,6 +166,41 @@ auto those_at(const int* outcount, const int* indices) {
   };
 }
 
+// Waitany and Testany (`flag`: nullptr for Waitany) in the order of virtual arrival when it
+// applies, else as PMPI completes.
+template <typename Call>
+int complete_any(MpiFunction function, int count, MPI_Request requests[], int* index, int* flag,
+                 MPI_Status* status, Call&& pmpi) {
+  if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, function, {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
+      return *rc;
+    }
+  }
+  return complete_many(function, count, requests, status, flag == nullptr, RequestsWait::Needs::One,
+                       pmpi, the_one_at(index));
+}
+
+// Waitsome and Testsome: one request per call when the order applies.
+template <typename Call>
+int complete_some(MpiFunction function, int incount, MPI_Request requests[], int* outcount,
+                  int indices[], MPI_Status statuses[], bool blocking, Call&& pmpi) {
+  if (Monitor* monitor = Layer::monitor(); monitor != nullptr && incount > 0) {
+    int index = MPI_UNDEFINED;
+    int flag = 0;
+    MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, function, {requests, static_cast<std::size_t>(incount)}, &index,
+            blocking ? nullptr : &flag, status)) {
+      *outcount = index == MPI_UNDEFINED ? 0 : 1;
+      indices[0] = index;
+      return *rc;
+    }
+  }
+  return complete_many(function, incount, requests, statuses, blocking, RequestsWait::Needs::One,
+                       pmpi, those_at(outcount, indices));
+}
+
 } // namespace
 } // namespace vcmon::runtime::mpi
 
@@ -194,33 +230,29 @@ extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Sta
 }
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  return complete_many(
-      MpiFunction::Waitany, count, requests, status, true, RequestsWait::Needs::One,
-      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); }, the_one_at(index));
+  return complete_any(MpiFunction::Waitany, count, requests, index, nullptr, status,
+                      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); });
 }
 
 extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
                            MPI_Status* status) {
-  return complete_many(
-      MpiFunction::Testany, count, requests, status, false, RequestsWait::Needs::One,
-      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); },
-      the_one_at(index));
+  return complete_any(
+      MpiFunction::Testany, count, requests, index, flag, status,
+      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); });
 }
 
 extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
-  return complete_many(
-      MpiFunction::Waitsome, incount, requests, statuses, true, RequestsWait::Needs::One,
-      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); },
-      those_at(outcount, indices));
+  return complete_some(
+      MpiFunction::Waitsome, incount, requests, outcount, indices, statuses, true,
+      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); });
 }
 
 extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
-  return complete_many(
-      MpiFunction::Testsome, incount, requests, statuses, false, RequestsWait::Needs::One,
-      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); },
-      those_at(outcount, indices));
+  return complete_some(
+      MpiFunction::Testsome, incount, requests, outcount, indices, statuses, false,
+      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); });
 }
 
 extern "C" int MPI_Start(MPI_Request* request) {

@@ -2,9 +2,12 @@
 
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
+#include "mpi/ShadowCommunicators.hpp"
+#include "mpi/StampCounts.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
@@ -17,12 +20,17 @@ std::atomic<bool> finished{false};
 // One thread serves at a time (MPI_THREAD_MULTIPLE programs may block in several).
 std::atomic_flag serving = ATOMIC_FLAG_INIT;
 
-// A reply: activity, clock, present arrival (flag, value), collective (flag, value), function,
-// site, then the ranks waited on.
-constexpr std::size_t kReplyHeader = 9;
+// A reply: stamps sent to the decider on its communicator, activity, clock, present arrival
+// (flag, value), collective (flag, value), function, site, then the ranks waited on.
+constexpr std::size_t kReplyHeader = 10;
 
-std::vector<std::uint64_t> encode(const deadlock::ProcessState& state, const WaitPlace& place) {
-  std::vector<std::uint64_t> words{static_cast<std::uint64_t>(state.activity),
+// Null messages whose bound waits for stamps still in flight, per source: (bound, stamps).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_nulls;
+
+std::vector<std::uint64_t> encode(std::uint64_t stamps_sent, const deadlock::ProcessState& state,
+                                  const WaitPlace& place) {
+  std::vector<std::uint64_t> words{stamps_sent,
+                                   static_cast<std::uint64_t>(state.activity),
                                    state.clock_ns,
                                    state.present_arrival_ns.has_value(),
                                    state.present_arrival_ns.value_or(0),
@@ -37,7 +45,10 @@ std::vector<std::uint64_t> encode(const deadlock::ProcessState& state, const Wai
   return words;
 }
 
-deadlock::ProcessState decode(int rank, const std::vector<std::uint64_t>& words, WaitPlace& place) {
+deadlock::ProcessState decode(int rank, std::vector<std::uint64_t> words, WaitPlace& place,
+                              std::uint64_t& stamps_sent) {
+  stamps_sent = words.front();
+  words.erase(words.begin());
   deadlock::ProcessState state;
   state.rank = rank;
   state.activity = static_cast<deadlock::Activity>(words[0]);
@@ -50,8 +61,8 @@ deadlock::ProcessState decode(int rank, const std::vector<std::uint64_t>& words,
   }
   place.function = static_cast<unsigned>(words[6]);
   place.site = static_cast<tables::SiteId>(words[7]);
-  for (std::size_t i = 0; i < words[8] && kReplyHeader + i < words.size(); ++i) {
-    state.waits_on.push_back(static_cast<int>(words[kReplyHeader + i]));
+  for (std::size_t i = 0; i < words[8] && kReplyHeader - 1 + i < words.size(); ++i) {
+    state.waits_on.push_back(static_cast<int>(words[kReplyHeader - 1 + i]));
   }
   return state;
 }
@@ -65,9 +76,21 @@ bool absorb_null_messages() {
     if (!flag) {
       return any;
     }
-    std::uint64_t bound = 0;
-    PMPI_Recv(&bound, 1, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
-    SenderBounds::raise(status.MPI_SOURCE, bound);
+    std::uint64_t null[2] = {0, 0}; // bound, stamps sent to this rank before it
+    PMPI_Recv(null, 2, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
+    auto& pending = pending_nulls[static_cast<std::size_t>(status.MPI_SOURCE)];
+    pending = {std::max(pending.first, null[0]), std::max(pending.second, null[1])};
+  }
+}
+
+// Applies the null messages whose preceding stamps have all arrived.
+void apply_nulls() {
+  for (std::size_t rank = 0; rank < pending_nulls.size(); ++rank) {
+    auto& [bound, stamps] = pending_nulls[rank];
+    if (bound != 0 && StampCounts::received_from(static_cast<int>(rank)) >= stamps) {
+      SenderBounds::raise(static_cast<int>(rank), bound);
+      bound = 0;
+    }
   }
 }
 
@@ -77,6 +100,8 @@ void ControlChannel::open(Monitor& monitor) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &control);
   PMPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
   SenderBounds::open(monitor.world_size());
+  StampCounts::open(monitor.world_size());
+  pending_nulls.assign(static_cast<std::size_t>(monitor.world_size()), {0, 0});
 }
 
 deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {
@@ -97,7 +122,10 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
     return state;
   }
   state.activity = deadlock::Activity::Running;
-  state.clock_ns = Moment::now(monitor.clock()).vt;
+  // A few of the layer's constants below: scopes ending after the answer take them back.
+  const std::uint64_t margin = 4 * monitor.action_cost_ns();
+  const std::uint64_t vt = std::min(Moment::now(monitor.clock()).vt, running_vt_);
+  state.clock_ns = vt > margin ? vt - margin : 0;
   return state;
 }
 
@@ -106,6 +134,7 @@ bool ControlChannel::serve(Monitor& monitor) {
     return false;
   }
   bool any = absorb_null_messages();
+  apply_nulls();
   for (;; any = true) {
     int flag = 0;
     MPI_Status status;
@@ -113,11 +142,17 @@ bool ControlChannel::serve(Monitor& monitor) {
     if (!flag) {
       break;
     }
-    std::uint64_t request = 0;
-    PMPI_Recv(&request, 1, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
+    std::uint64_t comm_id = 0; // the decider's communicator
+    PMPI_Recv(&comm_id, 1, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
               MPI_STATUS_IGNORE);
+    std::uint64_t stamps_sent = 0;
+    if (const Shadow* shadow = ShadowCommunicators::find_by_id(comm_id)) {
+      if (const int peer = shadow->peer_of(status.MPI_SOURCE); peer >= 0) {
+        stamps_sent = shadow->sent_to[static_cast<std::size_t>(peer)].load();
+      }
+    }
     WaitPlace place;
-    const std::vector<std::uint64_t> reply = encode(own_state(monitor, &place), place);
+    const std::vector<std::uint64_t> reply = encode(stamps_sent, own_state(monitor, &place), place);
     PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, status.MPI_SOURCE,
               kStateReply, control);
     ++monitor.counters().control_messages;
@@ -126,16 +161,17 @@ bool ControlChannel::serve(Monitor& monitor) {
   return any;
 }
 
-std::vector<deadlock::ProcessState> ControlChannel::request_states(Monitor& monitor,
-                                                                   std::span<const int> ranks,
-                                                                   std::vector<WaitPlace>& places) {
-  const std::uint64_t request = 0;
+std::vector<deadlock::ProcessState>
+ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks, std::uint64_t comm_id,
+                               std::vector<WaitPlace>& places,
+                               std::vector<std::uint64_t>& stamps_sent) {
   for (const int rank : ranks) {
-    PMPI_Send(&request, 1, MPI_UINT64_T, rank, kStateRequest, control);
+    PMPI_Send(&comm_id, 1, MPI_UINT64_T, rank, kStateRequest, control);
   }
   monitor.counters().control_messages += ranks.size();
   std::vector<deadlock::ProcessState> states(ranks.size());
   places.assign(ranks.size(), WaitPlace{});
+  stamps_sent.assign(ranks.size(), 0);
   std::size_t missing = ranks.size();
   std::vector<bool> answered(ranks.size(), false);
   std::vector<std::uint64_t> words;
@@ -156,7 +192,7 @@ std::vector<deadlock::ProcessState> ControlChannel::request_states(Monitor& moni
       words.assign(static_cast<std::size_t>(count), 0);
       PMPI_Recv(words.data(), count, MPI_UINT64_T, ranks[i], kStateReply, control,
                 MPI_STATUS_IGNORE);
-      states[i] = decode(ranks[i], words, places[i]);
+      states[i] = decode(ranks[i], words, places[i], stamps_sent[i]);
       answered[i] = true;
       --missing;
       progressed = true;
@@ -175,7 +211,8 @@ void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound) {
   }
   for (int rank = 0; rank < monitor.world_size(); ++rank) {
     if (rank != monitor.world_rank()) {
-      PMPI_Send(&bound, 1, MPI_UINT64_T, rank, kNullMessage, control);
+      const std::uint64_t null[2] = {bound, StampCounts::sent_to(rank)};
+      PMPI_Send(null, 2, MPI_UINT64_T, rank, kNullMessage, control);
     }
   }
   monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mpi/BlockedCall.hpp"
+#include "mpi/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -29,18 +30,24 @@ public:
   // Answers the state requests that have arrived and takes in null messages; true when there
   // were any. The caller charges the work to intrusion.
   static bool serve(Monitor& monitor);
-  static void serve_if_due(Monitor& monitor, std::uint64_t now_rt) {
-    if (now_rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
-      next_serve_rt_.store(now_rt + kServePeriodNs, std::memory_order_relaxed);
+  // From a wrapper of a running process entered at `entry`: serves at most every 100 us. The
+  // clock it answers with is `entry`'s: the layer's own work after it is intrusion, and a send
+  // stamped with `entry` must not precede the clock this process reported.
+  static void serve_if_due(Monitor& monitor, const Moment& entry) {
+    running_vt_ = entry.vt;
+    if (entry.rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
+      next_serve_rt_.store(entry.rt + kServePeriodNs, std::memory_order_relaxed);
       serve(monitor);
     }
   }
 
   // Asks each of `ranks` (world ranks, not this one) for its state and waits for all the
-  // answers, serving requests meanwhile (two deciders may ask each other). `places` receives
-  // where each waits (for a deadlock report).
+  // answers, serving requests meanwhile (two deciders may ask each other). `comm_id`: the
+  // decider's communicator (Shadow::id; 0: none). `places` receives where each waits (for a
+  // deadlock report), `stamps_sent` how many stamps each had sent this rank on `comm_id`.
   static std::vector<deadlock::ProcessState>
-  request_states(Monitor& monitor, std::span<const int> ranks, std::vector<WaitPlace>& places);
+  request_states(Monitor& monitor, std::span<const int> ranks, std::uint64_t comm_id,
+                 std::vector<WaitPlace>& places, std::vector<std::uint64_t>& stamps_sent);
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
   // `bound`; its later stamps then never go below it (the lookahead is a promise).
@@ -54,6 +61,7 @@ private:
   static constexpr std::uint64_t kServePeriodNs = 100'000;
   static inline std::atomic<std::uint64_t> next_serve_rt_{0};
   static inline std::atomic<std::uint64_t> promised_floor_{0};
+  static inline thread_local std::uint64_t running_vt_ = 0;
 };
 
 } // namespace vcmon::runtime::mpi

@@ -10,10 +10,21 @@ namespace vcmon::runtime::mpi {
 std::vector<deadlock::ProcessState>
 ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
   std::vector<WaitPlace> places;
-  std::vector<deadlock::ProcessState> states =
-      ControlChannel::request_states(monitor_, ranks, places);
+  std::vector<std::uint64_t> stamps_sent;
+  std::vector<deadlock::ProcessState> states = ControlChannel::request_states(
+      monitor_, ranks, shadow_ != nullptr ? shadow_->id : 0, places, stamps_sent);
   for (std::size_t i = 0; i < states.size(); ++i) {
     deadlock::ProcessState& state = states[i];
+    const int peer = shadow_ != nullptr ? shadow_->peer_of(state.rank) : -1;
+    if (peer >= 0 &&
+        shadow_->received_from[static_cast<std::size_t>(peer)].load() < stamps_sent[i]) {
+      // A message it sent this rank is still in flight, stamped earlier than its clock now:
+      // its clock bounds nothing yet. Ask again once the stamp has arrived.
+      const deadlock::Rank rank = state.rank;
+      state = deadlock::ProcessState{};
+      state.rank = rank;
+      state.clock_ns = SenderBounds::of(rank);
+    }
     state.can_send_to_decider =
         shadow_ == nullptr || std::find(shadow_->world_rank.begin(), shadow_->world_rank.end(),
                                         state.rank) != shadow_->world_rank.end();

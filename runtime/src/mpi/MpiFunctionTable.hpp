@@ -14,8 +14,12 @@
   X(Irsend)                                                                                        \
   X(Issend)                                                                                        \
   X(Recv)                                                                                          \
-  X(Irecv) X(Sendrecv) X(Sendrecv_replace) X(Isendrecv) X(Isendrecv_replace) X(Send_init)          \
-      X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init) X(Mrecv) X(Imrecv)
+  X(Irecv)                                                                                         \
+  X(Sendrecv)                                                                                      \
+  X(Sendrecv_replace)                                                                              \
+  X(Isendrecv)                                                                                     \
+  X(Isendrecv_replace) X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init)         \
+      X(Mrecv) X(Imrecv)
 
 // Probes and request completion.
 #define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
@@ -39,12 +43,14 @@
   X(Allgather, allgather)                                                                          \
   X(Allgatherv, allgatherv)                                                                        \
   X(Alltoall, alltoall)                                                                            \
-  X(Alltoallv, alltoallv) X(Alltoallw, alltoallw) X(Reduce, reduce) X(Allreduce, allreduce)        \
-      X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block)              \
-          X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                \
-              X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)  \
-                  X(Neighbor_alltoallv, neighbor_alltoallv)                                        \
-                      X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Alltoallv, alltoallv)                                                                          \
+  X(Alltoallw, alltoallw)                                                                          \
+  X(Reduce, reduce)                                                                                \
+  X(Allreduce, allreduce)                                                                          \
+  X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block) X(Scan, scan)    \
+      X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                                  \
+          X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)      \
+              X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 

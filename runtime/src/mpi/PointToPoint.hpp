@@ -100,7 +100,7 @@ public:
     std::optional<StampedSend> send;
     {
       LayerWork work(*monitor);
-      ControlChannel::serve_if_due(*monitor, start.rt);
+      ControlChannel::serve_if_due(*monitor, start);
       if (mode != SendMode::Buffered) {
         send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
       }
@@ -151,7 +151,7 @@ public:
     std::optional<StampedSend> send;
     {
       LayerWork work(*monitor);
-      ControlChannel::serve_if_due(*monitor, start.rt);
+      ControlChannel::serve_if_due(*monitor, start);
       if (mode != SendMode::Buffered) {
         send = stamp(*monitor, function, count, datatype, dest, tag, comm, mode, start);
       }

@@ -91,7 +91,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   std::optional<int> ready_source;
   {
     LayerWork work(*monitor);
-    ControlChannel::serve_if_due(*monitor, probed.rt);
+    ControlChannel::serve_if_due(*monitor, probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard = polling_decision(
           *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);

@@ -11,6 +11,8 @@ static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator hand
 
 // MPICH allows a few thousand context ids; each user communicator here takes three.
 HandleTable<Shadow*, 2048> table;
+// The same shadows, for lookups by id (state requests; rare).
+std::vector<Shadow*> shadows;
 
 std::vector<std::int32_t> world_ranks_of(MPI_Comm comm, int peers, bool inter) {
   MPI_Group group = MPI_GROUP_NULL;
@@ -48,6 +50,15 @@ const Shadow* ShadowCommunicators::find(MPI_Comm comm) {
   return entry != nullptr ? *entry : nullptr;
 }
 
+const Shadow* ShadowCommunicators::find_by_id(std::uint64_t id) {
+  for (const Shadow* shadow : shadows) {
+    if (id != 0 && shadow->id == id) {
+      return shadow;
+    }
+  }
+  return nullptr;
+}
+
 void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   if (comm == MPI_COMM_NULL) {
     return;
@@ -63,6 +74,10 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     PMPI_Comm_size(comm, &shadow->peers);
   }
   shadow->world_rank = world_ranks_of(comm, shadow->peers, inter != 0);
+  shadow->sent_to =
+      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(shadow->peers));
+  shadow->received_from =
+      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(shadow->peers));
   shadow->all_in_world = std::find(shadow->world_rank.begin(), shadow->world_rank.end(), -1) ==
                          shadow->world_rank.end();
   if (!inter) {
@@ -73,7 +88,9 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     PMPI_Allreduce(&next_id, &shadow->id, 1, MPI_UINT64_T, MPI_MAX, shadow->stamps);
     next_id = shadow->id + 1;
   }
-  if (table.insert(comm, shadow) == nullptr) {
+  if (table.insert(comm, shadow) != nullptr) {
+    shadows.push_back(shadow);
+  } else {
     // Unreachable within MPICH's context-id limit; stay consistent by not monitoring it.
     PMPI_Comm_free(&shadow->stamps);
     PMPI_Comm_free(&shadow->replies);
@@ -88,6 +105,7 @@ void ShadowCommunicators::release(MPI_Comm comm) {
   }
   Shadow* shadow = *entry;
   table.erase(comm);
+  std::erase(shadows, shadow);
   PMPI_Comm_free(&shadow->stamps);
   PMPI_Comm_free(&shadow->replies);
   delete shadow;

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,20 @@ struct Shadow {
   mutable std::uint64_t collectives_entered = 0;
   // Stamps pulled ahead of their data by wildcard decisions.
   mutable StampInbox inbox;
+  // Stamps sent to and received from each peer: a decider uses a reply's clock as a bound only
+  // once every stamp its sender had sent it has arrived (a message may still be in flight).
+  mutable std::vector<std::atomic<std::uint64_t>> sent_to;
+  mutable std::vector<std::atomic<std::uint64_t>> received_from;
+
+  // The peer index of world rank `rank`, or -1.
+  int peer_of(std::int32_t rank) const {
+    for (int p = 0; p < peers; ++p) {
+      if (world_rank[static_cast<std::size_t>(p)] == rank) {
+        return p;
+      }
+    }
+    return -1;
+  }
 
   std::int32_t world_rank_of(int peer) const {
     return peer >= 0 && peer < peers ? world_rank[static_cast<std::size_t>(peer)] : -1;
@@ -43,6 +58,8 @@ public:
   // communicator made by a constructor the layer does not wrap: such communicators are
   // consistently unmonitored on all their members).
   static const Shadow* find(MPI_Comm comm);
+  // The intracommunicator shadow with agreed id `id` (Shadow::id), or nullptr.
+  static const Shadow* find_by_id(std::uint64_t id);
 
   // Gives `comm` its shadow, duplicated from `source` (collective over `source`, which must
   // have the same group as `comm` and carry no user attributes: the new communicator itself

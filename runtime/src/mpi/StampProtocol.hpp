@@ -19,6 +19,7 @@
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/StampCounts.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
 
@@ -74,6 +75,8 @@ public:
       stamp.send_vt_ns = floor;
     }
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
+    shadow.sent_to[static_cast<std::size_t>(dest)].fetch_add(1, std::memory_order_relaxed);
+    StampCounts::sent(shadow.world_rank_of(dest));
   }
 
   // The stamp of the next message from `source` (a rank) matching `tag` once its sender has
@@ -149,7 +152,11 @@ private:
                               const MPI_Status& status) {
     PendingStamp entry{status.MPI_SOURCE, status.MPI_TAG, {}};
     PMPI_Mrecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, &message, MPI_STATUS_IGNORE);
-    SenderBounds::raise(shadow.world_rank_of(entry.source), entry.stamp.send_vt_ns);
+    shadow.received_from[static_cast<std::size_t>(entry.source)].fetch_add(
+        1, std::memory_order_relaxed);
+    const int sender = shadow.world_rank_of(entry.source);
+    StampCounts::received(sender);
+    SenderBounds::raise(sender, entry.stamp.send_vt_ns);
     return entry;
   }
 };

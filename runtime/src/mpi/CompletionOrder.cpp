@@ -1,0 +1,155 @@
+#include "mpi/CompletionOrder.hpp"
+
+#include "mpi/ClockUpdate.hpp"
+#include "mpi/LayerWork.hpp"
+#include "mpi/Moment.hpp"
+#include "mpi/RequestCompletion.hpp"
+#include "mpi/SafeDecision.hpp"
+#include "mpi/SenderBounds.hpp"
+#include "mpi/StampProtocol.hpp"
+#include "mpi/WaitPolicy.hpp"
+#include "mpi/WildcardTrace.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// The communicator all active requests receive on from specific sources, or nullptr.
+const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
+  const Shadow* shadow = nullptr;
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    const TrackedRequest* tracked = request_table().find(request);
+    if (tracked == nullptr) {
+      return nullptr;
+    }
+    const bool receive =
+        tracked->kind == TrackedRequest::Kind::Receive ||
+        (tracked->kind == TrackedRequest::Kind::PersistentReceive && tracked->active);
+    if (tracked->persistent() && !tracked->active) {
+      continue; // inactive: MPI ignores it
+    }
+    if (!receive || tracked->peer < 0 || !tracked->shadow->all_in_world ||
+        (shadow != nullptr && tracked->shadow != shadow)) {
+      return nullptr;
+    }
+    shadow = tracked->shadow;
+  }
+  return shadow;
+}
+
+} // namespace
+
+std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction function,
+                                                   std::span<MPI_Request> requests, int* index,
+                                                   int* flag, MPI_Status* status) {
+  const Shadow* shadow = common_receive_shadow(requests);
+  if (shadow == nullptr) {
+    return std::nullopt;
+  }
+  const Moment call = Moment::now(monitor.clock());
+  const RequestsWait waiting({index_of(function), monitor.comm_site(index_of(function))}, call.vt,
+                             requests, RequestsWait::Needs::One);
+  SafeDecision decision(monitor, *shadow);
+  std::vector<vclock::WildcardCandidate> candidates;
+  std::vector<vclock::SenderBound> senders;
+  std::vector<std::size_t> claimed;
+  std::uint64_t first_candidate_rt = 0;
+  std::optional<vclock::WildcardCandidate> chosen;
+  const auto attempt = [&](std::optional<std::uint64_t> horizon) {
+    StampProtocol::drain(*shadow);
+    candidates.clear();
+    senders.clear();
+    claimed.clear();
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      const TrackedRequest* tracked =
+          requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+      if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
+        continue;
+      }
+      const int rank = shadow->world_rank_of(tracked->peer);
+      // The stamp of this request's message: the first from its source matching its tag that
+      // an earlier request of the call has not claimed.
+      std::optional<std::size_t> entry;
+      for (std::size_t skip = 0;; ++skip) {
+        entry = shadow->inbox.find(tracked->peer, tracked->tag, skip);
+        if (!entry || std::find(claimed.begin(), claimed.end(), *entry) == claimed.end()) {
+          break;
+        }
+      }
+      if (entry) {
+        claimed.push_back(*entry);
+        candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
+      } else {
+        senders.push_back({rank, SenderBounds::of(rank)});
+      }
+    }
+    // A source with a stamp here cannot be overtaken by its own later messages.
+    std::erase_if(senders, [&](const vclock::SenderBound& s) {
+      return std::any_of(candidates.begin(), candidates.end(),
+                         [&](const auto& c) { return c.source == s.source; });
+    });
+    if (!candidates.empty() && first_candidate_rt == 0) {
+      first_candidate_rt = Moment::now(monitor.clock()).rt;
+    }
+    chosen = decision.decide(candidates, senders, waiting, horizon);
+    return chosen.has_value();
+  };
+  if (flag != nullptr) {
+    ControlChannel::serve_if_due(monitor, call);
+    bool ready;
+    {
+      LayerWork work(monitor);
+      ready = attempt(call.vt);
+    }
+    if (!ready) {
+      *flag = 0;
+      *index = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    *flag = 1;
+  } else {
+    WaitPolicy::wait_until(monitor, waiting, [&] { return attempt(std::nullopt); });
+  }
+  const std::size_t i = chosen->slot;
+  const MPI_Request handle = requests[i];
+  TrackedRequest& tracked = *request_table().find(handle);
+  const PendingStamp stamp = shadow->inbox[claimed[std::distance(
+      candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
+                                       [&](const auto& c) { return c.slot == i; }))]];
+  // Its sender has sent: the data follows at once.
+  const Moment decided = Moment::now(monitor.clock());
+  const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer);
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = WaitPolicy::block(
+      monitor, data,
+      [&] {
+        int done = 0;
+        PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
+        return done != 0;
+      },
+      [&] { return PMPI_Wait(&requests[i], st); });
+  *index = static_cast<int>(i);
+  const std::uint64_t end_rt = Moment::now(monitor.clock()).rt;
+  ClockUpdate update;
+  {
+    LayerWork work(monitor);
+    tables::MonitorCounters& counters = monitor.counters();
+    ++counters.wildcard_decisions;
+    counters.cycle_breaks += decision.broke_cycle() ? 1 : 0;
+    counters.safety_wait_ns += first_candidate_rt != 0 ? decided.rt - first_candidate_rt : 0;
+    WildcardTrace::record(index_of(function), stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
+                          decision.broke_cycle());
+    RequestCompletion::completed(monitor, handle, tracked, *st, rc, {call.vt, decided.rt}, end_rt,
+                                 update);
+  }
+  update.apply(monitor.clock());
+  return rc;
+}
+
+} // namespace vcmon::runtime::mpi
