@@ -18,8 +18,8 @@
   X(Sendrecv)                                                                                      \
   X(Sendrecv_replace)                                                                              \
   X(Isendrecv)                                                                                     \
-  X(Isendrecv_replace) X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init)         \
-      X(Mrecv) X(Imrecv)
+  X(Isendrecv_replace)                                                                             \
+  X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init) X(Mrecv) X(Imrecv)
 
 // Probes and request completion.
 #define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
@@ -47,10 +47,11 @@
   X(Alltoallw, alltoallw)                                                                          \
   X(Reduce, reduce)                                                                                \
   X(Allreduce, allreduce)                                                                          \
-  X(Reduce_scatter, reduce_scatter) X(Reduce_scatter_block, reduce_scatter_block) X(Scan, scan)    \
-      X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                                  \
-          X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)      \
-              X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Reduce_scatter, reduce_scatter)                                                                \
+  X(Reduce_scatter_block, reduce_scatter_block)                                                    \
+  X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                        \
+      X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)          \
+          X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 

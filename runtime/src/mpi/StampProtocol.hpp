@@ -79,22 +79,26 @@ public:
     StampCounts::sent(shadow.world_rank_of(dest));
   }
 
-  // The stamp of the next message from `source` (a rank) matching `tag` once its sender has
-  // sent it, else nullopt; never blocks.
-  static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+  // The stamp from `source` matching `tag` that a wildcard decision pulled ahead, if any.
+  static std::optional<PendingStamp> take_pulled(const Shadow& shadow, int source, int tag) {
     if (!shadow.inbox.empty()) {
       if (const auto index = shadow.inbox.find(source, tag)) {
         return shadow.inbox.take(*index);
       }
     }
-    int found = 0;
-    MPI_Message message = MPI_MESSAGE_NULL;
-    MPI_Status status;
-    PMPI_Improbe(source, tag, shadow.stamps, &found, &message, &status);
-    if (!found) {
-      return std::nullopt;
-    }
-    return receive(shadow, message, status);
+    return std::nullopt;
+  }
+
+  // Posts the receive of the next stamp from `source` matching `tag` into `entry` (no stamp of
+  // theirs may wait in the inbox); received() once `request` completed with `status`.
+  static void post_receive(const Shadow& shadow, int source, int tag, PendingStamp& entry,
+                           MPI_Request& request) {
+    PMPI_Irecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, source, tag, shadow.stamps, &request);
+  }
+  static void received(const Shadow& shadow, PendingStamp& entry, const MPI_Status& status) {
+    entry.source = status.MPI_SOURCE;
+    entry.tag = status.MPI_TAG;
+    counted(shadow, entry);
   }
 
   // Whether the sender of the next message from `source` matching `tag` has sent it.
@@ -115,10 +119,7 @@ public:
         return shadow.inbox.take(*index).stamp;
       }
     }
-    MPI_Message message = MPI_MESSAGE_NULL;
-    MPI_Status status;
-    PMPI_Mprobe(source, tag, shadow.stamps, &message, &status);
-    return receive(shadow, message, status).stamp;
+    return receive(shadow, source, tag).stamp;
   }
 
   // Pulls every stamp that has arrived on the shadow into its inbox (wildcard decisions).
@@ -147,17 +148,31 @@ public:
   }
 
 private:
-  // Receives a probed stamp; its send time bounds its sender's sends from below.
   static PendingStamp receive(const Shadow& shadow, MPI_Message& message,
                               const MPI_Status& status) {
     PendingStamp entry{status.MPI_SOURCE, status.MPI_TAG, {}};
     PMPI_Mrecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    counted(shadow, entry);
+    return entry;
+  }
+
+  // Receives the next stamp from `source` with `tag`.
+  static PendingStamp receive(const Shadow& shadow, int source, int tag) {
+    PendingStamp entry{source, tag, {}};
+    MPI_Status status;
+    PMPI_Recv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, source, tag, shadow.stamps, &status);
+    entry.tag = status.MPI_TAG;
+    counted(shadow, entry);
+    return entry;
+  }
+
+  // A stamp taken out of MPI: its send time bounds its sender's sends from below.
+  static void counted(const Shadow& shadow, const PendingStamp& entry) {
     shadow.received_from[static_cast<std::size_t>(entry.source)].fetch_add(
         1, std::memory_order_relaxed);
     const int sender = shadow.world_rank_of(entry.source);
     StampCounts::received(sender);
     SenderBounds::raise(sender, entry.stamp.send_vt_ns);
-    return entry;
   }
 };
 

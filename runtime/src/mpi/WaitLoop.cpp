@@ -7,13 +7,28 @@
 namespace vcmon::runtime::mpi {
 
 WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call)
-    : monitor_(monitor), call_(call), registration_(call),
-      detector_(monitor, Moment::now(monitor.clock()).rt) {}
+    : WaitLoop(monitor, call, Moment::now(monitor.clock()).rt) {}
+
+WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt)
+    : monitor_(monitor), call_(call), registration_(call), detector_(monitor, start_rt),
+      spin_end_rt_(start_rt + kSpinNs), next_service_rt_(spin_end_rt_) {}
 
 void WaitLoop::tick() {
+  // While spinning, the clock is read only every few polls: a poll is a few dozen ns.
+  if (++polls_ % kPollsPerClockRead != 0) {
+    return;
+  }
   vclock::VirtualClock& clock = monitor_.clock();
   const std::uint64_t start = clock.source().now_ns();
   const std::uint64_t now_rt = clock.real_at(start);
+  if (now_rt < spin_end_rt_) {
+    return;
+  }
+  if (now_rt < next_service_rt_) {
+    sched_yield();
+    return;
+  }
+  next_service_rt_ = now_rt + kServiceNs;
   // Waiting between polls is the program's own waiting; only work done for others, and the
   // deadlock check, is the monitor's.
   bool worked = ControlChannel::serve(monitor_);
