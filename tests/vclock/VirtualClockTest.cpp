@@ -102,6 +102,57 @@ TEST(VirtualClock, AdvanceShiftsRealAndVirtualTimeAlike) {
   EXPECT_EQ(clock.real_at(now), rt);
 }
 
+TEST(VirtualClock, ShowNeverReturnsLessThanWhatWasShownBefore) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  EXPECT_EQ(clock.show(5'000), 5'000u);
+  EXPECT_EQ(clock.show(3'000), 5'001u); // a later send looks strictly later
+  EXPECT_EQ(clock.show(5'001), 5'002u);
+  EXPECT_EQ(clock.show(9'000), 9'000u);
+  EXPECT_EQ(clock.floor_ns(), 9'000u);
+}
+
+TEST(VirtualClock, ContinueFromNeverGoesBelowWhatWasShown) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 3'000'000);
+  clock.show(2'000'000); // e.g. a stamp sent at 2 ms
+  clock.continue_from(1'000'000);
+  EXPECT_GE(clock.virtual_ns(), 2'000'000u);
+  EXPECT_LE(clock.intrusion_ns(), clock.real_ns() - 2'000'000u);
+}
+
+TEST(VirtualClock, ContinueFromRaisesTheFloor) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 3'000'000);
+  clock.continue_from(2'000'000); // a decider may have relied on this resumption
+  EXPECT_EQ(clock.floor_ns(), 2'000'000u);
+  clock.charge(2'500'000); // a charge moves VT below it; what is shown does not
+  EXPECT_LT(clock.virtual_ns(), 2'000'000u);
+  EXPECT_EQ(clock.show(clock.virtual_ns()), 2'000'001u);
+}
+
+TEST(VirtualClock, ChargeBesideStopsAtTheFloor) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 4'000'000);
+  clock.show(1'000'000);
+  clock.charge_beside(1'000'000); // room enough: charged whole
+  EXPECT_EQ(clock.intrusion_ns(), 1'000'000u);
+  clock.charge_beside(3'600'000'000'000u); // far more than the room: VT stops at the floor
+  EXPECT_GE(clock.virtual_ns(), 1'000'000u);
+  EXPECT_LT(clock.virtual_ns(), 2'000'000u);
+}
+
+TEST(VirtualClock, ChargeBesideAtTheFloorChargesNothing) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  clock.show(3'600'000'000'000u); // shown beyond RT: no room at all
+  clock.charge_beside(1'000);
+  EXPECT_EQ(clock.intrusion_ns(), 0u);
+}
+
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {
   const ClockSource source = ClockSource::calibrate();
   VirtualClock clock(source);

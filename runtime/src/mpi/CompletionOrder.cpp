@@ -1,6 +1,7 @@
 #include "mpi/CompletionOrder.hpp"
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/ControlChannel.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/RequestCompletion.hpp"

@@ -94,6 +94,17 @@ void apply_nulls() {
   }
 }
 
+// Tells every other rank that this one sends nothing before `bound`.
+void send_nulls(Monitor& monitor, std::uint64_t bound) {
+  for (int rank = 0; rank < monitor.world_size(); ++rank) {
+    if (rank != monitor.world_rank()) {
+      const std::uint64_t null[2] = {bound, StampCounts::sent_to(rank)};
+      PMPI_Send(null, 2, MPI_UINT64_T, rank, kNullMessage, control);
+    }
+  }
+  monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);
+}
+
 } // namespace
 
 void ControlChannel::open(Monitor& monitor) {
@@ -125,7 +136,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // A few of the layer's constants below: scopes ending after the answer take them back.
   const std::uint64_t margin = 4 * monitor.action_cost_ns();
   const std::uint64_t vt = std::min(Moment::now(monitor.clock()).vt, running_vt_);
-  state.clock_ns = vt > margin ? vt - margin : 0;
+  state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
   return state;
 }
 
@@ -206,16 +217,7 @@ ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks, std
 }
 
 void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound) {
-  std::uint64_t floor = promised_floor_.load(std::memory_order_relaxed);
-  while (floor < bound && !promised_floor_.compare_exchange_weak(floor, bound)) {
-  }
-  for (int rank = 0; rank < monitor.world_size(); ++rank) {
-    if (rank != monitor.world_rank()) {
-      const std::uint64_t null[2] = {bound, StampCounts::sent_to(rank)};
-      PMPI_Send(null, 2, MPI_UINT64_T, rank, kNullMessage, control);
-    }
-  }
-  monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);
+  send_nulls(monitor, monitor.clock().show(bound));
 }
 
 void ControlChannel::finish(Monitor& monitor) {
@@ -224,7 +226,7 @@ void ControlChannel::finish(Monitor& monitor) {
   }
   finished.store(true, std::memory_order_release);
   if (monitor.config().deadlock == DeadlockMode::NullMessage) {
-    announce_null(monitor, deadlock::kNever);
+    send_nulls(monitor, deadlock::kNever); // a bound, not a time: the clock goes on
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(control, &barrier);

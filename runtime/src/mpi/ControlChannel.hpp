@@ -50,9 +50,9 @@ public:
                  std::vector<WaitPlace>& places, std::vector<std::uint64_t>& stamps_sent);
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
-  // `bound`; its later stamps then never go below it (the lookahead is a promise).
+  // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's
+  // floor keeps).
   static void announce_null(Monitor& monitor, std::uint64_t bound);
-  static std::uint64_t promised_floor() { return promised_floor_.load(std::memory_order_relaxed); }
 
   // This process's state now.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);
@@ -60,7 +60,6 @@ public:
 private:
   static constexpr std::uint64_t kServePeriodNs = 100'000;
   static inline std::atomic<std::uint64_t> next_serve_rt_{0};
-  static inline std::atomic<std::uint64_t> promised_floor_{0};
   static inline thread_local std::uint64_t running_vt_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/LayerWork.hpp"
@@ -63,7 +64,8 @@ public:
       send.reply = &LayerRequests::post_sync_reply(*shadow, dest, tag, send.site, *bytes);
     }
     StampProtocol::send_stamp(
-        *shadow, dest, tag, {send.start.vt, send.start.rt, *bytes, synchronous ? kSynchronous : 0});
+        monitor.clock(), *shadow, dest, tag,
+        {send.start.vt, send.start.rt, *bytes, synchronous ? kSynchronous : 0});
     return send;
   }
 

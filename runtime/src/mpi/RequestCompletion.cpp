@@ -66,7 +66,7 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
                                                     request.bytes);
   }
   StampProtocol::send_stamp(
-      shadow, request.peer, request.tag,
+      monitor.clock(), shadow, request.peer, request.tag,
       {request.post.vt, request.post.rt, request.bytes, request.synchronous ? kSynchronous : 0});
 }
 

@@ -14,7 +14,6 @@
 //    completes no earlier than its partner arrived in virtual time.
 #pragma once
 
-#include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
@@ -22,6 +21,7 @@
 #include "mpi/StampCounts.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
+#include "vcmon/vclock/VirtualClock.hpp"
 
 #include <mpi.h>
 
@@ -68,12 +68,12 @@ public:
            (tag == MPI_ANY_TAG || (tag >= 0 && tag <= Layer::tag_ub()));
   }
 
-  static void send_stamp(const Shadow& shadow, int dest, int tag, vclock::MessageStamp stamp) {
-    // Under the null-message baseline, this rank promised not to send before the bounds it
-    // announced (the lookahead): its stamps keep that promise.
-    if (const std::uint64_t floor = ControlChannel::promised_floor(); floor > stamp.send_vt_ns) {
-      stamp.send_vt_ns = floor;
-    }
+  // The stamp shows the send time on `clock`: never earlier than a time this process showed
+  // before (its stamps, its state replies, its null messages' bounds), which receivers took
+  // as a bound on its sends.
+  static void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
+                         vclock::MessageStamp stamp) {
+    stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
     shadow.sent_to[static_cast<std::size_t>(dest)].fetch_add(1, std::memory_order_relaxed);
     StampCounts::sent(shadow.world_rank_of(dest));

@@ -50,7 +50,7 @@ void LivePublisher::run() {
       return;
     }
     const std::uint64_t spent = thread_cpu_ns() - start;
-    monitor_.clock().charge(spent);
+    monitor_.clock().charge_beside(spent);
     cpu_ns_.fetch_add(spent, std::memory_order_relaxed);
     lock.lock();
   }

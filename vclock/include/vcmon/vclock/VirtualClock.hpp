@@ -1,4 +1,12 @@
 // A process's virtual clock (DESIGN.md §5): VT = RT − I, where I is the monitor's intrusion.
+//
+// Other processes decide on the virtual times this one shows them (the send time of every
+// stamp, the clock of every state reply, every null-message bound): a wildcard receiver takes
+// a message once no sender can still send earlier. So whatever moves this clock back (work a
+// helper thread charges while the program runs, concurrent charges of several threads, a
+// continue_from that removes waiting) must never let a later send look earlier than what was
+// shown: the clock keeps a *floor*, the latest time shown or resumed from, and what it shows
+// is never below it.
 #pragma once
 
 #include "vcmon/vclock/ClockSource.hpp"
@@ -31,11 +39,23 @@ public:
 
   // Adds monitoring cost to I. Thread-safe (several threads of one process may probe).
   void charge(std::uint64_t ns) { intrusion_ns_.fetch_add(ns, std::memory_order_relaxed); }
+  // Adds the cost of monitoring work done beside the program (by a helper thread, while the
+  // program ran on): as far as it does not move VT below the floor; the rest is dropped.
+  void charge_beside(std::uint64_t ns);
   // Continues the clock from virtual time `vt` (e.g. after a receive): I becomes RT − vt,
   // so that real waiting caused by other processes' intrusion is not counted as the
-  // program's. VT may move backwards (the waiting becomes intrusion) but never ahead of RT:
-  // a `vt` beyond RT is clamped to RT (I = 0).
+  // program's. VT may move backwards (the waiting becomes intrusion), but not below the
+  // floor, and never ahead of RT: a `vt` beyond RT is clamped to RT (I = 0). The time
+  // continued from becomes the floor: a decider may have relied on it.
   void continue_from(std::uint64_t vt);
+
+  // Shows `vt` to other processes: returns what to show, the later of `vt` and just after the
+  // floor, and raises the floor to it. Strictly after: two sends never show the same time,
+  // and whatever follows a resumption is later than it, so a decider's tie with this
+  // process never stands (DESIGN.md §6 breaks ties by rank; a process blocked on the same
+  // message as the decider would otherwise block it forever). Thread-safe.
+  std::uint64_t show(std::uint64_t vt);
+  std::uint64_t floor_ns() const { return floor_ns_.load(std::memory_order_relaxed); }
 
   // Moves the origin so that every later RT (and VT) reads `delta_ns` more: used to put
   // ranks into one time base once their offsets are known, and for the testing offset.
@@ -49,6 +69,7 @@ private:
   const ClockSource& source_;
   std::atomic<std::uint64_t> origin_ns_;
   std::atomic<std::uint64_t> intrusion_ns_{0};
+  std::atomic<std::uint64_t> floor_ns_{0};
 };
 
 // Measures the monitor's own work from construction to destruction and charges it, plus a
