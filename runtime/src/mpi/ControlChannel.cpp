@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <memory>
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
@@ -26,6 +27,8 @@ constexpr std::size_t kReplyHeader = 10;
 
 // Null messages whose bound waits for stamps still in flight, per source: (bound, stamps).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_nulls;
+// Per source, the collective instance its latest null message said it waits in (0: none).
+std::unique_ptr<std::atomic<std::uint64_t>[]> null_collectives;
 
 std::vector<std::uint64_t> encode(std::uint64_t stamps_sent, const deadlock::ProcessState& state,
                                   const WaitPlace& place) {
@@ -76,10 +79,13 @@ bool absorb_null_messages() {
     if (!flag) {
       return any;
     }
-    std::uint64_t null[2] = {0, 0}; // bound, stamps sent to this rank before it
-    PMPI_Recv(null, 2, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
-    auto& pending = pending_nulls[static_cast<std::size_t>(status.MPI_SOURCE)];
+    // bound, stamps sent to this rank before it, collective instance
+    std::uint64_t null[3] = {0, 0, 0};
+    PMPI_Recv(null, 3, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
+    const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
+    auto& pending = pending_nulls[source];
     pending = {std::max(pending.first, null[0]), std::max(pending.second, null[1])};
+    null_collectives[source].store(null[2], std::memory_order_relaxed);
   }
 }
 
@@ -94,12 +100,13 @@ void apply_nulls() {
   }
 }
 
-// Tells every other rank that this one sends nothing before `bound`.
-void send_nulls(Monitor& monitor, std::uint64_t bound) {
+// Tells every other rank that this one sends nothing before `bound` and waits in
+// `collective` (0: none).
+void send_nulls(Monitor& monitor, std::uint64_t bound, std::uint64_t collective) {
   for (int rank = 0; rank < monitor.world_size(); ++rank) {
     if (rank != monitor.world_rank()) {
-      const std::uint64_t null[2] = {bound, StampCounts::sent_to(rank)};
-      PMPI_Send(null, 2, MPI_UINT64_T, rank, kNullMessage, control);
+      const std::uint64_t null[3] = {bound, StampCounts::sent_to(rank), collective};
+      PMPI_Send(null, 3, MPI_UINT64_T, rank, kNullMessage, control);
     }
   }
   monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);
@@ -113,6 +120,8 @@ void ControlChannel::open(Monitor& monitor) {
   SenderBounds::open(monitor.world_size());
   StampCounts::open(monitor.world_size());
   pending_nulls.assign(static_cast<std::size_t>(monitor.world_size()), {0, 0});
+  null_collectives = std::make_unique<std::atomic<std::uint64_t>[]>(
+      static_cast<std::size_t>(monitor.world_size()));
 }
 
 deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {
@@ -216,8 +225,15 @@ ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks, std
   return states;
 }
 
-void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound) {
-  send_nulls(monitor, monitor.clock().show(bound));
+void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound,
+                                   std::uint64_t collective) {
+  send_nulls(monitor, monitor.clock().show(bound), collective);
+}
+
+std::uint64_t ControlChannel::null_collective_of(int rank) {
+  return null_collectives
+             ? null_collectives[static_cast<std::size_t>(rank)].load(std::memory_order_relaxed)
+             : 0;
 }
 
 void ControlChannel::finish(Monitor& monitor) {
@@ -226,7 +242,7 @@ void ControlChannel::finish(Monitor& monitor) {
   }
   finished.store(true, std::memory_order_release);
   if (monitor.config().deadlock == DeadlockMode::NullMessage) {
-    send_nulls(monitor, deadlock::kNever); // a bound, not a time: the clock goes on
+    send_nulls(monitor, deadlock::kNever, 0); // a bound, not a time: the clock goes on
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(control, &barrier);

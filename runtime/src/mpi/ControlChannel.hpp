@@ -51,8 +51,12 @@ public:
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
   // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's
-  // floor keeps).
-  static void announce_null(Monitor& monitor, std::uint64_t bound);
+  // floor keeps). `collective`: the instance (CollectiveWait's id) this rank waits in, 0 none.
+  static void announce_null(Monitor& monitor, std::uint64_t bound, std::uint64_t collective);
+  // The collective instance `rank`'s latest null message said it waits in (0: none). It stays
+  // there until the instance completes, which needs every member: a member that has not left
+  // it yet knows the other is still inside.
+  static std::uint64_t null_collective_of(int rank);
 
   // This process's state now.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);

@@ -18,8 +18,14 @@ bool NullAnnouncer::announce(Monitor& monitor, const BlockedCall& call, std::uin
   own.rank = monitor.world_rank();
   call.describe(own);
   std::map<deadlock::Rank, std::uint64_t> channels;
+  const std::uint64_t collective = own.collective.value_or(0);
   for (const int rank : own.waits_on) {
-    channels[rank] = SenderBounds::of(rank);
+    // A member already inside the same collective instance has arrived: this process waits
+    // for its entry, which is past, not for its next send, which comes after the collective
+    // and so after this process. Counting that bound made members in one collective promise
+    // each other ever later times, a lookahead per round.
+    const bool inside = collective != 0 && ControlChannel::null_collective_of(rank) == collective;
+    channels[rank] = inside ? 0 : SenderBounds::of(rank);
   }
   const deadlock::NullMessageEndpoint endpoint(own, channels, monitor.config().lookahead_ns);
   const std::uint64_t bound = endpoint.announcement();
@@ -27,7 +33,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const BlockedCall& call, std::uin
     return false;
   }
   announced_ = bound;
-  ControlChannel::announce_null(monitor, bound);
+  ControlChannel::announce_null(monitor, bound, collective);
   return true;
 }
 
