@@ -9,6 +9,7 @@
 //       the rank's estimated clock offset to rank 0
 //   pmpi_profile_check <dir> transmission <rank> <MPI function> <partner|coll> <at most ms>
 // Exit status 0 when the check holds.
+#include "ProfileInDirectory.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <cmath>
@@ -19,24 +20,10 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
 using namespace vcmon::tables;
+using vcmon::testing::the_profile_in;
 
 namespace {
-
-Profile the_profile_in(const fs::path& dir) {
-  std::vector<fs::path> found;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".vcmon") {
-      found.push_back(entry.path());
-    }
-  }
-  if (found.size() != 1) {
-    throw std::runtime_error("expected one profile in " + dir.string() + ", found " +
-                             std::to_string(found.size()));
-  }
-  return read_profile_file(found.front());
-}
 
 const RankRecords& rank_records(const Profile& profile, int rank) {
   for (const RankRecords& r : profile.ranks) {

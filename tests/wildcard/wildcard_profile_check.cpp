@@ -5,6 +5,7 @@
 // all:control_messages>=1 ("all": the sum over the ranks), with counter one of
 // wildcard_decisions, cycle_breaks, control_messages, safety_wait_ns and op one of >=, <=, ==.
 // Prints every rank's counters and each condition; exit status 0 when all conditions hold.
+#include "ProfileInDirectory.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <cstdint>
@@ -14,24 +15,10 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
 using namespace vcmon::tables;
+using vcmon::testing::the_profile_in;
 
 namespace {
-
-Profile the_profile_in(const fs::path& dir) {
-  std::vector<fs::path> found;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".vcmon") {
-      found.push_back(entry.path());
-    }
-  }
-  if (found.size() != 1) {
-    throw std::runtime_error("expected one profile in " + dir.string() + ", found " +
-                             std::to_string(found.size()));
-  }
-  return read_profile_file(found.front());
-}
 
 std::uint64_t counter(const MonitorCounters& counters, const std::string& name) {
   if (name == "wildcard_decisions") {

@@ -30,14 +30,25 @@ void remember(const Shadow& shadow, const MPI_Status& status, MPI_Message* messa
   }
 }
 
+// The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
+// PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
+// whose error must come from PMPI).
+const Shadow* monitored_probe(const Monitor* monitor, int source, int tag, MPI_Comm comm) {
+  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+  if (shadow == nullptr || source == MPI_PROC_NULL ||
+      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+    return nullptr;
+  }
+  return shadow;
+}
+
 // `pmpi(int source, MPI_Status*)` probes (and matches, for Mprobe) `source`.
 template <typename Call>
 int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
                    MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-  if (shadow == nullptr || source == MPI_PROC_NULL ||
-      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  if (shadow == nullptr) {
     return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
@@ -82,9 +93,8 @@ template <typename Call>
 int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status, MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-  if (shadow == nullptr || source == MPI_PROC_NULL ||
-      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  if (shadow == nullptr) {
     return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
