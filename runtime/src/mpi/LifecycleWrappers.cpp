@@ -3,6 +3,7 @@
 // to rank 0 (the core then reads every clock in rank 0's time base), and one reduction so
 // that all ranks leave MPI_Init at the same virtual time, the latest rank's (MPI_Init is
 // collective: DESIGN.md §5's rule for collectives).
+#include "mpi/CallerCounters.hpp"
 #include "mpi/ClockOffset.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
@@ -40,6 +41,9 @@ void start_layer() {
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     monitor.on_mpi_init(rank, size);
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
     ControlChannel::open(monitor);
     WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();

@@ -4,6 +4,8 @@
 // grow. A wildcard decision compares them with the candidates' arrivals.
 #pragma once
 
+#include "mpi/CallerCounters.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -29,14 +31,7 @@ public:
     if (!valid(world_rank)) {
       return false;
     }
-    std::atomic<std::uint64_t>& slot = bounds_[static_cast<std::size_t>(world_rank)];
-    std::uint64_t known = slot.load(std::memory_order_relaxed);
-    while (known < bound) {
-      if (slot.compare_exchange_weak(known, bound, std::memory_order_relaxed)) {
-        return true;
-      }
-    }
-    return false;
+    return CallerCounters::raise(bounds_[static_cast<std::size_t>(world_rank)], bound);
   }
 
 private:

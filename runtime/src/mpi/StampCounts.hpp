@@ -4,6 +4,8 @@
 // that many have arrived (Chandy–Misra needs FIFO channels).
 #pragma once
 
+#include "mpi/CallerCounters.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -27,7 +29,7 @@ private:
   using Counters = std::unique_ptr<std::atomic<std::uint64_t>[]>;
   static void bump(Counters& counters, int rank) {
     if (rank >= 0 && rank < size_) {
-      counters[static_cast<std::size_t>(rank)].fetch_add(1, std::memory_order_relaxed);
+      CallerCounters::increment(counters[static_cast<std::size_t>(rank)]);
     }
   }
   static std::uint64_t read(const Counters& counters, int rank) {

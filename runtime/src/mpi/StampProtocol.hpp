@@ -14,6 +14,7 @@
 //    completes no earlier than its partner arrived in virtual time.
 #pragma once
 
+#include "mpi/CallerCounters.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
@@ -75,7 +76,7 @@ public:
                          vclock::MessageStamp stamp) {
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
-    shadow.sent_to[static_cast<std::size_t>(dest)].fetch_add(1, std::memory_order_relaxed);
+    CallerCounters::increment(shadow.sent_to[static_cast<std::size_t>(dest)]);
     StampCounts::sent(shadow.world_rank_of(dest));
   }
 
@@ -168,8 +169,7 @@ private:
 
   // A stamp taken out of MPI: its send time bounds its sender's sends from below.
   static void counted(const Shadow& shadow, const PendingStamp& entry) {
-    shadow.received_from[static_cast<std::size_t>(entry.source)].fetch_add(
-        1, std::memory_order_relaxed);
+    CallerCounters::increment(shadow.received_from[static_cast<std::size_t>(entry.source)]);
     const int sender = shadow.world_rank_of(entry.source);
     StampCounts::received(sender);
     SenderBounds::raise(sender, entry.stamp.send_vt_ns);

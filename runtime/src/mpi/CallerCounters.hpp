@@ -1,0 +1,49 @@
+// Updates of the counters and bounds that the layer keeps per stamp (StampCounts, the shadows'
+// sent_to/received_from, SenderBounds). Only threads inside MPI calls write them. Unless the
+// program has MPI_THREAD_MULTIPLE, one thread at a time is inside MPI, and a relaxed load and
+// store is a whole update: a locked read-modify-write per counter cost about 6% of an 8-byte
+// ping-pong half round trip (0.557 against 0.591 us, docs/transparency.md). With
+// MPI_THREAD_MULTIPLE the updates are atomic read-modify-writes.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+class CallerCounters {
+public:
+  // At MPI_Init, from the thread level MPI provided.
+  static void set_concurrent_callers(bool concurrent) { concurrent_ = concurrent; }
+
+  static void increment(std::atomic<std::uint64_t>& counter) {
+    if (concurrent_) {
+      counter.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+  }
+
+  // Raises `slot` to `value`; true when it grew.
+  static bool raise(std::atomic<std::uint64_t>& slot, std::uint64_t value) {
+    std::uint64_t known = slot.load(std::memory_order_relaxed);
+    if (!concurrent_) {
+      if (known >= value) {
+        return false;
+      }
+      slot.store(value, std::memory_order_relaxed);
+      return true;
+    }
+    while (known < value) {
+      if (slot.compare_exchange_weak(known, value, std::memory_order_relaxed)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+private:
+  static inline bool concurrent_ = true;
+};
+
+} // namespace vcmon::runtime::mpi
