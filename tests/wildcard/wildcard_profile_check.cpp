@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
