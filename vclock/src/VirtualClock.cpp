@@ -33,32 +33,62 @@ void VirtualClock::charge_beside(std::uint64_t ns) {
 }
 
 void VirtualClock::continue_from(std::uint64_t vt) {
-  const std::uint64_t rt = real_ns();
+  continue_from(vt, source_.now_ns());
+}
+
+template <typename Raise> std::uint64_t VirtualClock::raise_floor(Raise&& raised) {
   std::uint64_t floor = floor_ns_.load(std::memory_order_relaxed);
-  std::uint64_t target = 0;
-  do {
-    target = std::min(std::max(vt, floor), rt);
-  } while (floor < target &&
-           !floor_ns_.compare_exchange_weak(floor, target, std::memory_order_relaxed));
-  intrusion_ns_.store(rt - target, std::memory_order_relaxed);
+  if (!concurrent_writers_) {
+    const std::uint64_t target = raised(floor);
+    if (target > floor) {
+      floor_ns_.store(target, std::memory_order_relaxed);
+      return target;
+    }
+    return floor;
+  }
+  for (;;) {
+    const std::uint64_t target = raised(floor);
+    if (target <= floor) {
+      return floor;
+    }
+    if (floor_ns_.compare_exchange_weak(floor, target, std::memory_order_relaxed)) {
+      return target;
+    }
+  }
+}
+
+void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
+  const std::uint64_t rt = real_at(now_ns);
+  // Resumes at vt, never below the floor, never ahead of RT.
+  const std::uint64_t floor =
+      raise_floor([&](std::uint64_t known) { return std::min(std::max(vt, known), rt); });
+  intrusion_ns_.store(rt - std::min(floor, rt), std::memory_order_relaxed);
 }
 
 std::uint64_t VirtualClock::show(std::uint64_t vt) {
-  std::uint64_t floor = floor_ns_.load(std::memory_order_relaxed);
-  for (;;) {
-    const std::uint64_t shown = std::max(vt, floor + 1);
-    if (floor_ns_.compare_exchange_weak(floor, shown, std::memory_order_relaxed)) {
-      return shown;
-    }
-  }
+  return raise_floor([&](std::uint64_t known) { return std::max(vt, known + 1); });
 }
 
 IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns)
     : clock_(clock), constant_ns_(constant_ns), start_ns_(clock.source().now_ns()) {}
 
+IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns,
+                               std::uint64_t start_ns)
+    : clock_(clock), constant_ns_(constant_ns), start_ns_(start_ns) {}
+
 IntrusionScope::~IntrusionScope() {
+  if (!finished_) {
+    finish();
+  }
+}
+
+std::uint64_t IntrusionScope::finish(bool charge) {
   const std::uint64_t end_ns = clock_.source().now_ns();
-  clock_.charge((end_ns > start_ns_ ? end_ns - start_ns_ : 0) + constant_ns_);
+  finished_ = true;
+  if (charge) {
+    clock_.charge((end_ns > start_ns_ ? end_ns - start_ns_ : 0) + constant_ns_);
+  }
+  return end_ns;
 }
 
 } // namespace vcmon::vclock

@@ -38,6 +38,13 @@ public:
       clock.continue_from(latest_);
     }
   }
+  // The same at the reading `now_ns` of the clock's source.
+  void apply(vclock::VirtualClock& clock, std::uint64_t now_ns) const {
+    if (any_) {
+      clock.continue_from(latest_, now_ns);
+    }
+  }
+  bool any() const { return any_; }
 
 private:
   std::uint64_t latest_ = 0;

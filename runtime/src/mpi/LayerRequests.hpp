@@ -59,10 +59,13 @@ public:
   static void withdraw(LayerRequest& request);
 
   // Applies the deferred corrections whose requests completed. Cheap when none is pending.
-  static void poll(Monitor& monitor) {
+  // True when it may have moved the clock.
+  static bool poll(Monitor& monitor) {
     if (deferred_count_.load(std::memory_order_relaxed) != 0) {
       poll_deferred(monitor);
+      return true;
     }
+    return false;
   }
   // At MPI_Finalize: applies what completes within a grace period, then cancels the rest.
   static void finish_all(Monitor& monitor);

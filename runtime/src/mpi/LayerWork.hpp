@@ -2,8 +2,13 @@
 // plus the core's constant for what cannot be measured from inside. Each scope first applies
 // deferred corrections whose requests completed meanwhile, and lets the query interface count
 // this thread's open activations once after each live publication (docs/query.md).
+//
+// Every clock read costs several ns and a small message passes several scopes, so a scope can
+// start at a reading its caller already took, and can end by continuing the clock after the
+// call (ClockUpdate) at the same reading that ends it.
 #pragma once
 
+#include "mpi/ClockUpdate.hpp"
 #include "mpi/LayerRequests.hpp"
 
 #include "core/Monitor.hpp"
@@ -16,12 +21,40 @@ namespace vcmon::runtime::mpi {
 class LayerWork {
 public:
   explicit LayerWork(Monitor& monitor) : scope_(monitor.clock(), monitor.action_cost_ns()) {
-    LayerRequests::poll(monitor);
+    enter(monitor);
+  }
+  // Starting at `start_ns`, a reading of the monitor's clock source.
+  LayerWork(Monitor& monitor, std::uint64_t start_ns)
+      : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns) {
+    enter(monitor);
+  }
+  // Starting at `start_ns` and ending by applying `update` (once the scope's work filled it).
+  LayerWork(Monitor& monitor, std::uint64_t start_ns, const ClockUpdate& update)
+      : LayerWork(monitor, start_ns) {
+    clock_ = &monitor.clock();
+    update_ = &update;
+  }
+  ~LayerWork() {
+    if (update_ != nullptr) {
+      // Continuing the clock re-derives the intrusion: a charge would be overwritten.
+      update_->apply(*clock_, scope_.finish(!update_->any()));
+    }
+  }
+  LayerWork(const LayerWork&) = delete;
+  LayerWork& operator=(const LayerWork&) = delete;
+
+  // What every scope does first; true when that may have moved the clock (a reading taken
+  // before it is then stale). For work whose cost continue_from re-derives anyway.
+  static bool enter(Monitor& monitor) {
+    const bool moved = LayerRequests::poll(monitor);
     query::settle_if_published(monitor);
+    return moved;
   }
 
 private:
   vclock::IntrusionScope scope_;
+  vclock::VirtualClock* clock_ = nullptr;
+  const ClockUpdate* update_ = nullptr;
 };
 
 } // namespace vcmon::runtime::mpi

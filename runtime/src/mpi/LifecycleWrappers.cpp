@@ -44,6 +44,7 @@ void start_layer() {
     int provided = MPI_THREAD_MULTIPLE;
     PMPI_Query_thread(&provided);
     CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
+    clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
     ControlChannel::open(monitor);
     WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();

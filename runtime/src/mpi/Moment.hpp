@@ -14,7 +14,11 @@ struct Moment {
   std::uint64_t rt = 0;
 
   static Moment now(const vclock::VirtualClock& clock) {
-    const std::uint64_t now_ns = clock.source().now_ns();
+    return at(clock, clock.source().now_ns());
+  }
+  // At a reading of the clock's source the caller took (and shares with other uses: each
+  // read costs several ns, on every message).
+  static Moment at(const vclock::VirtualClock& clock, std::uint64_t now_ns) {
     return {clock.virtual_at(now_ns), clock.real_at(now_ns)};
   }
 };

@@ -6,6 +6,22 @@
 
 namespace vcmon::runtime::mpi {
 
+namespace {
+
+// The bytes the sender sent (its stamp says) arrived unless the receive truncated them: then
+// the status has what arrived (one library call fewer on every message).
+std::uint64_t received_bytes(int error, const MPI_Status& status,
+                             const vclock::MessageStamp& stamp) {
+  if (error == MPI_SUCCESS) {
+    return stamp.bytes;
+  }
+  MPI_Count bytes = 0;
+  PMPI_Get_count_c(&status, MPI_BYTE, &bytes);
+  return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+}
+
+} // namespace
+
 bool Receipt::consumed_message(int error, const MPI_Status& status) {
   if (error != MPI_SUCCESS) {
     int error_class = MPI_SUCCESS;
@@ -14,7 +30,11 @@ bool Receipt::consumed_message(int error, const MPI_Status& status) {
       return false;
     }
   }
-  if (status.MPI_SOURCE < 0) { // MPI_PROC_NULL, or a status MPI left untouched
+  return status.MPI_SOURCE >= 0; // else MPI_PROC_NULL, or a status MPI left untouched
+}
+
+bool Receipt::consumed_request(int error, const MPI_Status& status) {
+  if (!consumed_message(error, status)) {
     return false;
   }
   int cancelled = 0;
@@ -23,7 +43,7 @@ bool Receipt::consumed_message(int error, const MPI_Status& status) {
 }
 
 void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
+                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
                     ClockUpdate& update, const vclock::MessageStamp* taken_stamp) {
   const vclock::MessageStamp stamp =
       taken_stamp != nullptr ? *taken_stamp
@@ -34,10 +54,8 @@ void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);
-  MPI_Count bytes = 0;
-  PMPI_Get_count_c(&status, MPI_BYTE, &bytes);
   monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), transfer, timing.sync_delay_ns,
-                     bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0);
+                     received_bytes(error, status, stamp));
   update.include(completion_vt(call, sender, end_rt));
 }
 

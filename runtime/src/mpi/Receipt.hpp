@@ -18,15 +18,17 @@ namespace vcmon::runtime::mpi {
 
 class Receipt {
 public:
-  // Whether a receive that completed with `error` and `status` consumed a message, hence its
-  // stamp: it succeeded or truncated, was not cancelled, and was not from MPI_PROC_NULL.
+  // Whether a blocking receive that returned `error` and `status` consumed a message, hence
+  // its stamp: it succeeded or truncated, and was not from MPI_PROC_NULL.
   static bool consumed_message(int error, const MPI_Status& status);
+  // The same for a request that completed: also, it was not cancelled.
+  static bool consumed_request(int error, const MPI_Status& status);
 
-  // The receive was posted at `post` and completed in a call entered at `call` that returned
-  // at real time `end_rt`; `status` names the actual source and tag. `stamp`: the message's
-  // stamp when the receive already took it, else nullptr (taken here).
+  // The receive was posted at `post` and completed, with `error`, in a call entered at `call`
+  // that returned at real time `end_rt`; `status` names the actual source and tag. `stamp`:
+  // the message's stamp when the receive already took it, else nullptr (taken here).
   static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    const Moment& call, std::uint64_t end_rt, const MPI_Status& status,
+                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
                     ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr);
 };
 

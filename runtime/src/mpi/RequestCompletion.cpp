@@ -21,9 +21,9 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
     break; // recorded when posted
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
-    if (Receipt::consumed_message(error, status)) {
-      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, status,
-                     update);
+    if (Receipt::consumed_request(error, status)) {
+      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
+                     status, update);
     }
     break;
   case TrackedRequest::Kind::SyncSend:

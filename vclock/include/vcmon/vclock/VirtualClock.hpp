@@ -48,6 +48,9 @@ public:
   // floor, and never ahead of RT: a `vt` beyond RT is clamped to RT (I = 0). The time
   // continued from becomes the floor: a decider may have relied on it.
   void continue_from(std::uint64_t vt);
+  // The same at the instant the source read `now_ns`: a caller that has just read the clock
+  // saves a read (each costs several ns, and a message pays for every one).
+  void continue_from(std::uint64_t vt, std::uint64_t now_ns);
 
   // Shows `vt` to other processes: returns what to show, the later of `vt` and just after the
   // floor, and raises the floor to it. Strictly after: two sends never show the same time,
@@ -56,6 +59,12 @@ public:
   // message as the decider would otherwise block it forever). Thread-safe.
   std::uint64_t show(std::uint64_t vt);
   std::uint64_t floor_ns() const { return floor_ns_.load(std::memory_order_relaxed); }
+
+  // Whether several threads may call show() and continue_from() at once (the default). When
+  // only one thread at a time does (an MPI program without MPI_THREAD_MULTIPLE: only threads
+  // inside MPI calls do), the floor is raised with a plain load and store instead of a
+  // compare-and-swap, which every message would pay for.
+  void set_concurrent_writers(bool concurrent) { concurrent_writers_ = concurrent; }
 
   // Moves the origin so that every later RT (and VT) reads `delta_ns` more: used to put
   // ranks into one time base once their offsets are known, and for the testing offset.
@@ -70,21 +79,34 @@ private:
   std::atomic<std::uint64_t> origin_ns_;
   std::atomic<std::uint64_t> intrusion_ns_{0};
   std::atomic<std::uint64_t> floor_ns_{0};
+  bool concurrent_writers_ = true;
+
+  // Raises the floor to `raised(floor)` unless that is not higher; returns the floor after.
+  template <typename Raise> std::uint64_t raise_floor(Raise&& raised);
 };
 
-// Measures the monitor's own work from construction to destruction and charges it, plus a
-// calibrated constant for what cannot be measured from inside (reading the clock itself).
+// Measures the monitor's own work from construction to destruction (or finish()) and charges
+// it, plus a calibrated constant for what cannot be measured from inside (reading the clock
+// itself).
 class IntrusionScope {
 public:
   IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns);
+  // Starting at a reading the caller has just taken (ClockSource::now_ns()).
+  IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns, std::uint64_t start_ns);
   ~IntrusionScope();
   IntrusionScope(const IntrusionScope&) = delete;
   IntrusionScope& operator=(const IntrusionScope&) = delete;
+
+  // Ends the scope now and returns the reading that ended it, for the caller to go on from.
+  // `charge`: false when the caller is about to re-derive the intrusion anyway
+  // (VirtualClock::continue_from), which makes a charge pointless.
+  std::uint64_t finish(bool charge = true);
 
 private:
   VirtualClock& clock_;
   std::uint64_t constant_ns_;
   std::uint64_t start_ns_;
+  bool finished_ = false;
 };
 
 } // namespace vcmon::vclock
