@@ -12,7 +12,8 @@ std::uint64_t VirtualClock::real_ns() const {
 }
 
 std::uint64_t VirtualClock::intrusion_ns() const {
-  return intrusion_ns_.load(std::memory_order_relaxed);
+  return intrusion_ns_.load(std::memory_order_relaxed) +
+         caller_intrusion_ns_.load(std::memory_order_relaxed);
 }
 
 std::uint64_t VirtualClock::virtual_ns() const {
@@ -24,7 +25,9 @@ void VirtualClock::charge_beside(std::uint64_t ns) {
   std::uint64_t intrusion = intrusion_ns_.load(std::memory_order_relaxed);
   for (;;) {
     // The most I may grow before VT = RT − I passes below the floor.
-    const std::uint64_t room = rt - std::min(rt, floor_ns() + intrusion);
+    const std::uint64_t room =
+        rt - std::min(rt, floor_ns() + intrusion +
+                              caller_intrusion_ns_.load(std::memory_order_relaxed));
     if (room == 0 || intrusion_ns_.compare_exchange_weak(intrusion, intrusion + std::min(ns, room),
                                                          std::memory_order_relaxed)) {
       return;
@@ -62,6 +65,7 @@ void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
   // Resumes at vt, never below the floor, never ahead of RT.
   const std::uint64_t floor =
       raise_floor([&](std::uint64_t known) { return std::min(std::max(vt, known), rt); });
+  caller_intrusion_ns_.store(0, std::memory_order_relaxed);
   intrusion_ns_.store(rt - std::min(floor, rt), std::memory_order_relaxed);
 }
 
@@ -73,8 +77,8 @@ IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns)
     : clock_(clock), constant_ns_(constant_ns), start_ns_(clock.source().now_ns()) {}
 
 IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns,
-                               std::uint64_t start_ns)
-    : clock_(clock), constant_ns_(constant_ns), start_ns_(start_ns) {}
+                               std::uint64_t start_ns, ChargedBy charged_by)
+    : clock_(clock), constant_ns_(constant_ns), start_ns_(start_ns), charged_by_(charged_by) {}
 
 IntrusionScope::~IntrusionScope() {
   if (!finished_) {
@@ -86,7 +90,12 @@ std::uint64_t IntrusionScope::finish(bool charge) {
   const std::uint64_t end_ns = clock_.source().now_ns();
   finished_ = true;
   if (charge) {
-    clock_.charge((end_ns > start_ns_ ? end_ns - start_ns_ : 0) + constant_ns_);
+    const std::uint64_t ns = (end_ns > start_ns_ ? end_ns - start_ns_ : 0) + constant_ns_;
+    if (charged_by_ == ChargedBy::Caller) {
+      clock_.charge_caller(ns);
+    } else {
+      clock_.charge(ns);
+    }
   }
   return end_ns;
 }

@@ -64,7 +64,10 @@ public:
 private:
   static constexpr std::uint64_t kServePeriodNs = 100'000;
   static inline std::atomic<std::uint64_t> next_serve_rt_{0};
-  static inline thread_local std::uint64_t running_vt_ = 0;
+  // Written by every send: initial-exec TLS is one instruction, the default model in a
+  // shared library a call (like this_thread_state, core/ThisThread.hpp).
+  static inline thread_local std::uint64_t running_vt_ __attribute__((tls_model("initial-exec"))) =
+      0;
 };
 
 } // namespace vcmon::runtime::mpi

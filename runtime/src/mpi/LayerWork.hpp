@@ -20,12 +20,12 @@ namespace vcmon::runtime::mpi {
 
 class LayerWork {
 public:
-  explicit LayerWork(Monitor& monitor) : scope_(monitor.clock(), monitor.action_cost_ns()) {
-    enter(monitor);
-  }
+  explicit LayerWork(Monitor& monitor)
+      : LayerWork(monitor, monitor.clock().source().now_ns()) {}
   // Starting at `start_ns`, a reading of the monitor's clock source.
   LayerWork(Monitor& monitor, std::uint64_t start_ns)
-      : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns) {
+      : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns,
+               vclock::IntrusionScope::ChargedBy::Caller) {
     enter(monitor);
   }
   // Starting at `start_ns` and ending by applying `update` (once the scope's work filled it).

@@ -52,7 +52,8 @@ public:
   }
 
 private:
-  static inline thread_local ProbedMessage last_probe_;
+  // Read by every receive: initial-exec TLS (see ControlChannel::running_vt_).
+  static inline thread_local ProbedMessage last_probe_ __attribute__((tls_model("initial-exec")));
   static inline HandleTable<ProbedMessage, 1024> matched_;
 };
 

@@ -10,7 +10,7 @@ WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call)
     : WaitLoop(monitor, call, Moment::now(monitor.clock()).rt) {}
 
 WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt)
-    : monitor_(monitor), call_(call), registration_(call), detector_(monitor, start_rt),
+    : monitor_(monitor), call_(call), detector_(monitor, start_rt),
       spin_end_rt_(start_rt + kSpinNs), next_service_rt_(spin_end_rt_) {}
 
 void WaitLoop::tick() {
@@ -23,6 +23,9 @@ void WaitLoop::tick() {
   const std::uint64_t now_rt = clock.real_at(start);
   if (now_rt < spin_end_rt_) {
     return;
+  }
+  if (!registration_) {
+    registration_.emplace(call_);
   }
   if (now_rt < next_service_rt_) {
     sched_yield();
@@ -40,7 +43,7 @@ void WaitLoop::tick() {
     worked = true;
   }
   if (worked) {
-    clock.charge(clock.source().now_ns() - start + monitor_.action_cost_ns());
+    clock.charge_caller(clock.source().now_ns() - start + monitor_.action_cost_ns());
   }
   sched_yield();
 }

@@ -12,6 +12,7 @@
 
 #include "core/Monitor.hpp"
 
+#include <optional>
 #include <utility>
 
 namespace vcmon::runtime::mpi {
@@ -36,7 +37,10 @@ private:
 
   Monitor& monitor_;
   const BlockedCall& call_;
-  BlockedCall::Scope registration_;
+  // Registered once spinning ends: only then does this thread serve state requests, and most
+  // waits end before (registering costs two locked instructions, one when the message has
+  // just arrived).
+  std::optional<BlockedCall::Scope> registration_;
   DeadlockDetector detector_;
   NullAnnouncer announcer_;
   std::uint64_t spin_end_rt_;
