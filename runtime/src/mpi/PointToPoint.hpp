@@ -266,9 +266,17 @@ public:
   // `source` with `tag` will match has sent it, and returns its stamp; a wildcard first
   // decides which message by virtual time. `take`: a receive takes the stamp, a probe leaves
   // it for the receive that follows.
+  //
+  // `transfer_from_rt`, if given, holds the real time the call was entered; it becomes the
+  // time from which the message's transfer counts (DESIGN.md §5: from the call's entry, or
+  // the sender's send if later). A wildcard's transfer starts once the message is chosen
+  // (waiting for safety is not transfer), and so does a message that took longer than the
+  // first polls: a sender's send time is only as exact as the clock offsets between ranks
+  // (docs/pmpi.md), and a long wait must not become transfer by an offset's error. For a
+  // quick one, the error is bounded by the few microseconds it waited, and a clock read saved.
   static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, tables::SiteId site,
                                   const Shadow& shadow, int source, int tag, const Moment& post,
-                                  bool take) {
+                                  bool take, std::uint64_t* transfer_from_rt = nullptr) {
     const WaitPlace place{index_of(function), site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
@@ -281,6 +289,9 @@ public:
       });
       stamp = take ? shadow.inbox.take(index) : shadow.inbox[index];
       wildcard.taken(index_of(function), stamp);
+      if (transfer_from_rt != nullptr) {
+        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+      }
       return stamp;
     }
     PeerWait wait(place, post.vt, shadow, source);
@@ -294,12 +305,15 @@ public:
       MPI_Request request = MPI_REQUEST_NULL;
       MPI_Status status;
       StampProtocol::post_receive(shadow, source, tag, stamp, request);
-      WaitPolicy::wait_until(monitor, wait, [&] {
+      const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
         int done = 0;
         PMPI_Test(&request, &done, &status);
         return done != 0;
       });
       StampProtocol::received(shadow, stamp, status);
+      if (waited && transfer_from_rt != nullptr) {
+        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+      }
     }
     stamp.source = source;
     return stamp;
@@ -323,10 +337,9 @@ public:
     const Moment post = ProbedMessages::receive_post(
         *shadow, source, tag,
         moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns));
+    Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp =
-        await_stamp(*monitor, function, site, *shadow, source, tag, post, true);
-    // The transfer starts once the message is chosen: waiting for safety is not transfer.
-    const Moment call{post.vt, Moment::now(monitor->clock()).rt};
+        await_stamp(*monitor, function, site, *shadow, source, tag, post, true, &call.rt);
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(stamp.source, st);

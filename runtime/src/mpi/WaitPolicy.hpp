@@ -49,7 +49,9 @@ private:
 };
 
 class WaitPolicy {
-  static constexpr unsigned kFirstPolls = 64;
+  // About as long as a small message's round trip: a receive that waits for an answer to
+  // its own send then never sets up the loop (a clock read, and reads while it spins).
+  static constexpr unsigned kFirstPolls = 512;
 
 public:
   // Outside monitoring: PMPI blocks as it likes.
@@ -57,20 +59,20 @@ public:
     return std::forward<BlockingCall>(call)();
   }
 
+  // True when it waited longer than the first polls.
   template <typename Ready>
-  static void wait_until(Monitor& monitor, const BlockedCall& call, Ready&& ready) {
+  static bool wait_until(Monitor& monitor, const BlockedCall& call, Ready&& ready) {
     // A message in flight arrives within a few polls: poll before setting up the wait.
     for (unsigned poll = 0; poll < kFirstPolls; ++poll) {
       if (ready()) {
-        return;
+        return false;
       }
     }
-    {
-      WaitLoop loop(monitor, call);
-      do {
-        loop.tick();
-      } while (!ready());
-    }
+    WaitLoop loop(monitor, call);
+    do {
+      loop.tick();
+    } while (!ready());
+    return true;
   }
 
   template <typename Ready, typename BlockingCall>
