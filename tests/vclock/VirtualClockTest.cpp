@@ -104,12 +104,54 @@ TEST(VirtualClock, AdvanceShiftsRealAndVirtualTimeAlike) {
 
 TEST(VirtualClock, ShowNeverReturnsLessThanWhatWasShownBefore) {
   const ClockSource source = ClockSource::monotonic();
+  for (const bool concurrent : {true, false}) { // the locked and the plain path alike
+    VirtualClock clock(source);
+    clock.set_concurrent_writers(concurrent);
+    EXPECT_EQ(clock.show(5'000), 5'000u);
+    EXPECT_EQ(clock.show(3'000), 5'001u); // a later send looks strictly later
+    EXPECT_EQ(clock.show(5'001), 5'002u);
+    EXPECT_EQ(clock.show(9'000), 9'000u);
+    EXPECT_EQ(clock.floor_ns(), 9'000u);
+  }
+}
+
+TEST(VirtualClock, ContinueFromAtAGivenReadingResumesExactlyThere) {
+  const ClockSource source = ClockSource::calibrate();
+  for (const bool concurrent : {true, false}) {
+    VirtualClock clock(source);
+    clock.set_concurrent_writers(concurrent);
+    busy_wait_ns(source, 3'000'000);
+    clock.charge(100'000);
+    clock.charge_caller(200'000);
+    const std::uint64_t now = source.now_ns();
+    clock.continue_from(1'000'000, now);
+    EXPECT_EQ(clock.virtual_at(now), 1'000'000u);
+    EXPECT_EQ(clock.intrusion_ns(), clock.real_at(now) - 1'000'000u); // both charges replaced
+    EXPECT_EQ(clock.floor_ns(), 1'000'000u);
+    clock.continue_from(500'000, now); // below the floor: stays there
+    EXPECT_EQ(clock.virtual_at(now), 1'000'000u);
+  }
+}
+
+TEST(VirtualClock, CallerChargesAddToChargesOfOtherThreads) {
+  const ClockSource source = ClockSource::monotonic();
   VirtualClock clock(source);
-  EXPECT_EQ(clock.show(5'000), 5'000u);
-  EXPECT_EQ(clock.show(3'000), 5'001u); // a later send looks strictly later
-  EXPECT_EQ(clock.show(5'001), 5'002u);
-  EXPECT_EQ(clock.show(9'000), 9'000u);
-  EXPECT_EQ(clock.floor_ns(), 9'000u);
+  clock.set_concurrent_writers(false); // one caller: plain updates of its own counter
+  std::vector<std::thread> probing;
+  for (int t = 0; t < 3; ++t) {
+    probing.emplace_back([&clock] {
+      for (int i = 0; i < 10000; ++i) {
+        clock.charge(3);
+      }
+    });
+  }
+  for (int i = 0; i < 10000; ++i) {
+    clock.charge_caller(5);
+  }
+  for (std::thread& thread : probing) {
+    thread.join();
+  }
+  EXPECT_EQ(clock.intrusion_ns(), 3u * 10000u * 3u + 10000u * 5u);
 }
 
 TEST(VirtualClock, ContinueFromNeverGoesBelowWhatWasShown) {
@@ -162,6 +204,28 @@ TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {
   }
   EXPECT_GE(clock.intrusion_ns(), 2'000'000u + 12'345u);
   EXPECT_LE(clock.intrusion_ns(), clock.real_ns() + 12'345u); // nothing but the scope
+}
+
+TEST(IntrusionScope, StartsAtTheGivenReadingAndFinishReturnsTheEnd) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  const std::uint64_t start = source.now_ns();
+  busy_wait_ns(source, 1'000'000); // work before the scope object exists still counts
+  IntrusionScope scope(clock, 7, start, IntrusionScope::ChargedBy::Caller);
+  const std::uint64_t end = scope.finish();
+  EXPECT_EQ(clock.intrusion_ns(), end - start + 7);
+  EXPECT_GE(end - start, 1'000'000u);
+}
+
+TEST(IntrusionScope, FinishWithoutChargeChargesNothingAndEndsTheScope) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  {
+    IntrusionScope scope(clock, 7);
+    busy_wait_ns(source, 100'000);
+    scope.finish(false); // the caller re-derives the intrusion itself
+  }                      // and the destructor does not charge either
+  EXPECT_EQ(clock.intrusion_ns(), 0u);
 }
 
 } // namespace

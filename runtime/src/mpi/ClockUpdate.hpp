@@ -31,14 +31,8 @@ public:
     latest_ = std::max(latest_, completion_vt);
     any_ = true;
   }
-  // Continues the clock at the latest completion; a call that completed nothing with a
-  // partner leaves it alone.
-  void apply(vclock::VirtualClock& clock) const {
-    if (any_) {
-      clock.continue_from(latest_);
-    }
-  }
-  // The same at the reading `now_ns` of the clock's source.
+  // Continues the clock at the latest completion, at the reading `now_ns` of the clock's
+  // source; a call that completed nothing with a partner leaves it alone.
   void apply(vclock::VirtualClock& clock, std::uint64_t now_ns) const {
     if (any_) {
       clock.continue_from(latest_, now_ns);

@@ -71,16 +71,13 @@ public:
     // own time (the reduction itself is the layer's).
     const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
     const int rc = pmpi();
-    const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+    const std::uint64_t end_ns = monitor->clock().source().now_ns();
     ClockUpdate update;
-    {
-      LayerWork work(*monitor);
-      const std::uint64_t own = elapsed(start_rt, end_rt);
-      monitor->record_com(site, tables::ComRecord::kCollective, own, elapsed(entry.vt, latest[0]),
-                          block_bytes);
-      update.include(std::max(entry.vt, latest[0]) + own);
-    }
-    update.apply(monitor->clock());
+    LayerWork work(*monitor, end_ns, update);
+    const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
+    monitor->record_com(site, tables::ComRecord::kCollective, own, elapsed(entry.vt, latest[0]),
+                        block_bytes);
+    update.include(std::max(entry.vt, latest[0]) + own);
     return rc;
   }
 

@@ -136,20 +136,17 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
       },
       [&] { return PMPI_Wait(&requests[i], st); });
   *index = static_cast<int>(i);
-  const std::uint64_t end_rt = Moment::now(monitor.clock()).rt;
+  const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
-  {
-    LayerWork work(monitor);
-    tables::MonitorCounters& counters = monitor.counters();
-    ++counters.wildcard_decisions;
-    counters.cycle_breaks += decision.broke_cycle() ? 1 : 0;
-    counters.safety_wait_ns += first_candidate_rt != 0 ? decided.rt - first_candidate_rt : 0;
-    WildcardTrace::record(index_of(function), stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
-                          decision.broke_cycle());
-    RequestCompletion::completed(monitor, handle, tracked, *st, rc, {call.vt, decided.rt}, end_rt,
-                                 update);
-  }
-  update.apply(monitor.clock());
+  LayerWork work(monitor, end_ns, update);
+  tables::MonitorCounters& counters = monitor.counters();
+  ++counters.wildcard_decisions;
+  counters.cycle_breaks += decision.broke_cycle() ? 1 : 0;
+  counters.safety_wait_ns += first_candidate_rt != 0 ? decided.rt - first_candidate_rt : 0;
+  WildcardTrace::record(index_of(function), stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
+                        decision.broke_cycle());
+  RequestCompletion::completed(monitor, handle, tracked, *st, rc, {call.vt, decided.rt},
+                               monitor.clock().real_at(end_ns), update);
   return rc;
 }
 

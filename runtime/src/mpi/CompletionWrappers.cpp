@@ -81,13 +81,11 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   if (done != nullptr && !*done) {
     return rc;
   }
-  const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+  const std::uint64_t end_ns = monitor->clock().source().now_ns();
   ClockUpdate update;
-  {
-    LayerWork work(*monitor);
-    RequestCompletion::completed(*monitor, handle, *tracked, *st, rc, call, end_rt, update);
-  }
-  update.apply(monitor->clock());
+  LayerWork work(*monitor, end_ns, update);
+  RequestCompletion::completed(*monitor, handle, *tracked, *st, rc, call,
+                               monitor->clock().real_at(end_ns), update);
   return rc;
 }
 
@@ -116,22 +114,20 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
   const int rc = run(st);
-  const std::uint64_t end_rt = Moment::now(monitor->clock()).rt;
+  const std::uint64_t end_ns = monitor->clock().source().now_ns();
+  const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   ClockUpdate update;
-  {
-    LayerWork work(*monitor);
-    each_completed(st, [&](int index, const MPI_Status& status) {
-      if (TrackedRequest* tracked = batch.tracked(index)) {
-        // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
-        const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
-        if (error != MPI_ERR_PENDING) {
-          RequestCompletion::completed(*monitor, batch.handle(index), *tracked, status, error, call,
-                                       end_rt, update);
-        }
+  LayerWork work(*monitor, end_ns, update);
+  each_completed(st, [&](int index, const MPI_Status& status) {
+    if (TrackedRequest* tracked = batch.tracked(index)) {
+      // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
+      const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+      if (error != MPI_ERR_PENDING) {
+        RequestCompletion::completed(*monitor, batch.handle(index), *tracked, status, error, call,
+                                     end_rt, update);
       }
-    });
-  }
-  update.apply(monitor->clock());
+    }
+  });
   return rc;
 }
 
