@@ -120,41 +120,54 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    const std::uint64_t start_ns = monitor->clock().source().now_ns();
-    const Moment start = Moment::at(monitor->clock(), start_ns);
-    std::optional<StampedSend> send =
-        addressed(*monitor, function, count, datatype, dest, tag, comm, start);
-    const bool first = send && stamp_first(mode);
-    if (first) {
-      LayerWork work(*monitor, start_ns);
-      ControlChannel::serve_if_due(*monitor, start);
-      post_stamp(*monitor, *send, tag, mode);
-    }
+    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
+    std::optional<StampedSend>& send = entry.send;
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes);
     const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
     LayerWork work(*monitor, end_ns, update);
-    if (stamp_after(*monitor, send, first, tag, mode, rc, start)) {
+    if (stamp_after(*monitor, entry, tag, mode, rc)) {
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
   }
 
+  // A send's entry: its moment, and what the layer did before PMPI.
+  struct SendEntry {
+    Moment start;
+    std::optional<StampedSend> send; // nullopt: not stamped (see addressed())
+    bool stamped = false;            // the stamp went ahead of the data
+  };
+
+  template <typename Count>
+  static SendEntry enter_send(Monitor& monitor, MpiFunction function, SendMode mode, Count count,
+                              MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+    const std::uint64_t start_ns = monitor.clock().source().now_ns();
+    SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
+    entry.send = addressed(monitor, function, count, datatype, dest, tag, comm, entry.start);
+    entry.stamped = entry.send && stamp_first(mode);
+    if (entry.stamped) {
+      LayerWork work(monitor, start_ns);
+      ControlChannel::serve_if_due(monitor, entry.start);
+      post_stamp(monitor, *entry.send, tag, mode);
+    }
+    return entry;
+  }
+
   // In the layer's work after a send's PMPI call returned `rc`: the stamp, if it follows the
   // data, and only if the send succeeded (a failed one leaves no stamp). True when the send
   // has its stamp.
-  static bool stamp_after(Monitor& monitor, std::optional<StampedSend>& send, bool stamped, int tag,
-                          SendMode mode, int rc, const Moment& start) {
-    if (stamped) {
+  static bool stamp_after(Monitor& monitor, SendEntry& entry, int tag, SendMode mode, int rc) {
+    if (entry.stamped) {
       return true;
     }
-    ControlChannel::serve_if_due(monitor, start);
-    if (!send || rc != MPI_SUCCESS) {
+    ControlChannel::serve_if_due(monitor, entry.start);
+    if (!entry.send || rc != MPI_SUCCESS) {
       return false;
     }
-    post_stamp(monitor, *send, tag, mode);
+    post_stamp(monitor, *entry.send, tag, mode);
     return true;
   }
 
@@ -184,20 +197,11 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    const std::uint64_t start_ns = monitor->clock().source().now_ns();
-    const Moment start = Moment::at(monitor->clock(), start_ns);
-    std::optional<StampedSend> send =
-        addressed(*monitor, function, count, datatype, dest, tag, comm, start);
-    const bool first = send && stamp_first(mode);
-    if (first) {
-      LayerWork work(*monitor, start_ns);
-      ControlChannel::serve_if_due(*monitor, start);
-      post_stamp(*monitor, *send, tag, mode);
-    }
+    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
     const int rc = pmpi();
     LayerWork work(*monitor);
-    if (stamp_after(*monitor, send, first, tag, mode, rc, start)) {
-      track_send(*monitor, *send, rc, *request);
+    if (stamp_after(*monitor, entry, tag, mode, rc)) {
+      track_send(*monitor, *entry.send, rc, *request);
     }
     return rc;
   }
