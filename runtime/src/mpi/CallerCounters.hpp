@@ -1,5 +1,6 @@
 // Updates of the counters and bounds that the layer keeps per stamp (StampCounts, the shadows'
-// sent_to/received_from, SenderBounds). Only threads inside MPI calls write them. Unless the
+// sent_to/received_from, SenderBounds), and of its handle tables (HandleTable: requests,
+// matched messages, shadows). Only threads inside MPI calls write them. Unless the
 // program has MPI_THREAD_MULTIPLE, one thread at a time is inside MPI, and a relaxed load and
 // store is a whole update: a locked read-modify-write per counter cost about 6% of an 8-byte
 // ping-pong half round trip (0.557 against 0.591 us, docs/transparency.md). With
@@ -15,6 +16,7 @@ class CallerCounters {
 public:
   // At MPI_Init, from the thread level MPI provided.
   static void set_concurrent_callers(bool concurrent) { concurrent_ = concurrent; }
+  static bool concurrent_callers() { return concurrent_; }
 
   static void increment(std::atomic<std::uint64_t>& counter) {
     if (concurrent_) {

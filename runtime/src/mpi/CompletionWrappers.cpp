@@ -40,17 +40,33 @@ bool would_return(std::span<const MPI_Request> requests, RequestsWait::Needs nee
 }
 
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
+// `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
 int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
-              RequestsWait::Needs needs, Call&& pmpi) {
+              RequestsWait::Needs needs, Call&& pmpi, const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
-  const Moment now = Moment::now(monitor->clock());
-  const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, now.vt,
+  const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+  const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
   return WaitPolicy::block(
       *monitor, wait, [&] { return would_return(requests, needs); }, pmpi);
+}
+
+// Runs a completion call: a blocking one once it would return, waiting in the layer
+// meanwhile; a nonblocking one after serving the control channel if due. `call`: the call's
+// entry, if the caller has read it.
+template <typename Call>
+int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
+                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
+  if (blocking) {
+    return wait_then(monitor, function, requests, needs, pmpi, call);
+  }
+  if (monitor != nullptr) {
+    ControlChannel::serve_if_due(*monitor, call != nullptr ? *call : Moment::now(monitor->clock()));
+  }
+  return pmpi();
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -61,23 +77,25 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
-  const auto run = [&](MPI_Status* st) {
-    if (blocking) {
-      return wait_then(monitor, function, {request, 1}, RequestsWait::Needs::All,
-                       [&] { return pmpi(st); });
-    }
-    if (monitor != nullptr) {
-      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()));
-    }
-    return pmpi(st);
+  const auto run = [&](MPI_Status* st, const Moment* call) {
+    return run_completion(monitor, function, {request, 1}, RequestsWait::Needs::All, blocking, call,
+                          [&] { return pmpi(st); });
   };
   if (tracked == nullptr) {
-    return run(status);
+    return run(status, nullptr);
+  }
+  if (tracked->kind == TrackedRequest::Kind::Send) {
+    // Recorded when posted; its completion moves no clock: only forget it once MPI freed it.
+    const int rc = run(status, nullptr);
+    if (*request == MPI_REQUEST_NULL) {
+      request_table().erase(handle);
+    }
+    return rc;
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-  const int rc = run(st);
+  const int rc = run(st, &call);
   if (done != nullptr && !*done) {
     return rc;
   }
@@ -98,22 +116,16 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
                   EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
-  const auto run = [&](MPI_Status* st) {
-    if (blocking) {
-      return wait_then(monitor, function, all, needs, [&] { return pmpi(st); });
-    }
-    if (monitor != nullptr) {
-      ControlChannel::serve_if_due(*monitor, Moment::now(monitor->clock()));
-    }
-    return pmpi(st);
+  const auto run = [&](MPI_Status* st, const Moment* call) {
+    return run_completion(monitor, function, all, needs, blocking, call, [&] { return pmpi(st); });
   };
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
-    return run(statuses);
+    return run(statuses, nullptr);
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = run(st);
+  const int rc = run(st, &call);
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   ClockUpdate update;
