@@ -72,12 +72,14 @@ public:
   // The stamp shows the send time on `clock`: never earlier than a time this process showed
   // before (its stamps, its state replies, its null messages' bounds), which receivers took
   // as a bound on its sends.
+  // Counted before it leaves: the data follows the stamp as soon as it has left, and its
+  // receiver waits for the data from the moment it sees the stamp.
   static void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
                          vclock::MessageStamp stamp) {
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
-    PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
     CallerCounters::increment(shadow.sent_to[static_cast<std::size_t>(dest)]);
     StampCounts::sent(shadow.world_rank_of(dest));
+    PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
   }
 
   // The stamp from `source` matching `tag` that a wildcard decision pulled ahead, if any.
