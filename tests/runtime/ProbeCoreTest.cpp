@@ -145,8 +145,9 @@ TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
   register_unit();
   KeyedSlots& slots = *thread_->records->coms.get(0);
   for (std::int32_t partner = -1; partner < 9; ++partner) {
-    core_.add_com(slots, 5, partner, 10, 20, 100 + static_cast<std::uint64_t>(partner));
-    core_.add_com(slots, 5, partner, 1, 2, 3);
+    ProbeCore::add_com(core_.find_com(slots, 5, partner), 10, 20,
+                       100 + static_cast<std::uint64_t>(partner));
+    ProbeCore::add_com(core_.find_com(slots, 5, partner), 1, 2, 3);
   }
   const tables::RankRecords r = collect();
   ASSERT_EQ(r.coms.size(), 10u);
@@ -160,11 +161,23 @@ TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
   }
 }
 
+TEST_F(ProbeCoreTest, AComRecordFoundButNeverAddedToIsNotCollected) {
+  register_unit();
+  KeyedSlots& slots = *thread_->records->coms.get(0);
+  core_.find_com(slots, 5, 3); // a receive that found its record, then failed
+  ProbeCore::add_com(core_.find_com(slots, 5, 4), 7, 8, 9);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.coms.size(), 1u);
+  EXPECT_EQ(r.coms[0].partner, 4);
+  EXPECT_EQ(r.coms[0].count, 1u);
+  EXPECT_EQ(r.coms[0].bytes, 9u);
+}
+
 TEST_F(ProbeCoreTest, AFullOverflowTableDropsAndCounts) {
   register_unit();
   KeyedSlots& slots = *thread_->records->coms.get(0);
   for (std::int32_t partner = 0; partner < 200; ++partner) {
-    core_.add_com(slots, 5, partner, 1, 1, 1);
+    ProbeCore::add_com(core_.find_com(slots, 5, partner), 1, 1, 1);
   }
   EXPECT_GT(overflow_.dropped(), 0u);
   const CollectedRecords collected = collect_records(registry_, threads_, overflow_, 0);

@@ -189,8 +189,12 @@ tables::SiteId Monitor::comm_site(unsigned function_index) {
 
 void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
                          std::uint64_t sync_delay_ns, std::uint64_t bytes) {
+  add_com(com_record(site, partner), transmission_ns, sync_delay_ns, bytes);
+}
+
+ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner) {
   if (partner < tables::ComRecord::kCollective) {
-    return;
+    return {};
   }
   ThreadRecords& records = *this_thread().records;
   KeyedSlots* slots = nullptr;
@@ -202,9 +206,7 @@ void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_
              entry != nullptr && entry->kind == tables::SiteKind::Comm) {
     slots = records.coms.get(entry->kind_index);
   }
-  if (slots != nullptr) {
-    probes_.add_com(*slots, site, partner, transmission_ns, sync_delay_ns, bytes);
-  }
+  return slots != nullptr ? probes_.find_com(*slots, site, partner) : ProbeCore::ComRecordRef{};
 }
 
 CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {

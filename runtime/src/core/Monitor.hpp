@@ -67,6 +67,13 @@ public:
   // tables::ComRecord::kCollective. O(1), no allocation, thread-safe.
   void record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
                   std::uint64_t sync_delay_ns, std::uint64_t bytes);
+  // The same in two steps: the record first (e.g. while a receive's data is still arriving),
+  // the values once known. An empty reference records nothing.
+  ProbeCore::ComRecordRef com_record(tables::SiteId site, std::int32_t partner);
+  static void add_com(const ProbeCore::ComRecordRef& record, std::uint64_t transmission_ns,
+                      std::uint64_t sync_delay_ns, std::uint64_t bytes) {
+    ProbeCore::add_com(record, transmission_ns, sync_delay_ns, bytes);
+  }
 
   tables::MonitorCounters& counters() { return counters_; }
 

@@ -190,16 +190,23 @@ void ProbeCore::settle_open_activations(ThreadState& thread, std::uint64_t now_v
   }
 }
 
-void ProbeCore::add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,
-                        std::uint64_t transmission_ns, std::uint64_t sync_delay_ns,
-                        std::uint64_t bytes) {
+ProbeCore::ComRecordRef ProbeCore::find_com(KeyedSlots& slots, std::uint32_t site,
+                                            std::int32_t partner) {
   const auto key = static_cast<std::uint32_t>(partner);
   if (KeyedRecord* record = slots.find_or_claim(key)) [[likely]] {
-    add_owned(record->count, 1);
-    add_owned(record->time_ns, transmission_ns);
-    add_owned(record->sync_delay_ns, sync_delay_ns);
-    add_owned(record->bytes, bytes);
-  } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, key)) {
+    return {record, nullptr};
+  }
+  return {nullptr, overflow_.find_or_claim(site, key)};
+}
+
+void ProbeCore::add_com(const ComRecordRef& record, std::uint64_t transmission_ns,
+                        std::uint64_t sync_delay_ns, std::uint64_t bytes) {
+  if (KeyedRecord* owned = record.owned) [[likely]] {
+    add_owned(owned->count, 1);
+    add_owned(owned->time_ns, transmission_ns);
+    add_owned(owned->sync_delay_ns, sync_delay_ns);
+    add_owned(owned->bytes, bytes);
+  } else if (OverflowRecords::Entry* entry = record.shared) {
     entry->count.fetch_add(1, std::memory_order_relaxed);
     entry->time_ns.fetch_add(transmission_ns, std::memory_order_relaxed);
     entry->sync_delay_ns.fetch_add(sync_delay_ns, std::memory_order_relaxed);

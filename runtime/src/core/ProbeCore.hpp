@@ -43,10 +43,17 @@ public:
   // add only what follows.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
 
-  // Adds one communication to the record of (site, partner) in `slots`. Not a probe: the
-  // PMPI layer charges its own work.
-  void add_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner,
-               std::uint64_t transmission_ns, std::uint64_t sync_delay_ns, std::uint64_t bytes);
+  // The record of (site, partner) in `slots`, found or claimed: this thread's own slot, or a
+  // shared overflow entry; neither when both are full.
+  struct ComRecordRef {
+    KeyedRecord* owned = nullptr;
+    OverflowRecords::Entry* shared = nullptr;
+  };
+  ComRecordRef find_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner);
+  // Adds one communication to a record found before (a receive finds it while its data is
+  // still arriving). Not a probe: the PMPI layer charges its own work.
+  static void add_com(const ComRecordRef& record, std::uint64_t transmission_ns,
+                      std::uint64_t sync_delay_ns, std::uint64_t bytes);
 
 private:
   std::uint64_t now_ns() const { return clock_.source().now_ns(); }

@@ -104,9 +104,13 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
       out.records.loops.push_back({site, s.time_ns, s.count, s.iterations});
     }
   }
+  // A com record is claimed before its first communication is added (a receive claims it
+  // while the data arrives, and may then fail): without a count it records nothing.
   for (const auto& [key, s] : coms) {
-    out.records.coms.push_back({key.first, static_cast<std::int32_t>(key.second), s.time_ns,
-                                s.sync_delay_ns, s.count, s.bytes});
+    if (s.count > 0) {
+      out.records.coms.push_back({key.first, static_cast<std::int32_t>(key.second), s.time_ns,
+                                  s.sync_delay_ns, s.count, s.bytes});
+    }
   }
   return out;
 }

@@ -344,24 +344,27 @@ public:
     Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp =
         await_stamp(*monitor, function, site, *shadow, source, tag, post, true, &call.rt);
+    // The data follows its stamp: find the record while it arrives.
+    const ProbeCore::ComRecordRef record =
+        monitor->com_record(site, shadow->world_rank_of(stamp.source));
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(stamp.source, st);
-    received(*monitor, site, *shadow, post, call, rc, *st, stamp);
+    received(*monitor, site, *shadow, post, call, rc, *st, stamp, &record);
     return rc;
   }
 
   // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
-  // message's, already taken.
+  // message's, already taken; `record`: its com record, if already found.
   static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
                        const Moment& post, const Moment& call, int rc, const MPI_Status& status,
-                       const PendingStamp& stamp) {
+                       const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(monitor, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
       Receipt::taken(monitor, site, shadow, post, call, monitor.clock().real_at(end_ns), rc, status,
-                     update, &stamp.stamp);
+                     update, &stamp.stamp, record);
     } else {
       shadow.inbox.put_back(stamp);
     }

@@ -44,7 +44,8 @@ bool Receipt::consumed_request(int error, const MPI_Status& status) {
 
 void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
                     const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
-                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp) {
+                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
+                    const ProbeCore::ComRecordRef* record) {
   const vclock::MessageStamp stamp =
       taken_stamp != nullptr ? *taken_stamp
                              : StampProtocol::take(shadow, status.MPI_SOURCE, status.MPI_TAG);
@@ -54,8 +55,10 @@ void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);
-  monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), transfer, timing.sync_delay_ns,
-                     received_bytes(error, status, stamp));
+  Monitor::add_com(record != nullptr
+                       ? *record
+                       : monitor.com_record(site, shadow.world_rank_of(status.MPI_SOURCE)),
+                   transfer, timing.sync_delay_ns, received_bytes(error, status, stamp));
   update.include(completion_vt(call, sender, end_rt));
 }
 

@@ -27,9 +27,11 @@ public:
   // The receive was posted at `post` and completed, with `error`, in a call entered at `call`
   // that returned at real time `end_rt`; `status` names the actual source and tag. `stamp`:
   // the message's stamp when the receive already took it, else nullptr (taken here).
+  // `record`: the com record, if found before the data arrived (else found here).
   static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
                     const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
-                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr);
+                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr,
+                    const ProbeCore::ComRecordRef* record = nullptr);
 };
 
 } // namespace vcmon::runtime::mpi
