@@ -17,6 +17,9 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
+// A candidate whose stamp its request claimed when posted (PostedStamp), not in the inbox.
+constexpr std::size_t kNotInInbox = ~std::size_t{0};
+
 // The communicator all active requests receive on from specific sources, or nullptr.
 const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
   const Shadow* shadow = nullptr;
@@ -67,12 +70,21 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     senders.clear();
     claimed.clear();
     for (std::size_t i = 0; i < requests.size(); ++i) {
-      const TrackedRequest* tracked =
+      TrackedRequest* tracked =
           requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
       if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
         continue;
       }
       const int rank = shadow->world_rank_of(tracked->peer);
+      if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
+        if (StampProtocol::arrived(*shadow, tracked->stamp)) {
+          claimed.push_back(kNotInInbox);
+          candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
+        } else {
+          senders.push_back({rank, SenderBounds::of(rank)});
+        }
+        continue;
+      }
       // The stamp of this request's message: the first from its source matching its tag that
       // an earlier request of the call has not claimed.
       std::optional<std::size_t> entry;
@@ -119,9 +131,11 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   const std::size_t i = chosen->slot;
   const MPI_Request handle = requests[i];
   TrackedRequest& tracked = *request_table().find(handle);
-  const PendingStamp stamp = shadow->inbox[claimed[std::distance(
+  const std::size_t in_inbox = claimed[std::distance(
       candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
-                                       [&](const auto& c) { return c.slot == i; }))]];
+                                       [&](const auto& c) { return c.slot == i; }))];
+  const PendingStamp stamp =
+      in_inbox == kNotInInbox ? tracked.stamp.entry : shadow->inbox[in_inbox];
   // Its sender has sent: the data follows at once.
   const Moment decided = Moment::now(monitor.clock());
   const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer);

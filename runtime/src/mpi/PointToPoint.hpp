@@ -401,8 +401,11 @@ public:
     return rc;
   }
 
+  // `claim`: the receive's stamp is claimed now (PostedStamp); not for a matched probe's
+  // message, whose stamp the probe left first in line, nor for a wildcard (decided later).
   static void track_receive(Monitor& monitor, MpiFunction function, const Shadow& shadow,
-                            int source, int tag, const Moment& post, MPI_Request request) {
+                            int source, int tag, const Moment& post, MPI_Request request,
+                            bool claim = true) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = monitor.comm_site(index_of(function));
@@ -410,7 +413,10 @@ public:
     tracked.peer = source;
     tracked.tag = tag;
     tracked.post = post;
-    request_table().insert(request, tracked);
+    TrackedRequest* const inserted = request_table().insert(request, tracked);
+    if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
+      StampProtocol::claim(shadow, source, tag, inserted->stamp);
+    }
   }
 
   template <typename Call>
@@ -574,7 +580,7 @@ public:
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor);
       track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, probe.probed,
-                    *request);
+                    *request, false);
     }
     return rc;
   }

@@ -21,7 +21,13 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
     break; // recorded when posted
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
-    if (Receipt::consumed_request(error, status)) {
+    if (!Receipt::consumed_request(error, status)) {
+      StampProtocol::abandon(*request.shadow, request.stamp);
+    } else if (request.stamp.state != PostedStamp::State::None) {
+      const vclock::MessageStamp stamp = StampProtocol::finish(*request.shadow, request.stamp);
+      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
+                     status, update, &stamp);
+    } else {
       Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
                      status, update);
     }
@@ -57,6 +63,9 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
 void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
   request.post = Moment::now(monitor.clock());
   request.active = true;
+  if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
+    StampProtocol::claim(*request.shadow, request.peer, request.tag, request.stamp);
+  }
   if (request.kind != TrackedRequest::Kind::PersistentSend) {
     return;
   }
@@ -72,6 +81,9 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
 
 void RequestCompletion::start_failed(TrackedRequest& request) {
   request.active = false;
+  if (request.stamp.state != PostedStamp::State::None) {
+    StampProtocol::abandon(*request.shadow, request.stamp);
+  }
   if (request.layer != nullptr) {
     LayerRequests::withdraw(*request.layer);
     request.layer = nullptr;
@@ -84,6 +96,7 @@ void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
   if (request.layer != nullptr) {
     LayerRequests::withdraw(*request.layer);
   }
+  StampProtocol::release(request.stamp);
   request_table().erase(handle);
 }
 

@@ -8,6 +8,7 @@
 #include "mpi/HandleTable.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/PostedStamp.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "vcmon/tables/Site.hpp"
@@ -39,6 +40,7 @@ struct TrackedRequest {
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
   Moment post;                   // when posted (persistent: when last started)
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective
+  PostedStamp stamp;             // receives from a specific source, while active
 
   bool persistent() const {
     return kind == Kind::PersistentSend || kind == Kind::PersistentReceive;

@@ -17,6 +17,7 @@
 #include "mpi/CallerCounters.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/PostedStamp.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampCounts.hpp"
@@ -123,6 +124,76 @@ public:
       }
     }
     return receive(shadow, source, tag).stamp;
+  }
+
+  // Claims the stamp of a nonblocking receive from `source` (not MPI_ANY_SOURCE) with `tag`,
+  // just posted: the first such stamp in the inbox, else the next from MPI (its receive is
+  // posted now, behind those of earlier receives). `posted` must not move until finished.
+  static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
+    if (const auto pulled = take_pulled(shadow, source, tag)) {
+      posted.entry = *pulled;
+      posted.state = PostedStamp::State::Held;
+      return;
+    }
+    posted.entry = {source, tag, {}};
+    post_receive(shadow, source, tag, posted.entry, posted.request);
+    posted.state = PostedStamp::State::Pending;
+  }
+
+  // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
+  static bool arrived(const Shadow& shadow, PostedStamp& posted) {
+    if (posted.state == PostedStamp::State::Pending) {
+      int done = 0;
+      MPI_Status status;
+      PMPI_Test(&posted.request, &done, &status);
+      if (!done) {
+        return false;
+      }
+      received(shadow, posted.entry, status);
+      posted.state = PostedStamp::State::Held;
+    }
+    return posted.state == PostedStamp::State::Held;
+  }
+
+  // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
+  static vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
+    if (posted.state == PostedStamp::State::Pending) {
+      MPI_Status status;
+      PMPI_Wait(&posted.request, &status);
+      received(shadow, posted.entry, status);
+    }
+    posted.state = PostedStamp::State::None;
+    return posted.entry.stamp;
+  }
+
+  // Gives the claimed stamp up: the receive completed without taking data (cancelled, or it
+  // failed). A stamp already taken from MPI is again the first of its source.
+  static void abandon(const Shadow& shadow, PostedStamp& posted) {
+    bool taken = posted.state == PostedStamp::State::Held;
+    if (posted.state == PostedStamp::State::Pending) {
+      MPI_Status status;
+      PMPI_Cancel(&posted.request);
+      PMPI_Wait(&posted.request, &status);
+      int cancelled = 0;
+      PMPI_Test_cancelled(&status, &cancelled);
+      if (!cancelled) {
+        received(shadow, posted.entry, status);
+        taken = true;
+      }
+    }
+    if (taken) {
+      shadow.inbox.put_back(posted.entry);
+    }
+    posted.state = PostedStamp::State::None;
+  }
+
+  // Lets the claimed stamp go with a request the program freed while active: its receive
+  // completes unseen, like the data's.
+  static void release(PostedStamp& posted) {
+    if (posted.state == PostedStamp::State::Pending) {
+      PMPI_Request_free(&posted.request);
+    }
+    posted.state = PostedStamp::State::None;
   }
 
   // Pulls every stamp that has arrived on the shadow into its inbox (wildcard decisions).
