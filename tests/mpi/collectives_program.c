@@ -2,15 +2,10 @@
  * again for MPI_Ibarrier + MPI_Wait, then an MPI_Allreduce whose result is checked. Rank r
  * must record a synchronisation delay of (size − 1 − r) × 200 ms in each: every participant
  * leaves at the latest one's entry. */
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

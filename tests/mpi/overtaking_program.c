@@ -4,15 +4,10 @@
  * blocking (B): that MPI_Recv waited 200 ms for its sender, a synchronisation delay of about
  * 200 ms, not a transmission. Taking stamps in the order the receives are called gave the
  * blocking receive A's stamp: 200 ms of transmission and no delay. */
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -3,15 +3,10 @@
  * (then MPI_Recv, 100 ms delay) and the next one with MPI_Mprobe (then MPI_Mrecv, 100 ms).
  * Then 5 rounds of persistent MPI_Send_init/MPI_Recv_init started with MPI_Startall and
  * completed with MPI_Waitall: exact counts and bytes. Statuses are checked on the way. */
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
-}
 
 static int failures;
 static void expect(int condition, const char* what) {

@@ -2,15 +2,10 @@
  * rank 1 posts the matching receive after 80 ms, so rank 0's Ssend records a synchronisation
  * delay of 80 ms. Then the same with MPI_Issend + MPI_Wait against an MPI_Irecv posted after
  * 80 ms; and a buffered send must not wait at all. */
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdlib.h>
 #include <time.h>
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

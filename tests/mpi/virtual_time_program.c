@@ -5,6 +5,7 @@
  * 90 ms: rank 1 is at virtual 100 ms when it sends. Only rank 1 runs probes. */
 #include "vcmon/probes.h"
 
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
@@ -15,12 +16,6 @@ static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 1, sites
 static unsigned work_loop;
 __attribute__((constructor)) static void register_unit(void) {
   vcmon_register_unit(&unit, &work_loop);
-}
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
 }
 
 int main(int argc, char** argv) {

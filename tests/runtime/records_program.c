@@ -3,6 +3,7 @@
  * known partners and sizes. profile_check's "records" scenario holds the expected values. */
 #include "hand_instrumented.h"
 
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <time.h>
 
@@ -34,11 +35,6 @@ static const vcmon_site_desc sites[] = {
     [CALL_FACT_SELF] = {VCMON_SITE_CALL, 49, 12, FACT, "fact", "fact"},
 };
 VCMON_TEST_UNIT(sites)
-
-static void sleep_ms(long ms) {
-  struct timespec t = {0, ms * 1000000L};
-  nanosleep(&t, NULL);
-}
 
 /* Rank 0 sends i+1 ints to rank 1 in iteration i. */
 static void work(int n, int rank) {

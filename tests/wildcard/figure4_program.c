@@ -8,17 +8,12 @@
  * which waits for P1. The only outcome of the program is that P1 takes P0's message first and
  * P3's second; the monitor must find it by breaking the cycle (or by null messages) instead
  * of waiting forever. P1 prints "P1 took 0 then 3". */
+#include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <time.h>
 
 enum { kTag = 4 };
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  while (nanosleep(&t, &t) != 0) {
-  }
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
