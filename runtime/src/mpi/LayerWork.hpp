@@ -20,8 +20,7 @@ namespace vcmon::runtime::mpi {
 
 class LayerWork {
 public:
-  explicit LayerWork(Monitor& monitor)
-      : LayerWork(monitor, monitor.clock().source().now_ns()) {}
+  explicit LayerWork(Monitor& monitor) : LayerWork(monitor, monitor.clock().source().now_ns()) {}
   // Starting at `start_ns`, a reading of the monitor's clock source.
   LayerWork(Monitor& monitor, std::uint64_t start_ns)
       : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns,
@@ -31,13 +30,12 @@ public:
   // Starting at `start_ns` and ending by applying `update` (once the scope's work filled it).
   LayerWork(Monitor& monitor, std::uint64_t start_ns, const ClockUpdate& update)
       : LayerWork(monitor, start_ns) {
-    clock_ = &monitor.clock();
     update_ = &update;
   }
   ~LayerWork() {
     if (update_ != nullptr) {
       // Continuing the clock re-derives the intrusion: a charge would be overwritten.
-      update_->apply(*clock_, scope_.finish(!update_->any()));
+      update_->apply(scope_.clock(), scope_.finish(!update_->any()));
     }
   }
   LayerWork(const LayerWork&) = delete;
@@ -53,7 +51,6 @@ public:
 
 private:
   vclock::IntrusionScope scope_;
-  vclock::VirtualClock* clock_ = nullptr;
   const ClockUpdate* update_ = nullptr;
 };
 

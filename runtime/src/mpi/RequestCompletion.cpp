@@ -23,13 +23,13 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
   case TrackedRequest::Kind::PersistentReceive:
     if (!Receipt::consumed_request(error, status)) {
       StampProtocol::abandon(*request.shadow, request.stamp);
-    } else if (request.stamp.state != PostedStamp::State::None) {
-      const vclock::MessageStamp stamp = StampProtocol::finish(*request.shadow, request.stamp);
-      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
-                     status, update, &stamp);
     } else {
+      // The stamp claimed when the receive was posted, else (nullptr) taken in Receipt.
+      const bool claimed = request.stamp.state != PostedStamp::State::None;
+      const vclock::MessageStamp stamp =
+          claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
       Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
-                     status, update);
+                     status, update, claimed ? &stamp : nullptr);
     }
     break;
   case TrackedRequest::Kind::SyncSend:

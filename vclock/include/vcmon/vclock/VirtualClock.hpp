@@ -120,6 +120,8 @@ public:
   // (VirtualClock::continue_from), which makes a charge pointless.
   std::uint64_t finish(bool charge = true);
 
+  VirtualClock& clock() const { return clock_; }
+
 private:
   VirtualClock& clock_;
   std::uint64_t constant_ns_;
