@@ -18,6 +18,7 @@ struct Config {
   std::uint64_t deadlock_timeout_ms = 1000;    // VCMON_DEADLOCK_TIMEOUT_MS
   std::string wildcard_trace_dir;              // VCMON_TRACE_WILDCARD (testing; empty: off)
   std::uint32_t overflow_records = 8192;       // VCMON_OVERFLOW_RECORDS (rounded up to 2^k)
+  std::uint32_t stamp_ring_slots = 128;        // VCMON_STAMP_RING (0: stamps as messages)
 
   // Reads the environment. Each invalid value is reported with one line on stderr
   // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;

@@ -112,7 +112,7 @@ public:
 
 private:
   void describe_wait(deadlock::ProcessState& state) const override {
-    if (shadow_.id == 0) {
+    if (shadow_.inter) {
       state.activity = deadlock::Activity::Running;
       return;
     }

@@ -59,7 +59,7 @@ public:
     // the control channel meanwhile. Once it completed, every member is in the collective.
     const std::uint64_t mine[2] = {entry.vt, entry.rt};
     MPI_Request reduction = MPI_REQUEST_NULL;
-    PMPI_Iallreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->stamps, &reduction);
+    PMPI_Iallreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->sync, &reduction);
     const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow,
                               shadow->collectives_entered++);
     WaitPolicy::wait_until(*monitor, wait, [&] {

@@ -28,7 +28,7 @@ void enter_collectively(MPI_Comm parent) {
     return;
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
-  PMPI_Ibarrier(shadow->stamps, &barrier);
+  PMPI_Ibarrier(shadow->sync, &barrier);
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
                             Moment::now(monitor->clock()).vt, *shadow,
                             shadow->collectives_entered++);
@@ -58,7 +58,7 @@ template <typename Call> int duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& 
   const Shadow* parent = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
   if (rc == MPI_SUCCESS && parent != nullptr) {
     LayerWork work(*monitor);
-    ShadowCommunicators::attach(*newcomm, parent->stamps);
+    ShadowCommunicators::attach(*newcomm, parent->sync);
   }
   return rc;
 }

@@ -37,7 +37,7 @@ const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
     if (tracked->persistent() && !tracked->active) {
       continue; // inactive: MPI ignores it
     }
-    if (!receive || tracked->peer < 0 || !tracked->shadow->all_in_world ||
+    if (!receive || tracked->peer < 0 ||
         (shadow != nullptr && tracked->shadow != shadow)) {
       return nullptr;
     }
@@ -65,7 +65,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   std::uint64_t first_candidate_rt = 0;
   std::optional<vclock::WildcardCandidate> chosen;
   const auto attempt = [&](std::optional<std::uint64_t> horizon) {
-    StampProtocol::drain(*shadow);
+    StampProtocol::drain();
     candidates.clear();
     senders.clear();
     claimed.clear();

@@ -80,7 +80,7 @@ LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables:
   request.bytes = bytes;
   request.entry[0] = entry.vt;
   request.entry[1] = entry.rt;
-  PMPI_Iallreduce(request.entry, request.latest, 2, MPI_UINT64_T, MPI_MAX, shadow.stamps,
+  PMPI_Iallreduce(request.entry, request.latest, 2, MPI_UINT64_T, MPI_MAX, shadow.sync,
                   &request.request);
   return request;
 }

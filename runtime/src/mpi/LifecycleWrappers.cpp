@@ -9,6 +9,7 @@
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/StampMail.hpp"
 #include "mpi/WildcardTrace.hpp"
 
 #include "core/Monitor.hpp"
@@ -46,12 +47,13 @@ void start_layer() {
     CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
     clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
     ControlChannel::open(monitor);
+    StampMail::open(monitor.config().stamp_ring_slots);
     WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();
     const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
-    monitor.set_clock_offset(ClockOffset::estimate(world.stamps, clock));
+    monitor.set_clock_offset(ClockOffset::estimate(world.sync, clock));
     const std::uint64_t mine = clock.virtual_ns();
-    PMPI_Allreduce(&mine, &latest_vt, 1, MPI_UINT64_T, MPI_MAX, world.stamps);
+    PMPI_Allreduce(&mine, &latest_vt, 1, MPI_UINT64_T, MPI_MAX, world.sync);
   }
   clock.continue_from(latest_vt);
   Layer::activate(monitor, tag_upper_bound());
@@ -89,6 +91,7 @@ extern "C" int MPI_Finalize() {
     LayerRequests::finish_all(*monitor);
     WildcardTrace::close();
     monitor->on_mpi_finalize();
+    StampMail::close();
   }
   return PMPI_Finalize();
 }

@@ -305,16 +305,13 @@ public:
     } else if (const auto pulled = StampProtocol::take_pulled(shadow, source, tag)) {
       stamp = *pulled;
     } else {
-      // A posted receive of the stamp, polled with MPI_Test: the cheapest wait MPI offers.
-      MPI_Request request = MPI_REQUEST_NULL;
-      MPI_Status status;
-      StampProtocol::post_receive(shadow, source, tag, stamp, request);
       const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
-        int done = 0;
-        PMPI_Test(&request, &done, &status);
-        return done != 0;
+        const auto arrived = StampProtocol::try_take(shadow, source, tag);
+        if (arrived) {
+          stamp = *arrived;
+        }
+        return arrived.has_value();
       });
-      StampProtocol::received(shadow, stamp, status);
       if (waited && transfer_from_rt != nullptr) {
         *transfer_from_rt = Moment::now(monitor.clock()).rt;
       }

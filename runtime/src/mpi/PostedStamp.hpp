@@ -7,18 +7,15 @@
 
 #include "mpi/StampInbox.hpp"
 
-#include <mpi.h>
-
 namespace vcmon::runtime::mpi {
 
 struct PostedStamp {
   enum class State : unsigned char {
     None,    // not claimed (a wildcard, a matched-probe receive): taken at completion
-    Pending, // its receive is posted on the shadow
-    Held     // taken from the shadow's inbox at post time
+    Pending, // in its shadow's claims, waiting for the stamp
+    Held     // the stamp is in `entry`
   };
   State state = State::None;
-  MPI_Request request = MPI_REQUEST_NULL;
   PendingStamp entry;
 };
 

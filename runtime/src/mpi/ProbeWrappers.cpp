@@ -109,7 +109,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
         ready_source = shadow->inbox[*chosen].source;
       }
     } else {
-      StampProtocol::drain(*shadow);
+      StampProtocol::drain();
       const std::optional<std::size_t> index = shadow->inbox.find(source, tag);
       if (index && shadow->inbox[*index].stamp.send_vt_ns <= probed.vt) {
         ready_source = source;

@@ -96,7 +96,9 @@ void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
   if (request.layer != nullptr) {
     LayerRequests::withdraw(*request.layer);
   }
-  StampProtocol::release(request.stamp);
+  if (request.stamp.state != PostedStamp::State::None) {
+    StampProtocol::release(*request.shadow, request.stamp);
+  }
   request_table().erase(handle);
 }
 

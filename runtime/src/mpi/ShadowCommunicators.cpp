@@ -11,8 +11,11 @@ static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator hand
 
 // MPICH allows a few thousand context ids; each user communicator here takes three.
 HandleTable<Shadow*, 2048> table;
-// The same shadows, for lookups by id (state requests; rare).
+// The same shadows, for lookups by id (every stamp is filed by its communicator's id).
 std::vector<Shadow*> shadows;
+const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
+// Every member has given ids below its own counter to its other communicators.
+std::uint64_t next_id = 1;
 
 std::vector<std::int32_t> world_ranks_of(MPI_Comm comm, int peers, bool inter) {
   MPI_Group group = MPI_GROUP_NULL;
@@ -43,6 +46,19 @@ MPI_Comm private_duplicate(MPI_Comm source) {
   return dup;
 }
 
+// The maximum of the members' counters: new to all of them. Over an intercommunicator a
+// reduction yields the other group's values; reducing again what each group received gives
+// both groups the maximum over all.
+std::uint64_t agreed_id(MPI_Comm comm, bool inter) {
+  std::uint64_t id = 0;
+  PMPI_Allreduce(&next_id, &id, 1, MPI_UINT64_T, MPI_MAX, comm);
+  if (inter) {
+    const std::uint64_t both = std::max(id, next_id);
+    PMPI_Allreduce(&both, &id, 1, MPI_UINT64_T, MPI_MAX, comm);
+  }
+  return id;
+}
+
 } // namespace
 
 const Shadow* ShadowCommunicators::find(MPI_Comm comm) {
@@ -51,48 +67,58 @@ const Shadow* ShadowCommunicators::find(MPI_Comm comm) {
 }
 
 const Shadow* ShadowCommunicators::find_by_id(std::uint64_t id) {
+  if (last_found != nullptr && last_found->id == id) {
+    return last_found;
+  }
   for (const Shadow* shadow : shadows) {
     if (id != 0 && shadow->id == id) {
+      last_found = shadow;
       return shadow;
     }
   }
   return nullptr;
 }
 
+bool ShadowCommunicators::future_id(std::uint64_t id) { return id >= next_id; }
+
 void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   if (comm == MPI_COMM_NULL) {
     return;
   }
-  auto* shadow = new Shadow;
-  shadow->stamps = private_duplicate(source);
-  shadow->replies = private_duplicate(source);
   int inter = 0;
+  int peers = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) {
-    PMPI_Comm_remote_size(comm, &shadow->peers);
+    PMPI_Comm_remote_size(comm, &peers);
   } else {
-    PMPI_Comm_size(comm, &shadow->peers);
+    PMPI_Comm_size(comm, &peers);
   }
-  shadow->world_rank = world_ranks_of(comm, shadow->peers, inter != 0);
-  shadow->sent_to =
-      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(shadow->peers));
+  std::vector<std::int32_t> world_rank = world_ranks_of(comm, peers, inter != 0);
+  // A peer outside MPI_COMM_WORLD (dynamic processes) has no address for stamps: every
+  // member has such a peer, so the communicator stays unmonitored on all of them.
+  if (std::find(world_rank.begin(), world_rank.end(), -1) != world_rank.end()) {
+    return;
+  }
+  auto* shadow = new Shadow;
+  shadow->sync = private_duplicate(source);
+  shadow->replies = private_duplicate(source);
+  shadow->peers = peers;
+  shadow->inter = inter != 0;
+  shadow->world_rank = std::move(world_rank);
+  shadow->sent_to = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
   shadow->received_from =
-      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(shadow->peers));
-  shadow->all_in_world = std::find(shadow->world_rank.begin(), shadow->world_rank.end(), -1) ==
-                         shadow->world_rank.end();
+      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
+  PMPI_Comm_rank(comm, &shadow->rank);
   if (!inter) {
-    PMPI_Comm_rank(comm, &shadow->self);
-    // Every member has given ids below its own counter to its other communicators; the
-    // maximum is new to all of them.
-    static std::uint64_t next_id = 1;
-    PMPI_Allreduce(&next_id, &shadow->id, 1, MPI_UINT64_T, MPI_MAX, shadow->stamps);
-    next_id = shadow->id + 1;
+    shadow->self = shadow->rank;
   }
+  shadow->id = agreed_id(shadow->sync, inter != 0);
+  next_id = shadow->id + 1;
   if (table.insert(comm, shadow) != nullptr) {
     shadows.push_back(shadow);
   } else {
     // Unreachable within MPICH's context-id limit; stay consistent by not monitoring it.
-    PMPI_Comm_free(&shadow->stamps);
+    PMPI_Comm_free(&shadow->sync);
     PMPI_Comm_free(&shadow->replies);
     delete shadow;
   }
@@ -106,7 +132,10 @@ void ShadowCommunicators::release(MPI_Comm comm) {
   Shadow* shadow = *entry;
   table.erase(comm);
   std::erase(shadows, shadow);
-  PMPI_Comm_free(&shadow->stamps);
+  if (last_found == shadow) {
+    last_found = nullptr;
+  }
+  PMPI_Comm_free(&shadow->sync);
   PMPI_Comm_free(&shadow->replies);
   delete shadow;
 }

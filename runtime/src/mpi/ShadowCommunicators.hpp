@@ -1,9 +1,11 @@
-// Every user communicator gets private duplicates, invisible to the program: `stamps` carries
-// the message stamps (same destination, same tag as the data) and the virtual-time reductions
-// of collectives; `replies` carries the answers to synchronous sends. Lookup by handle is O(1)
-// and touches no MPI state, so an invalid handle from the user falls through to PMPI unchanged.
+// Every user communicator gets private duplicates, invisible to the program: `sync` carries the
+// virtual-time reductions of collectives; `replies` carries the answers to synchronous sends.
+// Its message stamps travel by StampMail, filed under the communicator's agreed `id`, into its
+// inbox or to the receives that claimed them. Lookup by handle is O(1) and touches no MPI
+// state, so an invalid handle from the user falls through to PMPI unchanged.
 #pragma once
 
+#include "mpi/PostedStamp.hpp"
 #include "mpi/StampInbox.hpp"
 
 #include <mpi.h>
@@ -15,7 +17,7 @@
 namespace vcmon::runtime::mpi {
 
 struct Shadow {
-  MPI_Comm stamps = MPI_COMM_NULL;
+  MPI_Comm sync = MPI_COMM_NULL;
   MPI_Comm replies = MPI_COMM_NULL;
   // Valid destination ranks are [0, peers); for an intercommunicator, the remote group.
   int peers = 0;
@@ -23,15 +25,19 @@ struct Shadow {
   std::vector<std::int32_t> world_rank;
   // This process's rank among the peers; -1 for an intercommunicator (it is not a peer).
   int self = -1;
-  // False when a peer lies outside MPI_COMM_WORLD (dynamic processes): the control channel
-  // cannot reach it, so wildcard receives on this communicator are left to MPI.
-  bool all_in_world = true;
-  // Identifies the communicator in the same way on all its members (0 for
-  // intercommunicators), so that a collective instance is (id, sequence number).
+  // This process's rank in its group (the local group of an intercommunicator): what its
+  // stamps name as their source.
+  int rank = -1;
+  bool inter = false;
+  // Identifies the communicator in the same way on all its members: stamps are filed by it,
+  // and a collective instance is (id, sequence number).
   std::uint64_t id = 0;
   mutable std::uint64_t collectives_entered = 0;
-  // Stamps pulled ahead of their data by wildcard decisions.
+  // Stamps that have arrived and that no posted receive claimed.
   mutable StampInbox inbox;
+  // Nonblocking receives from a specific source waiting for their stamp, in the order they
+  // were posted (the order in which MPI matches them).
+  mutable std::vector<PostedStamp*> claims;
   // Stamps sent to and received from each peer: a decider uses a reply's clock as a bound only
   // once every stamp its sender had sent it has arrived (a message may still be in flight).
   mutable std::vector<std::atomic<std::uint64_t>> sent_to;
@@ -58,8 +64,11 @@ public:
   // communicator made by a constructor the layer does not wrap: such communicators are
   // consistently unmonitored on all their members).
   static const Shadow* find(MPI_Comm comm);
-  // The intracommunicator shadow with agreed id `id` (Shadow::id), or nullptr.
+  // The shadow with agreed id `id` (Shadow::id), or nullptr.
   static const Shadow* find_by_id(std::uint64_t id);
+  // Whether `id` may still become a communicator of this process: a member that left a
+  // constructor sends stamps before the slower members have their shadow.
+  static bool future_id(std::uint64_t id);
 
   // Gives `comm` its shadow, duplicated from `source` (collective over `source`, which must
   // have the same group as `comm` and carry no user attributes: the new communicator itself

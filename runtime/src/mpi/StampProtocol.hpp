@@ -1,14 +1,16 @@
-// The wire protocol between the PMPI layers of two ranks (DESIGN.md §5):
+// The stamp protocol between the PMPI layers of two ranks (DESIGN.md §5):
 //  - before the data of every point-to-point send to a real rank, a stamp (vclock::MessageStamp,
-//    common time base) goes to the same destination with the same tag on the shadow `stamps`
-//    communicator. It is small, hence eager, and travels ahead of the data, so a receiver can
-//    see it by probing the shadow without pulling the data (wildcard decisions, issue 5);
-//  - a blocking receive waits for its stamp before it lets PMPI take the data (it polls, so it
-//    can answer the control channel meanwhile); a nonblocking one takes its stamp once the
-//    data matched (its status names the actual source and tag). Either way it takes exactly
-//    one stamp from that source with that tag: MPI's non-overtaking rule per (source,
-//    communicator, tag) makes it the data's own stamp. Stamps a wildcard decision pulled
-//    ahead wait in the shadow's inbox and are taken from there first;
+//    common time base) leaves for the same destination, naming the communicator and the tag.
+//    It travels by StampMail (shared memory within a node, a message between nodes), ahead of
+//    the data, so a receiver can see it without pulling the data (wildcard decisions, issue 5);
+//  - the receiver files arriving stamps per communicator: to the nonblocking receive from that
+//    source that claimed the next matching stamp when it was posted (in post order, as MPI
+//    matches), else into the communicator's inbox. A blocking receive waits, polling (so that
+//    it can answer the control channel meanwhile), until the first stamp from its source
+//    matching its tag is in the inbox, and takes it before it lets PMPI take the data; a
+//    nonblocking one that claimed none (a wildcard) takes it once the data matched. Stamps
+//    from one sender stay in the order they were sent, so MPI's non-overtaking rule per
+//    (source, communicator, tag) makes each the stamp of the data the receive gets;
 //  - a stamp flagged kSynchronous (Ssend, Issend, Ssend_init) is answered with the receiver's
 //    post time (SyncReply) on the shadow `replies` communicator, same tag, so that the sender
 //    completes no earlier than its partner arrived in virtual time.
@@ -21,6 +23,7 @@
 #include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampCounts.hpp"
+#include "mpi/StampMail.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
@@ -29,6 +32,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <sched.h>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 
@@ -79,11 +84,19 @@ public:
                          vclock::MessageStamp stamp) {
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     CallerCounters::increment(shadow.sent_to[static_cast<std::size_t>(dest)]);
-    StampCounts::sent(shadow.world_rank_of(dest));
-    PMPI_Send(&stamp, sizeof stamp, MPI_BYTE, dest, tag, shadow.stamps);
+    const int world_dest = shadow.world_rank_of(dest);
+    StampCounts::sent(world_dest);
+    StampMail::post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }
 
-  // The stamp from `source` matching `tag` that a wildcard decision pulled ahead, if any.
+  // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
+  // any; first files what has arrived from `source`.
+  static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+    collect(shadow, source);
+    return take_pulled(shadow, source, tag);
+  }
+
+  // The stamp from `source` matching `tag` already in the inbox, if any.
   static std::optional<PendingStamp> take_pulled(const Shadow& shadow, int source, int tag) {
     if (!shadow.inbox.empty()) {
       if (const auto index = shadow.inbox.find(source, tag)) {
@@ -93,121 +106,82 @@ public:
     return std::nullopt;
   }
 
-  // Posts the receive of the next stamp from `source` matching `tag` into `entry` (no stamp of
-  // theirs may wait in the inbox); received() once `request` completed with `status`.
-  static void post_receive(const Shadow& shadow, int source, int tag, PendingStamp& entry,
-                           MPI_Request& request) {
-    PMPI_Irecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, source, tag, shadow.stamps, &request);
-  }
-  static void received(const Shadow& shadow, PendingStamp& entry, const MPI_Status& status) {
-    entry.source = status.MPI_SOURCE;
-    entry.tag = status.MPI_TAG;
-    counted(shadow, entry);
-  }
-
   // Whether the sender of the next message from `source` matching `tag` has sent it.
   static bool present(const Shadow& shadow, int source, int tag) {
-    if (!shadow.inbox.empty() && shadow.inbox.find(source, tag)) {
-      return true;
-    }
-    int found = 0;
-    PMPI_Iprobe(source, tag, shadow.stamps, &found, MPI_STATUS_IGNORE);
-    return found != 0;
+    collect(shadow, source);
+    return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
   }
 
   // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
   // before the data, or right after a buffered send's data).
   static vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
-    if (!shadow.inbox.empty()) {
-      if (const auto index = shadow.inbox.find(source, tag)) {
-        return shadow.inbox.take(*index).stamp;
+    for (unsigned polls = 1;; ++polls) {
+      if (const auto stamp = try_take(shadow, source, tag)) {
+        return stamp->stamp;
+      }
+      if (polls % kPollsPerYield == 0) {
+        sched_yield();
       }
     }
-    return receive(shadow, source, tag).stamp;
   }
 
   // Claims the stamp of a nonblocking receive from `source` (not MPI_ANY_SOURCE) with `tag`,
-  // just posted: the first such stamp in the inbox, else the next from MPI (its receive is
-  // posted now, behind those of earlier receives). `posted` must not move until finished.
+  // just posted: the first such stamp in the inbox, else the next to arrive that no receive
+  // posted earlier claimed. `posted` must not move until finished.
   static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
+    collect(shadow, source);
     if (const auto pulled = take_pulled(shadow, source, tag)) {
       posted.entry = *pulled;
       posted.state = PostedStamp::State::Held;
       return;
     }
     posted.entry = {source, tag, {}};
-    post_receive(shadow, source, tag, posted.entry, posted.request);
     posted.state = PostedStamp::State::Pending;
+    shadow.claims.push_back(&posted);
   }
 
   // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
   static bool arrived(const Shadow& shadow, PostedStamp& posted) {
     if (posted.state == PostedStamp::State::Pending) {
-      int done = 0;
-      MPI_Status status;
-      PMPI_Test(&posted.request, &done, &status);
-      if (!done) {
-        return false;
-      }
-      received(shadow, posted.entry, status);
-      posted.state = PostedStamp::State::Held;
+      collect(shadow, posted.entry.source);
     }
     return posted.state == PostedStamp::State::Held;
   }
 
   // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
   static vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
-    if (posted.state == PostedStamp::State::Pending) {
-      MPI_Status status;
-      PMPI_Wait(&posted.request, &status);
-      received(shadow, posted.entry, status);
+    for (unsigned polls = 1; !arrived(shadow, posted); ++polls) {
+      if (polls % kPollsPerYield == 0) {
+        sched_yield();
+      }
     }
     posted.state = PostedStamp::State::None;
     return posted.entry.stamp;
   }
 
   // Gives the claimed stamp up: the receive completed without taking data (cancelled, or it
-  // failed). A stamp already taken from MPI is again the first of its source.
+  // failed). A stamp it held goes to the next receive that claims it, as MPI gives the
+  // message to the next matching receive.
   static void abandon(const Shadow& shadow, PostedStamp& posted) {
-    bool taken = posted.state == PostedStamp::State::Held;
-    if (posted.state == PostedStamp::State::Pending) {
-      MPI_Status status;
-      PMPI_Cancel(&posted.request);
-      PMPI_Wait(&posted.request, &status);
-      int cancelled = 0;
-      PMPI_Test_cancelled(&status, &cancelled);
-      if (!cancelled) {
-        received(shadow, posted.entry, status);
-        taken = true;
-      }
+    if (posted.state == PostedStamp::State::Held) {
+      file_first(shadow, posted.entry);
     }
-    if (taken) {
-      shadow.inbox.put_back(posted.entry);
-    }
-    posted.state = PostedStamp::State::None;
+    release(shadow, posted);
   }
 
   // Lets the claimed stamp go with a request the program freed while active: its receive
   // completes unseen, like the data's.
-  static void release(PostedStamp& posted) {
+  static void release(const Shadow& shadow, PostedStamp& posted) {
     if (posted.state == PostedStamp::State::Pending) {
-      PMPI_Request_free(&posted.request);
+      std::erase(shadow.claims, &posted);
     }
     posted.state = PostedStamp::State::None;
   }
 
-  // Pulls every stamp that has arrived on the shadow into its inbox (wildcard decisions).
-  static void drain(const Shadow& shadow) {
-    for (;;) {
-      int found = 0;
-      MPI_Message message = MPI_MESSAGE_NULL;
-      MPI_Status status;
-      PMPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, shadow.stamps, &found, &message, &status);
-      if (!found) {
-        return;
-      }
-      shadow.inbox.add(receive(shadow, message, status));
-    }
+  // Files every stamp that has arrived, from anyone (wildcard decisions).
+  static void drain() {
+    adopt_orphans();
+    StampMail::collect_all([](const StampMessage& message) { file(message); });
   }
 
   // The sender posts the receive of the reply before its data leaves.
@@ -222,31 +196,72 @@ public:
   }
 
 private:
-  static PendingStamp receive(const Shadow& shadow, MPI_Message& message,
-                              const MPI_Status& status) {
-    PendingStamp entry{status.MPI_SOURCE, status.MPI_TAG, {}};
-    PMPI_Mrecv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, &message, MPI_STATUS_IGNORE);
-    counted(shadow, entry);
-    return entry;
+  static constexpr unsigned kPollsPerYield = 64;
+
+  // Files what has arrived from peer `source` of `shadow`.
+  static void collect(const Shadow& shadow, int source) {
+    adopt_orphans();
+    StampMail::collect(shadow.world_rank_of(source),
+                       [](const StampMessage& message) { file(message); });
   }
 
-  // Receives the next stamp from `source` with `tag`.
-  static PendingStamp receive(const Shadow& shadow, int source, int tag) {
-    PendingStamp entry{source, tag, {}};
-    MPI_Status status;
-    PMPI_Recv(&entry.stamp, sizeof entry.stamp, MPI_BYTE, source, tag, shadow.stamps, &status);
-    entry.tag = status.MPI_TAG;
-    counted(shadow, entry);
-    return entry;
+  // A stamp taken out of its transport: its send time bounds its sender's sends from below.
+  // It goes to its communicator; one whose communicator this process has yet to create
+  // waits (orphans), one of a communicator it freed is dropped.
+  static void file(const StampMessage& message) {
+    const Shadow* shadow = ShadowCommunicators::find_by_id(message.communicator);
+    if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
+      const int sender = shadow->world_rank_of(message.source);
+      StampCounts::received(sender);
+      SenderBounds::raise(sender, message.stamp.send_vt_ns);
+      CallerCounters::increment(
+          shadow->received_from[static_cast<std::size_t>(message.source)]);
+      deliver(*shadow, {message.source, message.tag, message.stamp});
+    } else if (ShadowCommunicators::future_id(message.communicator)) {
+      orphans_.push_back(message);
+    }
   }
 
-  // A stamp taken out of MPI: its send time bounds its sender's sends from below.
-  static void counted(const Shadow& shadow, const PendingStamp& entry) {
-    CallerCounters::increment(shadow.received_from[static_cast<std::size_t>(entry.source)]);
-    const int sender = shadow.world_rank_of(entry.source);
-    StampCounts::received(sender);
-    SenderBounds::raise(sender, entry.stamp.send_vt_ns);
+  // Files the orphans again: their communicators may exist by now.
+  static void adopt_orphans() {
+    if (orphans_.empty()) {
+      return;
+    }
+    std::vector<StampMessage> waiting;
+    waiting.swap(orphans_);
+    for (const StampMessage& message : waiting) {
+      file(message);
+    }
   }
+
+  // To the first receive that claimed a stamp like it, else to the end of the inbox.
+  static void deliver(const Shadow& shadow, const PendingStamp& entry) {
+    if (!claim_for(shadow, entry)) {
+      shadow.inbox.add(entry);
+    }
+  }
+  // The same for a stamp given back: it is again the first of its source.
+  static void file_first(const Shadow& shadow, const PendingStamp& entry) {
+    if (!claim_for(shadow, entry)) {
+      shadow.inbox.put_back(entry);
+    }
+  }
+
+  static bool claim_for(const Shadow& shadow, const PendingStamp& entry) {
+    for (auto it = shadow.claims.begin(); it != shadow.claims.end(); ++it) {
+      PostedStamp& posted = **it;
+      if (posted.entry.source == entry.source &&
+          (posted.entry.tag == MPI_ANY_TAG || posted.entry.tag == entry.tag)) {
+        posted.entry = entry;
+        posted.state = PostedStamp::State::Held;
+        shadow.claims.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static inline std::vector<StampMessage> orphans_;
 };
 
 } // namespace vcmon::runtime::mpi

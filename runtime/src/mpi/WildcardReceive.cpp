@@ -15,7 +15,7 @@ WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag
       decision_(monitor, shadow) {}
 
 std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon) {
-  StampProtocol::drain(shadow_);
+  StampProtocol::drain();
   // Scratch per thread: no allocation once grown.
   static thread_local std::vector<vclock::WildcardCandidate> candidates;
   static thread_local std::vector<vclock::SenderBound> senders;
@@ -32,9 +32,7 @@ std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t>
       candidates.push_back({shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, i});
     }
   }
-  // Peers outside MPI_COMM_WORLD (dynamic processes) cannot be asked: on their
-  // communicators the earliest stamp present is taken.
-  for (int peer = 0; shadow_.all_in_world && peer < shadow_.peers; ++peer) {
+  for (int peer = 0; peer < shadow_.peers; ++peer) {
     if (peer != shadow_.self && !seen_source[static_cast<std::size_t>(peer)]) {
       const int rank = shadow_.world_rank_of(peer);
       senders.push_back({rank, SenderBounds::of(rank)});

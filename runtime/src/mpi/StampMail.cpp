@@ -1,0 +1,119 @@
+#include "mpi/StampMail.hpp"
+
+#include <cstring>
+#include <sched.h>
+
+namespace vcmon::runtime::mpi {
+
+namespace {
+
+// World rank of each rank of `node`.
+std::vector<int> world_ranks_of(MPI_Comm node, int local_size) {
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Group world = MPI_GROUP_NULL;
+  PMPI_Comm_group(node, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> local(static_cast<std::size_t>(local_size));
+  std::vector<int> ranks(local.size());
+  for (int i = 0; i < local_size; ++i) {
+    local[static_cast<std::size_t>(i)] = i;
+  }
+  PMPI_Group_translate_ranks(group, local_size, local.data(), world, ranks.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  return ranks;
+}
+
+} // namespace
+
+void StampMail::open(std::uint32_t ring_slots) {
+  int world_size = 1;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  inbound_.assign(static_cast<std::size_t>(world_size), Inbound{});
+  outbound_.assign(static_cast<std::size_t>(world_size), Outbound{});
+  ring_sources_.clear();
+  PMPI_Comm_dup(MPI_COMM_WORLD, &messages_);
+  PMPI_Comm_set_errhandler(messages_, MPI_ERRORS_RETURN);
+  if (ring_slots == 0) {
+    return;
+  }
+  // Each rank's segment holds the rings from every rank of its node to it.
+  MPI_Comm node = MPI_COMM_NULL;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local_size = 1;
+  int local_rank = 0;
+  PMPI_Comm_size(node, &local_size);
+  PMPI_Comm_rank(node, &local_rank);
+  const std::size_t ring_bytes = StampRing::bytes(ring_slots);
+  const std::size_t segment_bytes = ring_bytes * static_cast<std::size_t>(local_size);
+  char* mine = nullptr;
+  PMPI_Win_allocate_shared(static_cast<MPI_Aint>(segment_bytes), 1, MPI_INFO_NULL, node, &mine,
+                           &window_);
+  std::memset(mine, 0, segment_bytes);
+  const std::vector<int> world = world_ranks_of(node, local_size);
+  for (int i = 0; i < local_size; ++i) {
+    MPI_Aint size = 0;
+    int unit = 1;
+    char* theirs = nullptr;
+    PMPI_Win_shared_query(window_, i, &size, &unit, &theirs);
+    const auto peer = static_cast<std::size_t>(world[static_cast<std::size_t>(i)]);
+    outbound_[peer].ring =
+        StampRing(theirs + ring_bytes * static_cast<std::size_t>(local_rank), ring_slots);
+    inbound_[peer].ring = StampRing(mine + ring_bytes * static_cast<std::size_t>(i), ring_slots);
+    ring_sources_.push_back(static_cast<int>(peer));
+  }
+  // Nobody writes into a segment before its owner zeroed it.
+  PMPI_Barrier(node);
+  PMPI_Comm_free(&node);
+}
+
+void StampMail::close() {
+  if (window_ != MPI_WIN_NULL) {
+    PMPI_Win_free(&window_);
+  }
+  inbound_.clear();
+  outbound_.clear();
+  ring_sources_.clear();
+}
+
+void StampMail::post(int dest, StampMessage message) {
+  const Guard guard;
+  Outbound& to = outbound_[static_cast<std::size_t>(dest)];
+  message.sequence = ++to.sequence;
+  if (to.ring.valid()) {
+    if (to.ring.push(message)) {
+      return;
+    }
+    to.ring.note_diverted();
+  }
+  PMPI_Send(&message, sizeof message, MPI_BYTE, dest, 0, messages_);
+}
+
+bool StampMail::receive(int& source, StampMessage& message) {
+  int found = 0;
+  MPI_Message handle = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  PMPI_Improbe(source, 0, messages_, &found, &handle, &status);
+  if (!found) {
+    return false;
+  }
+  PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+  source = status.MPI_SOURCE;
+  return true;
+}
+
+StampMail::Guard::Guard() : locked_(CallerCounters::concurrent_callers()) {
+  if (locked_) {
+    while (lock_.test_and_set(std::memory_order_acquire)) {
+      sched_yield();
+    }
+  }
+}
+
+StampMail::Guard::~Guard() {
+  if (locked_) {
+    lock_.clear(std::memory_order_release);
+  }
+}
+
+} // namespace vcmon::runtime::mpi
