@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <sched.h>
 
 namespace vcmon::runtime::mpi {
 
@@ -46,6 +47,29 @@ public:
 
 private:
   static inline bool concurrent_ = true;
+};
+
+// Holds `lock` for a scope while several threads may be in MPI; otherwise does nothing.
+class CallerLock {
+public:
+  explicit CallerLock(std::atomic_flag& lock)
+      : lock_(CallerCounters::concurrent_callers() ? &lock : nullptr) {
+    if (lock_ != nullptr) {
+      while (lock_->test_and_set(std::memory_order_acquire)) {
+        sched_yield();
+      }
+    }
+  }
+  ~CallerLock() {
+    if (lock_ != nullptr) {
+      lock_->clear(std::memory_order_release);
+    }
+  }
+  CallerLock(const CallerLock&) = delete;
+  CallerLock& operator=(const CallerLock&) = delete;
+
+private:
+  std::atomic_flag* lock_;
 };
 
 } // namespace vcmon::runtime::mpi

@@ -1,7 +1,6 @@
 #include "mpi/StampMail.hpp"
 
 #include <cstring>
-#include <sched.h>
 
 namespace vcmon::runtime::mpi {
 
@@ -77,7 +76,6 @@ void StampMail::close() {
 }
 
 void StampMail::post(int dest, StampMessage message) {
-  const Guard guard;
   Outbound& to = outbound_[static_cast<std::size_t>(dest)];
   message.sequence = ++to.sequence;
   if (to.ring.valid()) {
@@ -100,20 +98,6 @@ bool StampMail::receive(int& source, StampMessage& message) {
   PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
   source = status.MPI_SOURCE;
   return true;
-}
-
-StampMail::Guard::Guard() : locked_(CallerCounters::concurrent_callers()) {
-  if (locked_) {
-    while (lock_.test_and_set(std::memory_order_acquire)) {
-      sched_yield();
-    }
-  }
-}
-
-StampMail::Guard::~Guard() {
-  if (locked_) {
-    lock_.clear(std::memory_order_release);
-  }
 }
 
 } // namespace vcmon::runtime::mpi

@@ -6,16 +6,14 @@
 // whichever way each went. Stamps of all communicators share the way: the receiver files
 // each by its communicator and tag (StampProtocol), where MPI's matching used to do it.
 //
-// Addresses are ranks in MPI_COMM_WORLD. With MPI_THREAD_MULTIPLE a spin lock serialises
-// posting and collecting; otherwise one thread at a time is in MPI and nothing is locked.
+// Addresses are ranks in MPI_COMM_WORLD. Callers serialise posting and collecting
+// (StampProtocol holds its CallerLock).
 #pragma once
 
-#include "mpi/CallerCounters.hpp"
 #include "mpi/StampRing.hpp"
 
 #include <mpi.h>
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +33,6 @@ public:
   // Hands each stamp from world rank `source` that is next in its order, oldest first, to
   // `deliver(const StampMessage&)`.
   template <typename Deliver> static void collect(int source, Deliver&& deliver) {
-    const Guard guard;
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
     for (;;) {
       if (from.ring.valid()) {
@@ -66,7 +63,6 @@ public:
     for (const int source : ring_sources_) {
       collect(source, deliver);
     }
-    const Guard guard;
     for (;;) {
       int source = MPI_ANY_SOURCE;
       StampMessage message;
@@ -89,18 +85,6 @@ private:
   struct Outbound {
     StampRing ring;
     std::uint64_t sequence = 0; // stamps sent so far
-  };
-
-  // Holds the lock while several threads may be in MPI (CallerCounters).
-  class Guard {
-  public:
-    Guard();
-    ~Guard();
-    Guard(const Guard&) = delete;
-    Guard& operator=(const Guard&) = delete;
-
-  private:
-    bool locked_;
   };
 
   // The next stamp message from `source` (MPI_ANY_SOURCE: from anyone; set to the sender),
@@ -131,7 +115,6 @@ private:
   static inline MPI_Comm messages_ = MPI_COMM_NULL;
   static inline MPI_Win window_ = MPI_WIN_NULL;
   static inline unsigned idle_polls_ = 0;
-  static inline std::atomic_flag lock_;
 };
 
 } // namespace vcmon::runtime::mpi

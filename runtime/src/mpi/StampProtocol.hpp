@@ -30,6 +30,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <sched.h>
@@ -86,28 +87,27 @@ public:
     CallerCounters::increment(shadow.sent_to[static_cast<std::size_t>(dest)]);
     const int world_dest = shadow.world_rank_of(dest);
     StampCounts::sent(world_dest);
+    const CallerLock lock(lock_);
     StampMail::post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }
 
   // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
   // any; first files what has arrived from `source`.
   static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+    const CallerLock lock(lock_);
     collect(shadow, source);
-    return take_pulled(shadow, source, tag);
+    return take_filed(shadow, source, tag);
   }
 
   // The stamp from `source` matching `tag` already in the inbox, if any.
   static std::optional<PendingStamp> take_pulled(const Shadow& shadow, int source, int tag) {
-    if (!shadow.inbox.empty()) {
-      if (const auto index = shadow.inbox.find(source, tag)) {
-        return shadow.inbox.take(*index);
-      }
-    }
-    return std::nullopt;
+    const CallerLock lock(lock_);
+    return take_filed(shadow, source, tag);
   }
 
   // Whether the sender of the next message from `source` matching `tag` has sent it.
   static bool present(const Shadow& shadow, int source, int tag) {
+    const CallerLock lock(lock_);
     collect(shadow, source);
     return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
   }
@@ -129,8 +129,9 @@ public:
   // just posted: the first such stamp in the inbox, else the next to arrive that no receive
   // posted earlier claimed. `posted` must not move until finished.
   static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
+    const CallerLock lock(lock_);
     collect(shadow, source);
-    if (const auto pulled = take_pulled(shadow, source, tag)) {
+    if (const auto pulled = take_filed(shadow, source, tag)) {
       posted.entry = *pulled;
       posted.state = PostedStamp::State::Held;
       return;
@@ -142,6 +143,7 @@ public:
 
   // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
   static bool arrived(const Shadow& shadow, PostedStamp& posted) {
+    const CallerLock lock(lock_);
     if (posted.state == PostedStamp::State::Pending) {
       collect(shadow, posted.entry.source);
     }
@@ -163,23 +165,23 @@ public:
   // failed). A stamp it held goes to the next receive that claims it, as MPI gives the
   // message to the next matching receive.
   static void abandon(const Shadow& shadow, PostedStamp& posted) {
+    const CallerLock lock(lock_);
     if (posted.state == PostedStamp::State::Held) {
       file_first(shadow, posted.entry);
     }
-    release(shadow, posted);
+    unclaim(shadow, posted);
   }
 
   // Lets the claimed stamp go with a request the program freed while active: its receive
   // completes unseen, like the data's.
   static void release(const Shadow& shadow, PostedStamp& posted) {
-    if (posted.state == PostedStamp::State::Pending) {
-      std::erase(shadow.claims, &posted);
-    }
-    posted.state = PostedStamp::State::None;
+    const CallerLock lock(lock_);
+    unclaim(shadow, posted);
   }
 
   // Files every stamp that has arrived, from anyone (wildcard decisions).
   static void drain() {
+    const CallerLock lock(lock_);
     adopt_orphans();
     StampMail::collect_all([](const StampMessage& message) { file(message); });
   }
@@ -197,6 +199,23 @@ public:
 
 private:
   static constexpr unsigned kPollsPerYield = 64;
+
+  // The private functions below run under lock_.
+  static std::optional<PendingStamp> take_filed(const Shadow& shadow, int source, int tag) {
+    if (!shadow.inbox.empty()) {
+      if (const auto index = shadow.inbox.find(source, tag)) {
+        return shadow.inbox.take(*index);
+      }
+    }
+    return std::nullopt;
+  }
+
+  static void unclaim(const Shadow& shadow, PostedStamp& posted) {
+    if (posted.state == PostedStamp::State::Pending) {
+      std::erase(shadow.claims, &posted);
+    }
+    posted.state = PostedStamp::State::None;
+  }
 
   // Files what has arrived from peer `source` of `shadow`.
   static void collect(const Shadow& shadow, int source) {
@@ -262,6 +281,9 @@ private:
   }
 
   static inline std::vector<StampMessage> orphans_;
+  // Filing, the inbox and the claims, while several threads may be in MPI (CallerLock). The
+  // wildcard decisions read the inbox without it (docs/pmpi.md, limitations).
+  static inline std::atomic_flag lock_;
 };
 
 } // namespace vcmon::runtime::mpi
