@@ -14,7 +14,7 @@ protected:
   void TearDown() override {
     for (const char* name :
          {"VCMON_DISABLE", "VCMON_OUTPUT", "VCMON_INJECT_PROBE_NS", "VCMON_TEST_CLOCK_OFFSET_NS",
-          "VCMON_DEADLOCK", "VCMON_OVERFLOW_RECORDS"}) {
+          "VCMON_DEADLOCK", "VCMON_OVERFLOW_RECORDS", "VCMON_STAMP_RING"}) {
       unsetenv(name);
     }
   }
@@ -34,6 +34,7 @@ TEST_F(ConfigTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(config.test_clock_offset_ns, 0);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
   EXPECT_EQ(config.overflow_records, 8192u);
+  EXPECT_EQ(config.stamp_ring_slots, 128u);
   EXPECT_EQ(messages, "");
 }
 
@@ -44,6 +45,7 @@ TEST_F(ConfigTest, ValidValuesAreTaken) {
   setenv("VCMON_TEST_CLOCK_OFFSET_NS", "-5000", 1);
   setenv("VCMON_DEADLOCK", "nullmsg", 1);
   setenv("VCMON_OVERFLOW_RECORDS", "1000", 1);
+  setenv("VCMON_STAMP_RING", "0", 1);
   const auto [config, messages] = read();
   EXPECT_TRUE(config.disabled);
   EXPECT_EQ(config.output_dir, "/tmp");
@@ -51,6 +53,7 @@ TEST_F(ConfigTest, ValidValuesAreTaken) {
   EXPECT_EQ(config.test_clock_offset_ns, -5000);
   EXPECT_EQ(config.deadlock, DeadlockMode::NullMessage);
   EXPECT_EQ(config.overflow_records, 1024u); // rounded up to a power of two
+  EXPECT_EQ(config.stamp_ring_slots, 0u);
   EXPECT_EQ(messages, "");
 }
 
@@ -61,6 +64,7 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   setenv("VCMON_TEST_CLOCK_OFFSET_NS", "99999999999999999999", 1);
   setenv("VCMON_DEADLOCK", "magic", 1);
   setenv("VCMON_OVERFLOW_RECORDS", "3", 1);
+  setenv("VCMON_STAMP_RING", "65537", 1);
   const auto [config, messages] = read();
   EXPECT_FALSE(config.disabled);
   EXPECT_EQ(config.output_dir, ".");
@@ -68,6 +72,7 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   EXPECT_EQ(config.test_clock_offset_ns, 0);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
   EXPECT_EQ(config.overflow_records, 8192u);
+  EXPECT_EQ(config.stamp_ring_slots, 128u);
   EXPECT_EQ(messages,
             "vcmon: VCMON_DISABLE=yes: expected 0 or 1; using default 0\n"
             "vcmon: VCMON_OUTPUT=/nonexistent/vcmon-output: expected a writable directory; "
@@ -78,7 +83,9 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
             "-3600000000000 to 3600000000000; using default 0\n"
             "vcmon: VCMON_DEADLOCK=magic: expected cycle or nullmsg; using default cycle\n"
             "vcmon: VCMON_OVERFLOW_RECORDS=3: expected a record count from 64 to 16777216; "
-            "using default 8192\n");
+            "using default 8192\n"
+            "vcmon: VCMON_STAMP_RING=65537: expected a slot count from 0 to 65536; using "
+            "default 128\n");
 }
 
 TEST_F(ConfigTest, AFileIsNotAnOutputDirectory) {
