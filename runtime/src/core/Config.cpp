@@ -118,9 +118,8 @@ Config Config::from_environment(bool report_problems) {
   config.overflow_records = round_up_to_power_of_two(
       env.integer<std::uint32_t>("VCMON_OVERFLOW_RECORDS", config.overflow_records, 64, 1u << 24,
                                  "a record count from 64 to 16777216"));
-  config.stamp_ring_slots =
-      env.integer<std::uint32_t>("VCMON_STAMP_RING", config.stamp_ring_slots, 0, 65536,
-                                 "a slot count from 0 to 65536");
+  config.stamp_ring_slots = env.integer<std::uint32_t>("VCMON_STAMP_RING", config.stamp_ring_slots,
+                                                       0, 65536, "a slot count from 0 to 65536");
   return config;
 }
 

@@ -37,8 +37,7 @@ const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
     if (tracked->persistent() && !tracked->active) {
       continue; // inactive: MPI ignores it
     }
-    if (!receive || tracked->peer < 0 ||
-        (shadow != nullptr && tracked->shadow != shadow)) {
+    if (!receive || tracked->peer < 0 || (shadow != nullptr && tracked->shadow != shadow)) {
       return nullptr;
     }
     shadow = tracked->shadow;

@@ -79,7 +79,9 @@ const Shadow* ShadowCommunicators::find_by_id(std::uint64_t id) {
   return nullptr;
 }
 
-bool ShadowCommunicators::future_id(std::uint64_t id) { return id >= next_id; }
+bool ShadowCommunicators::future_id(std::uint64_t id) {
+  return id >= next_id;
+}
 
 void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   if (comm == MPI_COMM_NULL) {
@@ -106,8 +108,7 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   shadow->inter = inter != 0;
   shadow->world_rank = std::move(world_rank);
   shadow->sent_to = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
-  shadow->received_from =
-      std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
+  shadow->received_from = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
   PMPI_Comm_rank(comm, &shadow->rank);
   if (!inter) {
     shadow->self = shadow->rank;

@@ -1,5 +1,6 @@
 #include "mpi/StampMail.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 namespace vcmon::runtime::mpi {
@@ -39,6 +40,7 @@ void StampMail::open(std::uint32_t ring_slots) {
   // Each rank's segment holds the rings from every rank of its node to it.
   MPI_Comm node = MPI_COMM_NULL;
   PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
   int local_size = 1;
   int local_rank = 0;
   PMPI_Comm_size(node, &local_size);
@@ -46,8 +48,24 @@ void StampMail::open(std::uint32_t ring_slots) {
   const std::size_t ring_bytes = StampRing::bytes(ring_slots);
   const std::size_t segment_bytes = ring_bytes * static_cast<std::size_t>(local_size);
   char* mine = nullptr;
-  PMPI_Win_allocate_shared(static_cast<MPI_Aint>(segment_bytes), 1, MPI_INFO_NULL, node, &mine,
-                           &window_);
+  // Without the shared segment (no room in /dev/shm, say) every rank of the node sends its
+  // stamps as messages: they agree, since a rank's rings exist only if all of them do.
+  int allocated = PMPI_Win_allocate_shared(static_cast<MPI_Aint>(segment_bytes), 1, MPI_INFO_NULL,
+                                           node, &mine, &window_) == MPI_SUCCESS;
+  PMPI_Allreduce(MPI_IN_PLACE, &allocated, 1, MPI_INT, MPI_MIN, node);
+  if (!allocated) {
+    if (local_rank == 0) {
+      std::fprintf(stderr,
+                   "vcmon: no shared memory for stamp rings (%zu bytes a rank); stamps "
+                   "travel as MPI messages\n",
+                   segment_bytes);
+    }
+    if (window_ != MPI_WIN_NULL) {
+      PMPI_Win_free(&window_);
+    }
+    PMPI_Comm_free(&node);
+    return;
+  }
   std::memset(mine, 0, segment_bytes);
   const std::vector<int> world = world_ranks_of(node, local_size);
   for (int i = 0; i < local_size; ++i) {

@@ -78,9 +78,9 @@ private:
 
   // What this process knows of the stamps from one rank.
   struct Inbound {
-    StampRing ring;              // invalid: that rank is on another node, or rings are off
-    std::uint64_t expected = 1;  // sequence of the next stamp to take
-    std::uint64_t messages = 0;  // stamps taken that came as messages
+    StampRing ring;             // invalid: that rank is on another node, or rings are off
+    std::uint64_t expected = 1; // sequence of the next stamp to take
+    std::uint64_t messages = 0; // stamps taken that came as messages
   };
   struct Outbound {
     StampRing ring;

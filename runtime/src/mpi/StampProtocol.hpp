@@ -233,8 +233,7 @@ private:
       const int sender = shadow->world_rank_of(message.source);
       StampCounts::received(sender);
       SenderBounds::raise(sender, message.stamp.send_vt_ns);
-      CallerCounters::increment(
-          shadow->received_from[static_cast<std::size_t>(message.source)]);
+      CallerCounters::increment(shadow->received_from[static_cast<std::size_t>(message.source)]);
       deliver(*shadow, {message.source, message.tag, message.stamp});
     } else if (ShadowCommunicators::future_id(message.communicator)) {
       orphans_.push_back(message);
