@@ -1,6 +1,7 @@
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "mpi/HandleTable.hpp"
+#include "mpi/WorldRanks.hpp"
 
 #include <algorithm>
 
@@ -16,26 +17,6 @@ std::vector<Shadow*> shadows;
 const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
 // Every member has given ids below its own counter to its other communicators.
 std::uint64_t next_id = 1;
-
-std::vector<std::int32_t> world_ranks_of(MPI_Comm comm, int peers, bool inter) {
-  MPI_Group group = MPI_GROUP_NULL;
-  MPI_Group world = MPI_GROUP_NULL;
-  if (inter) {
-    PMPI_Comm_remote_group(comm, &group);
-  } else {
-    PMPI_Comm_group(comm, &group);
-  }
-  PMPI_Comm_group(MPI_COMM_WORLD, &world);
-  std::vector<std::int32_t> ranks(static_cast<std::size_t>(peers));
-  std::vector<std::int32_t> world_ranks(ranks.size(), -1);
-  for (int i = 0; i < peers; ++i) {
-    ranks[static_cast<std::size_t>(i)] = i;
-  }
-  PMPI_Group_translate_ranks(group, peers, ranks.data(), world, world_ranks.data());
-  PMPI_Group_free(&group);
-  PMPI_Group_free(&world);
-  return world_ranks;
-}
 
 MPI_Comm private_duplicate(MPI_Comm source) {
   MPI_Comm dup = MPI_COMM_NULL;

@@ -1,30 +1,11 @@
 #include "mpi/StampMail.hpp"
 
+#include "mpi/WorldRanks.hpp"
+
 #include <cstdio>
 #include <cstring>
 
 namespace vcmon::runtime::mpi {
-
-namespace {
-
-// World rank of each rank of `node`.
-std::vector<int> world_ranks_of(MPI_Comm node, int local_size) {
-  MPI_Group group = MPI_GROUP_NULL;
-  MPI_Group world = MPI_GROUP_NULL;
-  PMPI_Comm_group(node, &group);
-  PMPI_Comm_group(MPI_COMM_WORLD, &world);
-  std::vector<int> local(static_cast<std::size_t>(local_size));
-  std::vector<int> ranks(local.size());
-  for (int i = 0; i < local_size; ++i) {
-    local[static_cast<std::size_t>(i)] = i;
-  }
-  PMPI_Group_translate_ranks(group, local_size, local.data(), world, ranks.data());
-  PMPI_Group_free(&group);
-  PMPI_Group_free(&world);
-  return ranks;
-}
-
-} // namespace
 
 void StampMail::open(std::uint32_t ring_slots) {
   int world_size = 1;
@@ -67,7 +48,7 @@ void StampMail::open(std::uint32_t ring_slots) {
     return;
   }
   std::memset(mine, 0, segment_bytes);
-  const std::vector<int> world = world_ranks_of(node, local_size);
+  const std::vector<std::int32_t> world = world_ranks_of(node, local_size, false);
   for (int i = 0; i < local_size; ++i) {
     MPI_Aint size = 0;
     int unit = 1;
