@@ -10,6 +10,8 @@
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/MpiFunctionTable.hpp"
+#include "mpi/ProbedMessages.hpp"
+#include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/WaitPolicy.hpp"
 
@@ -69,7 +71,11 @@ template <typename Call> int release(MPI_Comm* comm, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
     LayerWork work(*monitor);
-    ShadowCommunicators::release(handle);
+    ShadowCommunicators::release(handle, [](const Shadow& shadow) {
+      return request_table().any_of([&](const TrackedRequest& request) {
+        return request.shadow == &shadow;
+      }) || ProbedMessages::refers_to(shadow);
+    });
   }
   return rc;
 }

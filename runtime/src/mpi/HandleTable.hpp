@@ -49,6 +49,17 @@ public:
     }
   }
 
+  // Whether a stored value satisfies `predicate` (a scan of the whole table: rare calls only).
+  template <typename Predicate> bool any_of(Predicate&& predicate) const {
+    for (const Slot& slot : slots_) {
+      const std::int32_t key = slot.key.load(std::memory_order_acquire);
+      if (key != kEmpty && key != kErased && key != kClaimed && predicate(slot.value)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
 private:
   struct Slot {
     std::atomic<std::int32_t> key{kEmpty};

@@ -51,6 +51,11 @@ public:
     return probe;
   }
 
+  // Whether a message Mprobe took on `shadow` still waits for its Mrecv.
+  static bool refers_to(const Shadow& shadow) {
+    return matched_.any_of([&](const ProbedMessage& probe) { return probe.shadow == &shadow; });
+  }
+
 private:
   // Read by every receive: initial-exec TLS (see ControlChannel::running_vt_).
   static inline thread_local ProbedMessage last_probe_ __attribute__((tls_model("initial-exec")));

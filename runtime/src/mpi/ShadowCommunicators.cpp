@@ -14,7 +14,9 @@ static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator hand
 HandleTable<Shadow*, 2048> table;
 // The same shadows, for lookups by id (every stamp is filed by its communicator's id).
 std::vector<Shadow*> shadows;
-const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
+const Shadow* last_found = nullptr;
+// Shadows of communicators the user freed, while requests may still refer to them.
+std::vector<Shadow*> retired; // most stamps come on the communicator of the one before
 // Every member has given ids below its own counter to its other communicators.
 std::uint64_t next_id = 1;
 
@@ -106,20 +108,25 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   }
 }
 
-void ShadowCommunicators::release(MPI_Comm comm) {
-  Shadow** entry = table.find(comm);
-  if (entry == nullptr) {
-    return;
+void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use) {
+  if (Shadow** entry = table.find(comm)) {
+    Shadow* shadow = *entry;
+    table.erase(comm);
+    PMPI_Comm_free(&shadow->sync);
+    PMPI_Comm_free(&shadow->replies);
+    retired.push_back(shadow);
   }
-  Shadow* shadow = *entry;
-  table.erase(comm);
-  std::erase(shadows, shadow);
-  if (last_found == shadow) {
-    last_found = nullptr;
-  }
-  PMPI_Comm_free(&shadow->sync);
-  PMPI_Comm_free(&shadow->replies);
-  delete shadow;
+  std::erase_if(retired, [&](Shadow* shadow) {
+    if (!shadow->claims.empty() || in_use(*shadow)) {
+      return false;
+    }
+    std::erase(shadows, shadow);
+    if (last_found == shadow) {
+      last_found = nullptr;
+    }
+    delete shadow;
+    return true;
+  });
 }
 
 void ShadowCommunicators::attach_predefined() {

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
@@ -74,9 +75,11 @@ public:
   // have the same group as `comm` and carry no user attributes: the new communicator itself
   // for fresh constructors, the parent's `stamps` for the dup family).
   static void attach(MPI_Comm comm, MPI_Comm source);
-  // Frees the shadow of a communicator the user is freeing (call before PMPI_Comm_free;
-  // collective like it).
-  static void release(MPI_Comm comm);
+  // Retires the shadow of a communicator the user freed: MPI completes operations that were
+  // pending on it, so the shadow lives on (its stamps are still filed) until `in_use(shadow)`
+  // is false; its private duplicates are freed now, as MPI lets pending operations finish.
+  // Retired shadows no longer in use are deleted here.
+  static void release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use);
 
   // MPI_COMM_WORLD and MPI_COMM_SELF, at MPI_Init.
   static void attach_predefined();
