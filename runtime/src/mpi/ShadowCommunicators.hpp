@@ -73,7 +73,7 @@ public:
 
   // Gives `comm` its shadow, duplicated from `source` (collective over `source`, which must
   // have the same group as `comm` and carry no user attributes: the new communicator itself
-  // for fresh constructors, the parent's `stamps` for the dup family).
+  // for fresh constructors, the parent's `sync` for the dup family).
   static void attach(MPI_Comm comm, MPI_Comm source);
   // Retires the shadow of a communicator the user freed: MPI completes operations that were
   // pending on it, so the shadow lives on (its stamps are still filed) until `in_use(shadow)`
