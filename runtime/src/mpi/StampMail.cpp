@@ -2,6 +2,7 @@
 
 #include "mpi/WorldRanks.hpp"
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -18,6 +19,7 @@ void StampMail::open(std::uint32_t ring_slots) {
   if (ring_slots == 0) {
     return;
   }
+  ring_slots = std::bit_ceil(ring_slots);
   // Each rank's segment holds the rings from every rank of its node to it.
   MPI_Comm node = MPI_COMM_NULL;
   PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);

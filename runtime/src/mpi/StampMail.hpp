@@ -21,8 +21,9 @@ namespace vcmon::runtime::mpi {
 
 class StampMail {
 public:
-  // At MPI_Init (collective over MPI_COMM_WORLD): rings of `ring_slots` slots from every rank
-  // of this node to every other (0: every stamp travels as a message).
+  // At MPI_Init (collective over MPI_COMM_WORLD): rings of `ring_slots` slots (rounded up to a
+  // power of two) from every rank of this node to every other (0: every stamp travels as a
+  // message).
   static void open(std::uint32_t ring_slots);
   // At MPI_Finalize (collective).
   static void close();

@@ -33,7 +33,8 @@ public:
   // Bytes of a ring of `slots` slots.
   static constexpr std::size_t bytes(std::uint32_t slots) { return kLine * (2 + slots); }
 
-  // A view of a ring at `memory` (kLine-aligned, bytes(slots) long, zeroed before first use).
+  // A view of a ring at `memory` (kLine-aligned, bytes(slots) long, zeroed before first use);
+  // `slots` is a power of two (a slot's index is then a mask, not a division).
   StampRing(void* memory, std::uint32_t slots)
       : header_(static_cast<Header*>(memory)), slots_(reinterpret_cast<Slot*>(header_ + 2)),
         capacity_(slots) {}
@@ -47,7 +48,7 @@ public:
         return false;
       }
     }
-    Slot& slot = slots_[pushed_ % capacity_];
+    Slot& slot = slots_[pushed_ & (capacity_ - 1)];
     slot.message = message;
     ++pushed_;
     slot.filled.store(pushed_, std::memory_order_release);
@@ -62,7 +63,7 @@ public:
 
   // Consumer side: the oldest stamp not yet taken, or nullptr.
   const StampMessage* peek() const {
-    const Slot& slot = slots_[taken_ % capacity_];
+    const Slot& slot = slots_[taken_ & (capacity_ - 1)];
     return slot.filled.load(std::memory_order_acquire) == taken_ + 1 ? &slot.message : nullptr;
   }
   void pop() {
