@@ -32,7 +32,7 @@ public:
   static void post(int dest, StampMessage message);
 
   // Hands each stamp from world rank `source` that is next in its order, oldest first, to
-  // `deliver(const StampMessage&)`.
+  // `deliver(int source, const StampMessage&)`.
   template <typename Deliver> static void collect(int source, Deliver&& deliver) {
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
     for (;;) {
@@ -41,7 +41,7 @@ public:
           const StampMessage message = *next;
           from.ring.pop();
           ++from.expected;
-          deliver(message);
+          deliver(source, message);
           continue;
         }
         // A ring with nothing new: MPI is probed only when stamps went the other way, and
@@ -102,12 +102,12 @@ private:
         const StampMessage earlier = *next;
         from.ring.pop();
         ++from.expected;
-        deliver(earlier);
+        deliver(source, earlier);
       }
     }
     ++from.expected;
     ++from.messages;
-    deliver(message);
+    deliver(source, message);
   }
 
   static inline std::vector<Inbound> inbound_;

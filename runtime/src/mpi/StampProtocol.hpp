@@ -183,7 +183,7 @@ public:
   static void drain() {
     const CallerLock lock(lock_);
     adopt_orphans();
-    StampMail::collect_all([](const StampMessage& message) { file(message); });
+    StampMail::collect_all([](int sender, const StampMessage& message) { file(sender, message); });
   }
 
   // The sender posts the receive of the reply before its data leaves.
@@ -221,18 +221,23 @@ private:
   static void collect(const Shadow& shadow, int source) {
     adopt_orphans();
     StampMail::collect(shadow.world_rank_of(source),
-                       [](const StampMessage& message) { file(message); });
+                       [](int sender, const StampMessage& message) { file(sender, message); });
   }
 
-  // A stamp taken out of its transport: its send time bounds its sender's sends from below.
-  // It goes to its communicator; one whose communicator this process has yet to create
+  // A stamp from world rank `sender` taken out of its transport: its send time bounds the
+  // sender's sends from below, and it is counted whatever becomes of it (a null message from
+  // `sender` holds once every stamp sent before it has arrived).
+  static void file(int sender, const StampMessage& message) {
+    StampCounts::received(sender);
+    SenderBounds::raise(sender, message.stamp.send_vt_ns);
+    place(message);
+  }
+
+  // The stamp goes to its communicator; one whose communicator this process has yet to create
   // waits (orphans), one of a communicator it freed is dropped.
-  static void file(const StampMessage& message) {
+  static void place(const StampMessage& message) {
     const Shadow* shadow = ShadowCommunicators::find_by_id(message.communicator);
     if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
-      const int sender = shadow->world_rank_of(message.source);
-      StampCounts::received(sender);
-      SenderBounds::raise(sender, message.stamp.send_vt_ns);
       CallerCounters::increment(shadow->received_from[static_cast<std::size_t>(message.source)]);
       deliver(*shadow, {message.source, message.tag, message.stamp});
     } else if (ShadowCommunicators::future_id(message.communicator)) {
@@ -248,7 +253,7 @@ private:
     std::vector<StampMessage> waiting;
     waiting.swap(orphans_);
     for (const StampMessage& message : waiting) {
-      file(message);
+      place(message);
     }
   }
 
