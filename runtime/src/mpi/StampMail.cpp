@@ -16,6 +16,8 @@ void StampMail::open(std::uint32_t ring_slots) {
   ring_sources_.clear();
   PMPI_Comm_dup(MPI_COMM_WORLD, &messages_);
   PMPI_Comm_set_errhandler(messages_, MPI_ERRORS_RETURN);
+  // Every rank lays out the rings alike, even if VCMON_STAMP_RING differs between them.
+  PMPI_Allreduce(MPI_IN_PLACE, &ring_slots, 1, MPI_UINT32_T, MPI_MIN, messages_);
   if (ring_slots == 0) {
     return;
   }
