@@ -302,8 +302,6 @@ public:
     if (!take) {
       WaitPolicy::wait_until(monitor, wait,
                              [&] { return StampProtocol::present(shadow, source, tag); });
-    } else if (const auto pulled = StampProtocol::take_pulled(shadow, source, tag)) {
-      stamp = *pulled;
     } else {
       const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
         const auto arrived = StampProtocol::try_take(shadow, source, tag);

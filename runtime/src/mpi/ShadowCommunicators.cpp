@@ -14,9 +14,9 @@ static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator hand
 HandleTable<Shadow*, 2048> table;
 // The same shadows, for lookups by id (every stamp is filed by its communicator's id).
 std::vector<Shadow*> shadows;
-const Shadow* last_found = nullptr;
+const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
 // Shadows of communicators the user freed, while requests may still refer to them.
-std::vector<Shadow*> retired; // most stamps come on the communicator of the one before
+std::vector<Shadow*> retired;
 // Every member has given ids below its own counter to its other communicators.
 std::uint64_t next_id = 1;
 

@@ -1,8 +1,8 @@
-// Stamps taken out of MPI ahead of their data. A wildcard decision must see the stamps of every
-// sender that has sent (DESIGN.md §6) without taking any data, so it pulls all stamps waiting on
-// the shadow into this inbox; the receive that later matches a message takes its stamp from
-// here first. Stamps of one source stay in the order they were sent, so the first entry from a
-// source matching a tag belongs to the first such message still in MPI (non-overtaking).
+// Stamps of one communicator that have arrived and that no posted receive claimed
+// (StampProtocol files them here). A wildcard decision sees in it the stamps of every sender that
+// has sent (DESIGN.md §6) without taking any data; a receive takes its stamp from it. Stamps of
+// one source stay in the order they were sent, so the first entry from a source matching a tag
+// belongs to the first such message still in MPI (non-overtaking).
 #pragma once
 
 #include "vcmon/vclock/MessageStamp.hpp"

@@ -38,10 +38,7 @@ public:
     for (;;) {
       if (from.ring.valid()) {
         if (const StampMessage* next = from.ring.peek(); next && next->sequence == from.expected) {
-          const StampMessage message = *next;
-          from.ring.pop();
-          ++from.expected;
-          deliver(source, message);
+          take_ring_head(source, from, *next, deliver);
           continue;
         }
         // A ring with nothing new: MPI is probed only when stamps went the other way, and
@@ -88,6 +85,16 @@ private:
     std::uint64_t sequence = 0; // stamps sent so far
   };
 
+  // Delivers `head`, the stamp at the head of `from`'s ring, the next from `source`.
+  template <typename Deliver>
+  static void take_ring_head(int source, Inbound& from, const StampMessage& head,
+                             Deliver& deliver) {
+    const StampMessage message = head; // its slot is free once popped
+    from.ring.pop();
+    ++from.expected;
+    deliver(source, message);
+  }
+
   // The next stamp message from `source` (MPI_ANY_SOURCE: from anyone; set to the sender),
   // if one has arrived.
   static bool receive(int& source, StampMessage& message);
@@ -99,10 +106,7 @@ private:
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
     while (from.expected < message.sequence) {
       if (const StampMessage* next = from.ring.peek()) {
-        const StampMessage earlier = *next;
-        from.ring.pop();
-        ++from.expected;
-        deliver(source, earlier);
+        take_ring_head(source, from, *next, deliver);
       }
     }
     ++from.expected;

@@ -99,12 +99,6 @@ public:
     return take_filed(shadow, source, tag);
   }
 
-  // The stamp from `source` matching `tag` already in the inbox, if any.
-  static std::optional<PendingStamp> take_pulled(const Shadow& shadow, int source, int tag) {
-    const CallerLock lock(lock_);
-    return take_filed(shadow, source, tag);
-  }
-
   // Whether the sender of the next message from `source` matching `tag` has sent it.
   static bool present(const Shadow& shadow, int source, int tag) {
     const CallerLock lock(lock_);
@@ -115,14 +109,9 @@ public:
   // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
   // before the data, or right after a buffered send's data).
   static vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
-    for (unsigned polls = 1;; ++polls) {
-      if (const auto stamp = try_take(shadow, source, tag)) {
-        return stamp->stamp;
-      }
-      if (polls % kPollsPerYield == 0) {
-        sched_yield();
-      }
-    }
+    std::optional<PendingStamp> taken;
+    poll_until([&] { return (taken = try_take(shadow, source, tag)).has_value(); });
+    return taken->stamp;
   }
 
   // Claims the stamp of a nonblocking receive from `source` (not MPI_ANY_SOURCE) with `tag`,
@@ -152,11 +141,7 @@ public:
 
   // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
   static vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
-    for (unsigned polls = 1; !arrived(shadow, posted); ++polls) {
-      if (polls % kPollsPerYield == 0) {
-        sched_yield();
-      }
-    }
+    poll_until([&] { return arrived(shadow, posted); });
     posted.state = PostedStamp::State::None;
     return posted.entry.stamp;
   }
@@ -199,6 +184,15 @@ public:
 
 private:
   static constexpr unsigned kPollsPerYield = 64;
+
+  // A stamp that was sent is there within a few polls (between nodes, in flight).
+  template <typename Ready> static void poll_until(Ready&& ready) {
+    for (unsigned polls = 1; !ready(); ++polls) {
+      if (polls % kPollsPerYield == 0) {
+        sched_yield();
+      }
+    }
+  }
 
   // The private functions below run under lock_.
   static std::optional<PendingStamp> take_filed(const Shadow& shadow, int source, int tag) {

@@ -11,7 +11,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 
 namespace vcmon::runtime::mpi {
 
