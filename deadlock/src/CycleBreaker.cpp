@@ -136,6 +136,12 @@ Decision CycleBreaker::decide(const UndecidedReceive& receive, StateExchange& ex
       me.waits_on.push_back(sender);
     }
   }
+  // A plain blocked call that waits for this very process (a receive from itself) waits for
+  // a send only it could make, and it is blocked: that part never ends.
+  if (!earliest &&
+      std::find(self.waits_on.begin(), self.waits_on.end(), self.rank) != self.waits_on.end()) {
+    me.waits_on.push_back(self.rank);
+  }
   const WaitGraph graph(assemble(me, replies, receive));
   const LowerBoundSolver solver(graph);
 

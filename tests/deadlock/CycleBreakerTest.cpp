@@ -157,6 +157,21 @@ TEST(CycleBreaker, MembersAlreadyInsideACollectiveAreNotADeadlock) {
   EXPECT_TRUE(stuck.cycle.empty());
 }
 
+TEST(CycleBreaker, AWaitForAReceiveFromItselfIsADeadlock) {
+  // MPI_Wait on a receive whose source is the rank itself: only it could send, and it waits.
+  for (const ProcessState& self : {blocked_all(0, 5, {0}), blocked_any(0, 5, {0})}) {
+    const Decision decision = decide({self, {}, {}}, {});
+    EXPECT_EQ(decision.outcome, Outcome::Deadlock);
+    EXPECT_EQ(decision.deadlocked, std::vector<Rank>{0});
+    EXPECT_EQ(decision.cycle, std::vector<Rank>{0});
+    EXPECT_EQ(decision.control_messages, 0u);
+  }
+  // Beside a part another rank can still end, an AND-wait stays stuck on its own part.
+  const Decision both = decide({blocked_all(0, 5, {0, 1}), {}, {}}, {running(1, 9)});
+  EXPECT_EQ(both.outcome, Outcome::Deadlock);
+  EXPECT_EQ(both.deadlocked, std::vector<Rank>{0});
+}
+
 TEST(CycleBreaker, AnExchangeThatAnswersForTheWrongRanksIsRejected) {
   class Misrouting : public StateExchange {
   public:

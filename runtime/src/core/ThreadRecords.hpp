@@ -34,6 +34,15 @@ public:
   ThreadRecords* acquire();
   void release(ThreadRecords* records) { records->in_use.store(false, std::memory_order_release); }
 
+  // Threads that have records now (that probed or called MPI, and have not ended).
+  int live_threads() const {
+    int live = 0;
+    for (ThreadRecords* r = head_.load(std::memory_order_acquire); r != nullptr; r = r->next) {
+      live += r->in_use.load(std::memory_order_acquire) ? 1 : 0;
+    }
+    return live;
+  }
+
   template <typename Visit> void for_each(Visit&& visit) const {
     for (ThreadRecords* r = head_.load(std::memory_order_acquire); r != nullptr; r = r->next) {
       visit(static_cast<const ThreadRecords&>(*r));

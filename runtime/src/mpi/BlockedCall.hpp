@@ -1,7 +1,8 @@
 // What a blocking MPI call of this process waits for, in the terms of the deadlock module
 // (deadlock::ProcessState): the state this process reports to a decider while it waits in
 // WaitPolicy's loop, and the starting point of a real-deadlock check. Descriptions live on the
-// waiting call's stack and are built into a state only when someone asks.
+// waiting call's stack and are built into a state only when someone asks; WaitRegistry makes
+// them visible to the thread that answers, for as long as the call waits.
 #pragma once
 
 #include "mpi/ShadowCommunicators.hpp"
@@ -28,36 +29,25 @@ class BlockedCall {
 public:
   BlockedCall(WaitPlace place, std::uint64_t since_vt) : place_(place), since_vt_(since_vt) {}
   virtual ~BlockedCall() = default;
+  BlockedCall(const BlockedCall&) = delete;
+  BlockedCall& operator=(const BlockedCall&) = delete;
 
   WaitPlace place() const { return place_; }
+  std::uint64_t since_vt() const { return since_vt_; }
   // Fills activity, clock_ns, waits_on (world ranks), present_arrival_ns and collective.
-  void describe(deadlock::ProcessState& state) const {
+  // `waiting_thread`: the caller is the thread that waits in the call, and may read what only
+  // that thread writes (a communicator's inbox), for the freshest description.
+  void describe(deadlock::ProcessState& state, bool waiting_thread) const {
     state.clock_ns = since_vt_;
-    describe_wait(state);
+    describe_wait(state, waiting_thread);
   }
-
-  // The call this process waits in now, if exactly one thread waits (with several, the
-  // process may still send from another thread: it reports itself Running).
-  static const BlockedCall* current() {
-    return waiting_threads_.load(std::memory_order_acquire) == 1
-               ? current_.load(std::memory_order_acquire)
-               : nullptr;
-  }
-
-  // Registers `call` as what this thread waits in for the scope's lifetime.
-  class Scope {
-  public:
-    explicit Scope(const BlockedCall& call) {
-      current_.store(&call, std::memory_order_release);
-      waiting_threads_.fetch_add(1, std::memory_order_acq_rel);
-    }
-    ~Scope() { waiting_threads_.fetch_sub(1, std::memory_order_acq_rel); }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-  };
+  // Whether what the call waits for is already there (its next poll returns), checked without
+  // side effects: a process that only has to notice is not blocked. Only the waiting thread
+  // itself may ask (the check may read state that thread alone writes).
+  virtual bool satisfied() const { return false; }
 
 protected:
-  virtual void describe_wait(deadlock::ProcessState& state) const = 0;
+  virtual void describe_wait(deadlock::ProcessState& state, bool waiting_thread) const = 0;
 
   // The world ranks of `shadow`'s peers, or of `peer` alone (MPI_ANY_SOURCE: every peer but
   // this process itself).
@@ -76,42 +66,68 @@ protected:
 private:
   WaitPlace place_;
   std::uint64_t since_vt_;
-  static inline std::atomic<const BlockedCall*> current_{nullptr};
-  static inline std::atomic<int> waiting_threads_{0};
 };
 
 // A receive or probe from one peer or any (OR-wait), or a send waiting for its receiver.
 class PeerWait final : public BlockedCall {
 public:
+  // A send, or a receive whose message is already chosen: it waits for `peer`.
   PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer)
       : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer) {}
+  // A receive or probe from `peer` (or MPI_ANY_SOURCE) with `tag`, waiting for the stamp of its
+  // message.
+  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer, int tag)
+      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), tag_(tag) {}
 
-  // A wildcard waiting for safety: the earliest candidate already there.
-  void set_present_arrival(std::optional<std::uint64_t> arrival) { present_ = arrival; }
+  // A wildcard waiting for safety: the earliest candidate already there, as its last attempt
+  // saw it. Written by the waiting thread, read by another thread that answers a state request
+  // (the waiting thread itself looks at the inbox: stamps filed since count too).
+  void set_present_arrival(std::optional<std::uint64_t> arrival) {
+    present_.store(arrival.value_or(kNone), std::memory_order_relaxed);
+  }
+
+  bool satisfied() const override {
+    return tag_ && peer_ != MPI_ANY_SOURCE && shadow_.inbox.find(peer_, *tag_).has_value();
+  }
 
 private:
-  void describe_wait(deadlock::ProcessState& state) const override {
+  static constexpr std::uint64_t kNone = UINT64_MAX;
+
+  void describe_wait(deadlock::ProcessState& state, bool waiting_thread) const override {
     state.activity = deadlock::Activity::BlockedAny;
     add_peers(state, shadow_, peer_);
-    state.present_arrival_ns = present_;
+    if (peer_ == MPI_ANY_SOURCE && tag_ && waiting_thread) {
+      state.present_arrival_ns = shadow_.inbox.earliest_candidate(*tag_);
+    } else if (const std::uint64_t present = present_.load(std::memory_order_relaxed);
+               present != kNone) {
+      state.present_arrival_ns = present;
+    }
   }
 
   const Shadow& shadow_;
   int peer_;
-  std::optional<std::uint64_t> present_;
+  std::optional<int> tag_;
+  std::atomic<std::uint64_t> present_{kNone};
 };
 
 // A blocking collective (or the entry of one): waits for every other member (AND), inside the
 // instance (communicator id, sequence number) so that members inside it do not wait on each
-// other. Intercommunicators have no agreed id: they report Running, which is always safe.
+// other; `entry` is the layer's request that completes once every member has entered.
+// Intercommunicators have no agreed id: they report Running, which is always safe.
 class CollectiveWait final : public BlockedCall {
 public:
   CollectiveWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
-                 std::uint64_t sequence)
-      : BlockedCall(place, since_vt), shadow_(shadow), sequence_(sequence) {}
+                 std::uint64_t sequence, const MPI_Request& entry)
+      : BlockedCall(place, since_vt), shadow_(shadow), sequence_(sequence), entry_(entry) {}
+
+  bool satisfied() const override {
+    int done = 0;
+    PMPI_Request_get_status(entry_, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  }
 
 private:
-  void describe_wait(deadlock::ProcessState& state) const override {
+  void describe_wait(deadlock::ProcessState& state, bool) const override {
     if (shadow_.inter) {
       state.activity = deadlock::Activity::Running;
       return;
@@ -123,6 +139,7 @@ private:
 
   const Shadow& shadow_;
   std::uint64_t sequence_;
+  const MPI_Request& entry_;
 };
 
 // Wait*, on requests: described in RequestsWait.cpp (it needs the request table).
@@ -133,8 +150,13 @@ public:
                Needs needs)
       : BlockedCall(place, since_vt), requests_(requests), needs_(needs) {}
 
+  // Whether the completion call would return now: all of the requests complete (Needs::All),
+  // or one of them (also when none is active, as MPI returns at once then).
+  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
+  bool satisfied() const override { return would_return(requests_, needs_); }
+
 private:
-  void describe_wait(deadlock::ProcessState& state) const override;
+  void describe_wait(deadlock::ProcessState& state, bool) const override;
 
   std::span<const MPI_Request> requests_;
   Needs needs_;

@@ -1,10 +1,9 @@
-// Updates of the counters and bounds that the layer keeps per stamp (StampCounts, the shadows'
-// sent_to/received_from, SenderBounds), and of its handle tables (HandleTable: requests,
-// matched messages, shadows). Only threads inside MPI calls write them. Unless the
-// program has MPI_THREAD_MULTIPLE, one thread at a time is inside MPI, and a relaxed load and
-// store is a whole update: a locked read-modify-write per counter cost about 6% of an 8-byte
-// ping-pong half round trip (0.557 against 0.591 us, docs/transparency.md). With
-// MPI_THREAD_MULTIPLE the updates are atomic read-modify-writes.
+// Updates of the counters and bounds that the layer keeps per stamp (StampCounts,
+// SenderBounds), and of its handle tables (HandleTable: requests, matched messages, shadows). Only
+// threads inside MPI calls write them. Unless the program has MPI_THREAD_MULTIPLE, one thread at a
+// time is inside MPI, and a relaxed load and store is a whole update: a locked read-modify-write
+// per counter cost about 6% of an 8-byte ping-pong half round trip (0.557 against 0.591 us,
+// docs/transparency.md). With MPI_THREAD_MULTIPLE the updates are atomic read-modify-writes.
 #pragma once
 
 #include <atomic>

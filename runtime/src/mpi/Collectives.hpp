@@ -1,12 +1,14 @@
 // Collectives synchronise virtual time (DESIGN.md §5): every participant leaves at the latest
-// participant's virtual entry plus the operation's own cost. The layer reduces the entry
-// moments (virtual and real, MPI_MAX) on the shadow communicator: before the user's blocking
-// collective, or as a nonblocking reduction posted with the user's nonblocking one and tracked
-// with its request. Collectives may synchronise in MPI, so the extra reduction changes no
-// correct program's outcome.
+// participant's virtual entry plus the operation's own cost. The layer reduces the entries
+// (CollectiveEntry: virtual and real moments, and which collective each member called) on the
+// shadow communicator: before the user's blocking collective, or as a nonblocking reduction
+// posted with the user's nonblocking one and tracked with its request. Collectives may
+// synchronise in MPI, so the extra reduction changes no correct program's outcome; members that
+// call different collectives at the same position are reported (CollectiveEntry).
 #pragma once
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/CollectiveEntry.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
@@ -36,9 +38,9 @@ public:
     return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
   }
 
-  // `bytes()` is evaluated only when monitoring.
+  // `bytes()` is evaluated only when monitoring. `root`: -1 when it has none.
   template <typename Bytes, typename Call>
-  static int blocking(MpiFunction function, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
+  static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
     if (shadow == nullptr) {
@@ -47,7 +49,7 @@ public:
     tables::SiteId site;
     std::uint64_t block_bytes;
     Moment entry;
-    std::uint64_t latest[2] = {0, 0};
+    CollectiveEntry reduced;
     {
       LayerWork work(*monitor);
       site = monitor->comm_site(index_of(function));
@@ -57,16 +59,18 @@ public:
     }
     // The entry reduction is nonblocking and polled: a member waiting for the others answers
     // the control channel meanwhile. Once it completed, every member is in the collective.
-    const std::uint64_t mine[2] = {entry.vt, entry.rt};
+    const std::uint64_t sequence = shadow->collectives_entered++;
+    CollectiveEntry mine(entry, call_of(*monitor, *shadow, function, root, site));
     MPI_Request reduction = MPI_REQUEST_NULL;
-    PMPI_Iallreduce(mine, latest, 2, MPI_UINT64_T, MPI_MAX, shadow->sync, &reduction);
-    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow,
-                              shadow->collectives_entered++);
+    PMPI_Iallreduce(mine.words(), reduced.words(), 1, CollectiveEntry::datatype(),
+                    CollectiveEntry::reduction(), shadow->duplicate, &reduction);
+    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
     WaitPolicy::wait_until(*monitor, wait, [&] {
       int done = 0;
       PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
       return done != 0;
     });
+    check_collective_match(reduced, sequence);
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).
     const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
@@ -75,15 +79,15 @@ public:
     ClockUpdate update;
     LayerWork work(*monitor, end_ns, update);
     const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
-    monitor->record_com(site, tables::ComRecord::kCollective, own, elapsed(entry.vt, latest[0]),
-                        block_bytes);
-    update.include(std::max(entry.vt, latest[0]) + own);
+    monitor->record_com(site, tables::ComRecord::kCollective, own,
+                        elapsed(entry.vt, reduced.latest_vt()), block_bytes);
+    update.include(std::max(entry.vt, reduced.latest_vt()) + own);
     return rc;
   }
 
   template <typename Bytes, typename Call>
-  static int nonblocking(MpiFunction function, MPI_Comm comm, Bytes&& bytes, MPI_Request* request,
-                         Call&& pmpi) {
+  static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
+                         MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
     if (shadow == nullptr) {
@@ -97,8 +101,9 @@ public:
       LayerWork work(*monitor);
       tracked.site = monitor->comm_site(index_of(function));
       tracked.post = Moment::now(monitor->clock());
-      tracked.layer =
-          &LayerRequests::post_collective_entry(*shadow, tracked.site, bytes(), tracked.post);
+      tracked.layer = &LayerRequests::post_collective_entry(
+          *shadow, tracked.site, bytes(), tracked.sequence,
+          CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));
     }
     const int rc = pmpi();
     LayerWork work(*monitor);
@@ -106,6 +111,13 @@ public:
       LayerRequests::withdraw(*tracked.layer);
     }
     return rc;
+  }
+
+private:
+  static CollectiveCall call_of(const Monitor& monitor, const Shadow& shadow, MpiFunction function,
+                                int root, tables::SiteId site) {
+    // An intercommunicator's two groups give different roots (MPI_ROOT, MPI_PROC_NULL, a rank).
+    return {index_of(function), shadow.inter ? -1 : root, site, monitor.world_rank()};
   }
 };
 

@@ -30,10 +30,10 @@ void enter_collectively(MPI_Comm parent) {
     return;
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
-  PMPI_Ibarrier(shadow->sync, &barrier);
+  PMPI_Ibarrier(shadow->duplicate, &barrier);
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
                             Moment::now(monitor->clock()).vt, *shadow,
-                            shadow->collectives_entered++);
+                            shadow->collectives_entered++, barrier);
   WaitPolicy::wait_until(*monitor, wait, [&] {
     int done = 0;
     PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
@@ -60,7 +60,7 @@ template <typename Call> int duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& 
   const Shadow* parent = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
   if (rc == MPI_SUCCESS && parent != nullptr) {
     LayerWork work(*monitor);
-    ShadowCommunicators::attach(*newcomm, parent->sync);
+    ShadowCommunicators::attach(*newcomm, parent->duplicate);
   }
   return rc;
 }

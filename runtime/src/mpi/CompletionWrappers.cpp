@@ -13,32 +13,6 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-bool complete(MPI_Request request) {
-  int done = 0;
-  PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-  return done != 0;
-}
-
-// Whether a blocking completion call would return now: all of `requests` complete (Waitall),
-// or one of them (Waitany, Waitsome; also when none is active, as MPI returns at once then).
-bool would_return(std::span<const MPI_Request> requests, RequestsWait::Needs needs) {
-  bool any_active = false;
-  for (const MPI_Request request : requests) {
-    if (request == MPI_REQUEST_NULL) {
-      continue;
-    }
-    const bool done = complete(request);
-    if (needs == RequestsWait::Needs::All && !done) {
-      return false;
-    }
-    if (needs == RequestsWait::Needs::One && done) {
-      return true;
-    }
-    any_active = true;
-  }
-  return needs == RequestsWait::Needs::All || !any_active;
-}
-
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
@@ -51,7 +25,7 @@ int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Reques
   const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
   return WaitPolicy::block(
-      *monitor, wait, [&] { return would_return(requests, needs); }, pmpi);
+      *monitor, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer

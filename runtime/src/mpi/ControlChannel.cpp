@@ -1,14 +1,18 @@
 #include "mpi/ControlChannel.hpp"
 
+#include "mpi/CallerCounters.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampCounts.hpp"
+#include "mpi/StampProtocol.hpp"
+#include "mpi/WaitRegistry.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
@@ -20,19 +24,40 @@ MPI_Comm control = MPI_COMM_NULL;
 std::atomic<bool> finished{false};
 // One thread serves at a time (MPI_THREAD_MULTIPLE programs may block in several).
 std::atomic_flag serving = ATOMIC_FLAG_INIT;
+// One thread asks at a time: replies are told apart by sequence number, not by thread.
+std::mutex asking;
+std::uint64_t last_sequence = 0;
+// How long an asker waits for replies. A rank that answers late shows the deadline too short
+// for this machine (oversubscribed ranks are scheduled late): it doubles, up to a bound.
+constexpr std::uint64_t kFirstDeadlineNs = 20'000'000;
+constexpr std::uint64_t kLastDeadlineNs = 2'000'000'000;
+std::uint64_t reply_deadline_ns = kFirstDeadlineNs;
+// Per world rank, requests sent to it that it has not answered yet (under `asking`): their
+// replies must be received before MPI_Finalize, or MPI reports them unmatched.
+std::vector<std::uint32_t> unanswered;
+std::uint64_t unanswered_total = 0;
 
-// A reply: stamps sent to the decider on its communicator, activity, clock, present arrival
-// (flag, value), collective (flag, value), function, site, then the ranks waited on.
-constexpr std::size_t kReplyHeader = 10;
+// A request: sequence number, the number of ranks of interest, then those ranks.
+constexpr std::size_t kRequestHeader = 2;
+// A reply: sequence number, how many requests of the asker it answers (the latest stands for
+// those before), stamps sent to the asker, generation, activity,
+// clock, present arrival (flag, value), collective (flag, value), function, site, the number of
+// ranks waited on, those ranks, then a (sent to, received from) pair per rank of interest.
+constexpr std::size_t kReplyHeader = 13;
 
 // Null messages whose bound waits for stamps still in flight, per source: (bound, stamps).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_nulls;
 // Per source, the collective instance its latest null message said it waits in (0: none).
 std::unique_ptr<std::atomic<std::uint64_t>[]> null_collectives;
 
-std::vector<std::uint64_t> encode(std::uint64_t stamps_sent, const deadlock::ProcessState& state,
-                                  const WaitPlace& place) {
-  std::vector<std::uint64_t> words{stamps_sent,
+std::vector<std::uint64_t> encode_reply(std::uint64_t sequence, std::uint64_t answers,
+                                        std::uint64_t stamps_sent,
+                                        const deadlock::ProcessState& state, const WaitPlace& place,
+                                        std::span<const std::uint64_t> interest) {
+  std::vector<std::uint64_t> words{sequence,
+                                   answers,
+                                   stamps_sent,
+                                   WaitRegistry::generation(),
                                    static_cast<std::uint64_t>(state.activity),
                                    state.clock_ns,
                                    state.present_arrival_ns.has_value(),
@@ -45,29 +70,48 @@ std::vector<std::uint64_t> encode(std::uint64_t stamps_sent, const deadlock::Pro
   for (const int rank : state.waits_on) {
     words.push_back(static_cast<std::uint64_t>(rank));
   }
+  for (const std::uint64_t rank : interest) {
+    words.push_back(StampCounts::sent_to(static_cast<int>(rank)));
+    words.push_back(StampCounts::received_from(static_cast<int>(rank)));
+  }
   return words;
 }
 
-deadlock::ProcessState decode(int rank, std::vector<std::uint64_t> words, WaitPlace& place,
-                              std::uint64_t& stamps_sent) {
-  stamps_sent = words.front();
-  words.erase(words.begin());
-  deadlock::ProcessState state;
+// Fills `reply` from `words` (a reply of rank `rank` to a request with `interest` ranks of
+// interest); false when the words do not hold one.
+bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t interest,
+                  StateReply& reply) {
+  if (words.size() < kReplyHeader) {
+    return false;
+  }
+  const std::uint64_t waits = words[12];
+  if (words.size() != kReplyHeader + waits + 2 * interest) {
+    return false;
+  }
+  reply = StateReply{};
+  reply.answered = true;
+  reply.stamps_sent = words[2];
+  reply.generation = words[3];
+  deadlock::ProcessState& state = reply.state;
   state.rank = rank;
-  state.activity = static_cast<deadlock::Activity>(words[0]);
-  state.clock_ns = words[1];
-  if (words[2] != 0) {
-    state.present_arrival_ns = words[3];
+  state.activity = static_cast<deadlock::Activity>(words[4]);
+  state.clock_ns = words[5];
+  if (words[6] != 0) {
+    state.present_arrival_ns = words[7];
   }
-  if (words[4] != 0) {
-    state.collective = words[5];
+  if (words[8] != 0) {
+    state.collective = words[9];
   }
-  place.function = static_cast<unsigned>(words[6]);
-  place.site = static_cast<tables::SiteId>(words[7]);
-  for (std::size_t i = 0; i < words[8] && kReplyHeader - 1 + i < words.size(); ++i) {
-    state.waits_on.push_back(static_cast<int>(words[kReplyHeader - 1 + i]));
+  reply.place.function = static_cast<unsigned>(words[10]);
+  reply.place.site = static_cast<tables::SiteId>(words[11]);
+  for (std::size_t i = 0; i < waits; ++i) {
+    state.waits_on.push_back(static_cast<int>(words[kReplyHeader + i]));
   }
-  return state;
+  for (std::size_t i = 0; i < interest; ++i) {
+    reply.sent_to.push_back(words[kReplyHeader + waits + 2 * i]);
+    reply.received_from.push_back(words[kReplyHeader + waits + 2 * i + 1]);
+  }
+  return true;
 }
 
 // Takes in the null messages that have arrived; true when there were any.
@@ -112,6 +156,64 @@ void send_nulls(Monitor& monitor, std::uint64_t bound, std::uint64_t collective)
   monitor.counters().control_messages += static_cast<std::uint64_t>(monitor.world_size() - 1);
 }
 
+// Receives one reply if one has arrived (under `asking`), into `words`; its sender, or -1.
+int receive_reply(std::vector<std::uint64_t>& words) {
+  int flag = 0;
+  MPI_Status status;
+  PMPI_Iprobe(MPI_ANY_SOURCE, kStateReply, control, &flag, &status);
+  if (!flag) {
+    return -1;
+  }
+  int count = 0;
+  PMPI_Get_count(&status, MPI_UINT64_T, &count);
+  words.assign(static_cast<std::size_t>(std::max(count, 0)), 0);
+  PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateReply, control,
+            MPI_STATUS_IGNORE);
+  auto& owed = unanswered[static_cast<std::size_t>(status.MPI_SOURCE)];
+  const std::uint32_t answers =
+      words.size() > 1 ? static_cast<std::uint32_t>(std::min<std::uint64_t>(words[1], owed)) : 0;
+  owed -= answers;
+  unanswered_total -= answers;
+  return status.MPI_SOURCE;
+}
+
+// A state request that has arrived: its asker and words.
+struct Request {
+  int source = 0;
+  std::vector<std::uint64_t> words;
+  std::uint64_t count = 1; // requests of this asker the latest stands for
+};
+
+// Receives every state request that has arrived; of several from one asker only the latest
+// counts (the asker waits for that one).
+std::vector<Request> receive_requests() {
+  std::vector<Request> requests;
+  for (;;) {
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequest, control, &flag, &status);
+    if (!flag) {
+      return requests;
+    }
+    int count = 0;
+    PMPI_Get_count(&status, MPI_UINT64_T, &count);
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(std::max(count, 0)));
+    PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
+              MPI_STATUS_IGNORE);
+    if (words.size() < kRequestHeader || words.size() != kRequestHeader + words[1]) {
+      continue;
+    }
+    const auto same = std::find_if(requests.begin(), requests.end(),
+                                   [&](const Request& r) { return r.source == status.MPI_SOURCE; });
+    if (same != requests.end()) {
+      same->words = std::move(words);
+      ++same->count;
+    } else {
+      requests.push_back({status.MPI_SOURCE, std::move(words)});
+    }
+  }
+}
+
 } // namespace
 
 void ControlChannel::open(Monitor& monitor) {
@@ -120,6 +222,7 @@ void ControlChannel::open(Monitor& monitor) {
   SenderBounds::open(monitor.world_size());
   StampCounts::open(monitor.world_size());
   pending_nulls.assign(static_cast<std::size_t>(monitor.world_size()), {0, 0});
+  unanswered.assign(static_cast<std::size_t>(monitor.world_size()), 0);
   null_collectives = std::make_unique<std::atomic<std::uint64_t>[]>(
       static_cast<std::size_t>(monitor.world_size()));
 }
@@ -134,11 +237,11 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
     state.activity = deadlock::Activity::Finished;
     return state;
   }
-  if (const BlockedCall* call = BlockedCall::current()) {
-    call->describe(state);
-    if (place != nullptr) {
-      *place = call->place();
-    }
+  // With MPI_THREAD_MULTIPLE, a thread that is not waiting may still send: the process is
+  // blocked only when every thread that has run in it waits.
+  const int threads =
+      CallerCounters::concurrent_callers() ? monitor.thread_records_list().live_threads() : 1;
+  if (WaitRegistry::describe(threads, state, place)) {
     return state;
   }
   state.activity = deadlock::Activity::Running;
@@ -155,74 +258,72 @@ bool ControlChannel::serve(Monitor& monitor) {
   }
   bool any = absorb_null_messages();
   apply_nulls();
-  for (;; any = true) {
-    int flag = 0;
-    MPI_Status status;
-    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequest, control, &flag, &status);
-    if (!flag) {
-      break;
-    }
-    std::uint64_t comm_id = 0; // the decider's communicator
-    PMPI_Recv(&comm_id, 1, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
-              MPI_STATUS_IGNORE);
-    std::uint64_t stamps_sent = 0;
-    if (const Shadow* shadow = ShadowCommunicators::find_by_id(comm_id)) {
-      if (const int peer = shadow->peer_of(status.MPI_SOURCE); peer >= 0) {
-        stamps_sent = shadow->sent_to[static_cast<std::size_t>(peer)].load();
-      }
-    }
+  const std::vector<Request> requests = receive_requests();
+  if (!requests.empty()) {
+    // Every stamp that has arrived is filed first: the state, and the counts, then account
+    // for every message already here.
+    StampProtocol::drain();
     WaitPlace place;
-    const std::vector<std::uint64_t> reply = encode(stamps_sent, own_state(monitor, &place), place);
-    PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, status.MPI_SOURCE,
-              kStateReply, control);
-    ++monitor.counters().control_messages;
+    const deadlock::ProcessState state = own_state(monitor, &place);
+    for (const Request& request : requests) {
+      const std::vector<std::uint64_t> reply =
+          encode_reply(request.words[0], request.count, StampCounts::sent_to(request.source), state,
+                       place, std::span(request.words).subspan(kRequestHeader));
+      PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, request.source,
+                kStateReply, control);
+      ++monitor.counters().control_messages;
+    }
+    any = true;
   }
   serving.clear(std::memory_order_release);
   return any;
 }
 
-std::vector<deadlock::ProcessState>
-ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks, std::uint64_t comm_id,
-                               std::vector<WaitPlace>& places,
-                               std::vector<std::uint64_t>& stamps_sent) {
+std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks,
+                                                       std::span<const int> interest) {
+  std::vector<StateReply> replies(ranks.size());
+  if (ranks.empty() || control == MPI_COMM_NULL) {
+    return replies;
+  }
+  const std::lock_guard lock(asking);
+  const std::uint64_t sequence = ++last_sequence;
+  std::vector<std::uint64_t> request{sequence, interest.size()};
+  request.insert(request.end(), interest.begin(), interest.end());
   for (const int rank : ranks) {
-    PMPI_Send(&comm_id, 1, MPI_UINT64_T, rank, kStateRequest, control);
+    PMPI_Send(request.data(), static_cast<int>(request.size()), MPI_UINT64_T, rank, kStateRequest,
+              control);
+    ++unanswered[static_cast<std::size_t>(rank)];
+    ++unanswered_total;
   }
   monitor.counters().control_messages += ranks.size();
-  std::vector<deadlock::ProcessState> states(ranks.size());
-  places.assign(ranks.size(), WaitPlace{});
-  stamps_sent.assign(ranks.size(), 0);
+  const BlockedCall* own = WaitRegistry::own_call();
+  const std::uint64_t start_rt = Moment::now(monitor.clock()).rt;
   std::size_t missing = ranks.size();
-  std::vector<bool> answered(ranks.size(), false);
   std::vector<std::uint64_t> words;
   while (missing > 0) {
-    bool progressed = false;
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-      if (answered[i]) {
+    if (const int source = receive_reply(words); source >= 0) {
+      if (words.empty() || words[0] != sequence) {
+        // The answer to a request given up on: the deadline was too short for this machine.
+        reply_deadline_ns = std::min(2 * reply_deadline_ns, kLastDeadlineNs);
         continue;
       }
-      int flag = 0;
-      MPI_Status status;
-      PMPI_Iprobe(ranks[i], kStateReply, control, &flag, &status);
-      if (!flag) {
-        continue;
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        if (ranks[i] == source && !replies[i].answered &&
+            decode_reply(ranks[i], words, interest.size(), replies[i])) {
+          --missing;
+          break;
+        }
       }
-      int count = 0;
-      PMPI_Get_count(&status, MPI_UINT64_T, &count);
-      words.assign(static_cast<std::size_t>(count), 0);
-      PMPI_Recv(words.data(), count, MPI_UINT64_T, ranks[i], kStateReply, control,
-                MPI_STATUS_IGNORE);
-      states[i] = decode(ranks[i], words, places[i], stamps_sent[i]);
-      answered[i] = true;
-      --missing;
-      progressed = true;
+      continue;
     }
-    if (missing > 0 && !progressed) {
-      serve(monitor);
-      sched_yield();
+    serve(monitor);
+    if ((own != nullptr && own->satisfied()) ||
+        Moment::now(monitor.clock()).rt - start_rt > reply_deadline_ns) {
+      break; // the caller goes on with what it knows
     }
+    sched_yield();
   }
-  return states;
+  return replies;
 }
 
 void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound,
@@ -243,6 +344,26 @@ void ControlChannel::finish(Monitor& monitor) {
   finished.store(true, std::memory_order_release);
   if (monitor.config().deadlock == DeadlockMode::NullMessage) {
     send_nulls(monitor, deadlock::kNever, 0); // a bound, not a time: the clock goes on
+  }
+  // Answers to this rank's requests are received before the end (every rank serves until the
+  // barrier below completes); one stuck in an unpolled call is waited for a while only.
+  constexpr std::uint64_t kRepliesGraceNs = 1'000'000'000;
+  const std::uint64_t start_rt = Moment::now(monitor.clock()).rt;
+  for (;;) {
+    {
+      const std::lock_guard lock(asking);
+      std::vector<std::uint64_t> words;
+      while (receive_reply(words) >= 0) {
+      }
+      if (unanswered_total == 0) {
+        break;
+      }
+    }
+    if (Moment::now(monitor.clock()).rt - start_rt > kRepliesGraceNs) {
+      break;
+    }
+    serve(monitor);
+    sched_yield();
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(control, &barrier);

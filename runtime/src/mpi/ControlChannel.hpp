@@ -1,8 +1,10 @@
 // The control channel (DESIGN.md §7): a private duplicate of MPI_COMM_WORLD on which a rank
-// with an undecided wildcard receive asks other ranks for their state, and on which the
-// null-message baseline announces bounds. Every rank answers from wherever it is: from the
-// loop its blocking call waits in (WaitPolicy), and from the wrappers it runs through
-// (serve_if_due, at most every 100 us of real time). All of it is the monitor's own work.
+// with an undecided wildcard receive, or a real-deadlock check, asks other ranks for their
+// state, and on which the null-message baseline announces bounds. Every rank answers from
+// wherever it is: from the loop its blocking call waits in (WaitPolicy), and from the wrappers
+// it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call the
+// layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
+// deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
 #pragma once
 
 #include "mpi/BlockedCall.hpp"
@@ -18,6 +20,22 @@
 #include <vector>
 
 namespace vcmon::runtime::mpi {
+
+// One rank's answer to a state request.
+struct StateReply {
+  bool answered = false; // false: no answer before the deadline; nothing else is set
+  deadlock::ProcessState state;
+  WaitPlace place;
+  // Stamps it had sent the asker, over all communicators (its clock bounds only the sends that
+  // follow them).
+  std::uint64_t stamps_sent = 0;
+  // WaitRegistry::generation() of the rank when it answered.
+  std::uint64_t generation = 0;
+  // For each rank of the request's interest list, in order: stamps this rank had sent it and
+  // had received from it, over all communicators (after filing every stamp that had arrived).
+  std::vector<std::uint64_t> sent_to;
+  std::vector<std::uint64_t> received_from;
+};
 
 class ControlChannel {
 public:
@@ -41,13 +59,13 @@ public:
     }
   }
 
-  // Asks each of `ranks` (world ranks, not this one) for its state and waits for all the
-  // answers, serving requests meanwhile (two deciders may ask each other). `comm_id`: the
-  // decider's communicator (Shadow::id; 0: none). `places` receives where each waits (for a
-  // deadlock report), `stamps_sent` how many stamps each had sent this rank on `comm_id`.
-  static std::vector<deadlock::ProcessState>
-  request_states(Monitor& monitor, std::span<const int> ranks, std::uint64_t comm_id,
-                 std::vector<WaitPlace>& places, std::vector<std::uint64_t>& stamps_sent);
+  // Asks each of `ranks` (world ranks, not this one) for its state and waits for the answers,
+  // serving requests meanwhile (two deciders may ask each other), but never longer than the
+  // reply deadline, nor once the calling thread's own blocked call (if any) is satisfied: a
+  // rank inside an unpolled MPI call may be waiting for this one to move on. `interest`: world
+  // ranks whose stamp counts every reply carries.
+  static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
+                                                std::span<const int> interest = {});
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
   // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's
@@ -58,7 +76,7 @@ public:
   // it yet knows the other is still inside.
   static std::uint64_t null_collective_of(int rank);
 
-  // This process's state now.
+  // This process's state now, as it would answer.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);
 
 private:

@@ -2,34 +2,45 @@
 
 #include "mpi/ControlChannel.hpp"
 #include "mpi/SenderBounds.hpp"
+#include "mpi/StampCounts.hpp"
 
 #include <algorithm>
 
 namespace vcmon::runtime::mpi {
 
+ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow* shadow)
+    : monitor_(monitor), shadow_(shadow) {
+  if (shadow_ != nullptr) {
+    for (int rank = 0; rank < monitor.world_size(); ++rank) {
+      received_before_.push_back(StampCounts::received_from(rank));
+    }
+  }
+}
+
 std::vector<deadlock::ProcessState>
 ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
-  std::vector<WaitPlace> places;
-  std::vector<std::uint64_t> stamps_sent;
-  std::vector<deadlock::ProcessState> states = ControlChannel::request_states(
-      monitor_, ranks, shadow_ != nullptr ? shadow_->id : 0, places, stamps_sent);
-  for (std::size_t i = 0; i < states.size(); ++i) {
+  const std::vector<StateReply> replies = ControlChannel::request_states(monitor_, ranks);
+  std::vector<deadlock::ProcessState> states(replies.size());
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    const StateReply& reply = replies[i];
     deadlock::ProcessState& state = states[i];
-    const int peer = shadow_ != nullptr ? shadow_->peer_of(state.rank) : -1;
-    if (peer >= 0 &&
-        shadow_->received_from[static_cast<std::size_t>(peer)].load() < stamps_sent[i]) {
-      // A message it sent this rank is still in flight, stamped earlier than its clock now:
-      // its clock bounds nothing yet. Ask again once the stamp has arrived.
-      const deadlock::Rank rank = state.rank;
-      state = deadlock::ProcessState{};
-      state.rank = rank;
-      state.clock_ns = SenderBounds::of(rank);
+    const bool in_flight = reply.answered && !received_before_.empty() &&
+                           received_before_[static_cast<std::size_t>(ranks[i])] < reply.stamps_sent;
+    if (reply.answered && !in_flight) {
+      state = reply.state;
+    } else {
+      // No answer (it computes, or waits inside a call the layer does not poll), or a message
+      // it sent this rank was not among the decider's candidates, stamped earlier than its
+      // clock now: only its known bound holds. Ask again later.
+      state.rank = ranks[i];
+      state.clock_ns = SenderBounds::of(ranks[i]);
     }
     state.can_send_to_decider =
         shadow_ == nullptr || std::find(shadow_->world_rank.begin(), shadow_->world_rank.end(),
                                         state.rank) != shadow_->world_rank.end();
-    places_[state.rank] = places[i];
-    states_[state.rank] = state;
+    if (reply.answered) {
+      replies_[state.rank] = reply;
+    }
   }
   return states;
 }

@@ -1,9 +1,10 @@
 // The deadlock module's StateExchange over the control channel: one request to and one reply
 // from each rank asked. `can_send_to_decider` is membership in the decider's communicator (any
-// member may still send any tag); the wait places are kept for a deadlock report.
+// member may still send any tag); a rank that did not answer in time counts as running at its
+// known bound; the answers are kept for a deadlock check.
 #pragma once
 
-#include "mpi/BlockedCall.hpp"
+#include "mpi/ControlChannel.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "core/Monitor.hpp"
@@ -11,6 +12,7 @@
 #include "vcmon/deadlock/StateExchange.hpp"
 
 #include <map>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 
@@ -18,21 +20,23 @@ class __attribute__((visibility("hidden"))) ControlStateExchange final
     : public deadlock::StateExchange {
 public:
   // `shadow`: the decider's communicator; nullptr: every rank counts as a possible sender.
-  ControlStateExchange(Monitor& monitor, const Shadow* shadow)
-      : monitor_(monitor), shadow_(shadow) {}
+  // Made right after the decider looked at its candidates: a stamp filed later (this rank
+  // serves, and so files, while it waits for replies) is not among them, and its sender's
+  // reply must not count as if it were.
+  ControlStateExchange(Monitor& monitor, const Shadow* shadow);
 
   std::vector<deadlock::ProcessState>
   request_states(std::span<const deadlock::Rank> ranks) override;
 
-  // The replies so far and where each replying rank waits.
-  const std::map<deadlock::Rank, deadlock::ProcessState>& states() const { return states_; }
-  const std::map<deadlock::Rank, WaitPlace>& places() const { return places_; }
+  // The answers so far, by rank.
+  const std::map<deadlock::Rank, StateReply>& replies() const { return replies_; }
 
 private:
   Monitor& monitor_;
   const Shadow* shadow_;
-  std::map<deadlock::Rank, deadlock::ProcessState> states_;
-  std::map<deadlock::Rank, WaitPlace> places_;
+  std::map<deadlock::Rank, StateReply> replies_;
+  // Stamps received from each world rank when the decider looked (a wildcard decision only).
+  std::vector<std::uint64_t> received_before_;
 };
 
 // The bounds this process holds for every rank (SenderBounds), as the deadlock module takes

@@ -1,36 +1,25 @@
 #include "mpi/DeadlockDetector.hpp"
 
+#include "mpi/CallDescription.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/ControlStateExchange.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
-
-#include "core/RankRecordsCollector.hpp"
+#include "mpi/StampCounts.hpp"
+#include "mpi/StampProtocol.hpp"
+#include "mpi/WaitRegistry.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sched.h>
+#include <set>
 #include <string>
 
 namespace vcmon::runtime::mpi {
 namespace {
-
-// "MPI_Recv at file.c:31", or the MPI function alone outside instrumented code.
-std::string describe_place(Monitor& monitor, const WaitPlace& place) {
-  const char* function =
-      place.function < mpi_function_count() ? mpi_function_name(place.function) : "MPI";
-  if (place.site < kSyntheticCommBase) {
-    const tables::ProgramGraph graph = monitor.registry().program_graph({});
-    if (place.site < graph.size()) {
-      const tables::Site& site = graph.sites()[place.site];
-      return std::string(function) + " at " + site.pos.file + ":" + std::to_string(site.pos.line);
-    }
-  }
-  return function;
-}
 
 std::string join(const std::vector<deadlock::Rank>& ranks, const char* separator) {
   std::string text;
@@ -40,66 +29,144 @@ std::string join(const std::vector<deadlock::Rank>& ranks, const char* separator
   return text;
 }
 
+// One check: the decision, and every answer it rests on (this rank's own included).
 struct Verdict {
   deadlock::Decision decision;
-  std::map<deadlock::Rank, WaitPlace> places;
-  std::map<deadlock::Rank, deadlock::ProcessState> states;
-  deadlock::ProcessState self;
-  WaitPlace own_place;
+  std::map<deadlock::Rank, StateReply> replies;
 };
+
+StateReply own_reply(Monitor& monitor) {
+  StampProtocol::drain(); // what has arrived counts, as in every other rank's answer
+  StateReply own;
+  own.answered = true;
+  own.generation = WaitRegistry::generation();
+  own.state = ControlChannel::own_state(monitor, &own.place);
+  return own;
+}
 
 Verdict decide_now(Monitor& monitor) {
   Verdict verdict;
-  verdict.self = ControlChannel::own_state(monitor, &verdict.own_place);
-  deadlock::UndecidedReceive receive{verdict.self, {}, known_bounds(monitor)};
+  const StateReply own = own_reply(monitor);
+  deadlock::UndecidedReceive receive{own.state, {}, known_bounds(monitor)};
   ControlStateExchange exchange(monitor, nullptr);
   verdict.decision = deadlock::CycleBreaker().decide(receive, exchange);
-  verdict.places = exchange.places();
-  verdict.places[verdict.self.rank] = verdict.own_place;
-  verdict.states = exchange.states();
-  verdict.states[verdict.self.rank] = verdict.self;
+  verdict.replies = exchange.replies();
+  verdict.replies[own.state.rank] = own;
   return verdict;
+}
+
+// Whether every deadlocked rank was blocked in the same call at both checks.
+bool same_calls(const Verdict& first, const Verdict& second) {
+  for (const deadlock::Rank rank : second.decision.deadlocked) {
+    const auto a = first.replies.find(rank);
+    const auto b = second.replies.find(rank);
+    if (a == first.replies.end() || b == second.replies.end() ||
+        a->second.generation != b->second.generation || a->second.state != b->second.state) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether every message that the ranks a deadlocked rank waits for have sent it has arrived:
+// asks them all once more for their stamp counts. A collective's members exchange no stamps.
+bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
+  const std::vector<deadlock::Rank>& deadlocked = verdict.decision.deadlocked;
+  std::set<int> involved(deadlocked.begin(), deadlocked.end());
+  for (const deadlock::Rank rank : deadlocked) {
+    const deadlock::ProcessState& state = verdict.replies.at(rank).state;
+    involved.insert(state.waits_on.begin(), state.waits_on.end());
+  }
+  const int self = monitor.world_rank();
+  const std::vector<int> interest(involved.begin(), involved.end());
+  std::vector<int> asked;
+  std::copy_if(interest.begin(), interest.end(), std::back_inserter(asked),
+               [&](int rank) { return rank != self; });
+  const std::vector<StateReply> replies = ControlChannel::request_states(monitor, asked, interest);
+  StampProtocol::drain();
+  const auto position = [&](int rank) {
+    return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
+                                    interest.begin());
+  };
+  // Stamps `from` has sent `to`, and `to` has received from `from`; nullopt if unknown.
+  const auto counts = [&](int of, int other, bool sent) -> std::optional<std::uint64_t> {
+    if (of == self) {
+      return sent ? StampCounts::sent_to(other) : StampCounts::received_from(other);
+    }
+    const std::size_t i =
+        static_cast<std::size_t>(std::find(asked.begin(), asked.end(), of) - asked.begin());
+    const StateReply& reply = replies[i];
+    const auto before = verdict.replies.find(of);
+    if (!reply.answered || before == verdict.replies.end() ||
+        reply.generation != before->second.generation) {
+      return std::nullopt; // no answer, or it moved on
+    }
+    return sent ? reply.sent_to[position(other)] : reply.received_from[position(other)];
+  };
+  for (const deadlock::Rank rank : deadlocked) {
+    const deadlock::ProcessState& state = verdict.replies.at(rank).state;
+    if (state.collective) {
+      continue;
+    }
+    for (const int partner : state.waits_on) {
+      const auto sent = counts(partner, rank, true);
+      const auto received = counts(rank, partner, false);
+      if (!sent || !received || *sent != *received) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 } // namespace
 
-DeadlockDetector::DeadlockDetector(Monitor& monitor, std::uint64_t start_rt)
-    : monitor_(monitor), period_ns_(monitor.config().deadlock_timeout_ms * 1'000'000) {
+DeadlockDetector::DeadlockDetector(Monitor& monitor, const BlockedCall& call,
+                                   std::uint64_t start_rt)
+    : monitor_(monitor), call_(call), period_ns_(monitor.config().deadlock_timeout_ms * 1'000'000) {
   next_check_rt_ = start_rt + period_ns_;
 }
 
 void DeadlockDetector::check() {
-  next_check_rt_ = Moment::now(monitor_.clock()).rt + period_ns_;
+  const std::uint64_t timeout_ns = monitor_.config().deadlock_timeout_ms * 1'000'000;
+  period_ns_ = std::min(2 * period_ns_, 8 * timeout_ns);
   const Verdict first = decide_now(monitor_);
+  next_check_rt_ = Moment::now(monitor_.clock()).rt + period_ns_;
   if (first.decision.outcome != deadlock::Outcome::Deadlock) {
     return;
   }
-  // Confirm after a grace period, serving meanwhile.
-  const std::uint64_t grace_end = Moment::now(monitor_.clock()).rt + period_ns_ / 2;
+  // Confirm after a grace period, serving meanwhile; a message that arrives ends it.
+  constexpr std::uint64_t kLeastGraceNs = 50'000'000;
+  const std::uint64_t grace_end =
+      Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
   while (Moment::now(monitor_.clock()).rt < grace_end) {
     ControlChannel::serve(monitor_);
+    StampProtocol::drain();
+    if (call_.satisfied()) {
+      return;
+    }
     sched_yield();
   }
   const Verdict second = decide_now(monitor_);
   if (second.decision.outcome != deadlock::Outcome::Deadlock ||
       second.decision.deadlocked != first.decision.deadlocked ||
       second.decision.deadlocked.empty() ||
-      second.decision.deadlocked.front() != monitor_.world_rank()) {
-    return; // moved on, or another rank of the deadlock reports it
+      second.decision.deadlocked.front() != monitor_.world_rank() || !same_calls(first, second) ||
+      !nothing_in_flight(monitor_, second) || call_.satisfied()) {
+    return; // moved on, not proven, or another rank of the deadlock reports it
   }
   const deadlock::Decision& d = second.decision;
-  std::string report = "vcmon: deadlock: ranks " + join(d.deadlocked, ", ") +
-                       " wait for each other and nothing can end their waits\n";
+  std::string report = d.deadlocked.size() == 1
+                           ? "vcmon: deadlock: rank " + join(d.deadlocked, "") +
+                                 " waits and nothing can end its wait\n"
+                           : "vcmon: deadlock: ranks " + join(d.deadlocked, ", ") +
+                                 " wait for each other and nothing can end their waits\n";
   for (const deadlock::Rank rank : d.deadlocked) {
-    const auto place = second.places.find(rank);
-    const auto state = second.states.find(rank);
-    const std::vector<deadlock::Rank> partners =
-        state != second.states.end() ? state->second.waits_on : std::vector<deadlock::Rank>{};
+    const StateReply& reply = second.replies.at(rank);
     report += "vcmon:   rank " + std::to_string(rank) + " waits in " +
-              (place != second.places.end() ? describe_place(monitor_, place->second)
-                                            : std::string("MPI"));
-    if (!partners.empty()) {
-      report += " (for rank " + join(partners, ", ") + ")";
+              describe_call(monitor_, reply.place.function, reply.place.site);
+    if (!reply.state.waits_on.empty()) {
+      report += " (for rank " + join(reply.state.waits_on, ", ") + ")";
     }
     report += "\n";
   }

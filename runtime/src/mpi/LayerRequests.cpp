@@ -21,12 +21,15 @@ Moment partner_of(const LayerRequest& request) {
   if (request.purpose == LayerRequest::Purpose::SyncReply) {
     return {request.reply.post_vt, request.reply.post_rt};
   }
-  return {request.latest[0], request.latest[1]};
+  return {request.reduced.latest_vt(), request.reduced.latest_rt()};
 }
 
 // Records the operation and returns the virtual time (common base) it completes at.
 std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment& call,
                      std::uint64_t end_rt) {
+  if (request.purpose == LayerRequest::Purpose::CollectiveEntry) {
+    check_collective_match(request.reduced, request.sequence);
+  }
   const Moment partner = partner_of(request);
   monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
                      elapsed(call.vt, partner.vt), request.bytes);
@@ -72,16 +75,17 @@ LayerRequest& LayerRequests::post_sync_reply(const Shadow& shadow, int dest, int
 }
 
 LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables::SiteId site,
-                                                   std::uint64_t bytes, const Moment& entry) {
+                                                   std::uint64_t bytes, std::uint64_t sequence,
+                                                   const CollectiveEntry& entry) {
   LayerRequest& request = acquire();
   request.purpose = LayerRequest::Purpose::CollectiveEntry;
   request.site = site;
   request.partner = tables::ComRecord::kCollective;
   request.bytes = bytes;
-  request.entry[0] = entry.vt;
-  request.entry[1] = entry.rt;
-  PMPI_Iallreduce(request.entry, request.latest, 2, MPI_UINT64_T, MPI_MAX, shadow.sync,
-                  &request.request);
+  request.sequence = sequence;
+  request.entry = entry;
+  PMPI_Iallreduce(request.entry.words(), request.reduced.words(), 1, CollectiveEntry::datatype(),
+                  CollectiveEntry::reduction(), shadow.duplicate, &request.request);
   return request;
 }
 

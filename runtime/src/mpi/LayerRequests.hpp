@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/CollectiveEntry.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/StampProtocol.hpp"
 
@@ -27,9 +28,10 @@ struct LayerRequest {
   tables::SiteId site = tables::kNoSite;
   std::int32_t partner = tables::ComRecord::kCollective; // world rank of the receiver
   std::uint64_t bytes = 0;
-  SyncReply reply;         // SyncReply: the receiver's post moment
-  std::uint64_t entry[2];  // CollectiveEntry: this rank's entry (vt, rt) ...
-  std::uint64_t latest[2]; // ... and the latest participant's, reduced with MPI_MAX
+  SyncReply reply;            // SyncReply: the receiver's post moment
+  CollectiveEntry entry;      // CollectiveEntry: this rank's entry ...
+  CollectiveEntry reduced;    // ... and all members', reduced
+  std::uint64_t sequence = 0; // CollectiveEntry: the collective's number on its communicator
   // Set when deferred: the completion call's entry, its end, and the clock then.
   Moment call;
   std::uint64_t end_rt = 0;
@@ -48,7 +50,8 @@ public:
                                        std::uint64_t bytes);
   // The nonblocking collective's entry reduction, posted before the user's collective.
   static LayerRequest& post_collective_entry(const Shadow& shadow, tables::SiteId site,
-                                             std::uint64_t bytes, const Moment& entry);
+                                             std::uint64_t bytes, std::uint64_t sequence,
+                                             const CollectiveEntry& entry);
 
   // The user's operation completed in a call entered at `call`: applies the correction into
   // `update` when the layer's request is complete too, else defers it.

@@ -5,6 +5,7 @@
 // collective: DESIGN.md §5's rule for collectives).
 #include "mpi/CallerCounters.hpp"
 #include "mpi/ClockOffset.hpp"
+#include "mpi/CollectiveEntry.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
@@ -47,13 +48,14 @@ void start_layer() {
     CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
     clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
     ControlChannel::open(monitor);
+    CollectiveEntry::open();
     StampMail::open(monitor.config().stamp_ring_slots);
     WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();
     const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
-    monitor.set_clock_offset(ClockOffset::estimate(world.sync, clock));
+    monitor.set_clock_offset(ClockOffset::estimate(world.duplicate, clock));
     const std::uint64_t mine = clock.virtual_ns();
-    PMPI_Allreduce(&mine, &latest_vt, 1, MPI_UINT64_T, MPI_MAX, world.sync);
+    PMPI_Allreduce(&mine, &latest_vt, 1, MPI_UINT64_T, MPI_MAX, world.duplicate);
   }
   clock.continue_from(latest_vt);
   Layer::activate(monitor, tag_upper_bound());
@@ -89,6 +91,7 @@ extern "C" int MPI_Finalize() {
     }
     Layer::deactivate();
     LayerRequests::finish_all(*monitor);
+    CollectiveEntry::close();
     WildcardTrace::close();
     monitor->on_mpi_finalize();
     StampMail::close();

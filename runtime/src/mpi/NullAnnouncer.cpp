@@ -16,7 +16,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const BlockedCall& call, std::uin
   next_rt_ = now_rt + 20'000; // a round: let the others' announcements arrive in between
   deadlock::ProcessState own;
   own.rank = monitor.world_rank();
-  call.describe(own);
+  call.describe(own, true);
   std::map<deadlock::Rank, std::uint64_t> channels;
   const std::uint64_t collective = own.collective.value_or(0);
   for (const int rank : own.waits_on) {

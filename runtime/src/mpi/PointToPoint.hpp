@@ -298,7 +298,7 @@ public:
       }
       return stamp;
     }
-    PeerWait wait(place, post.vt, shadow, source);
+    PeerWait wait(place, post.vt, shadow, source, tag);
     if (!take) {
       WaitPolicy::wait_until(monitor, wait,
                              [&] { return StampProtocol::present(shadow, source, tag); });

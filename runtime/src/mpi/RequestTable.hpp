@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace vcmon::runtime::mpi {
 
@@ -51,7 +52,28 @@ static_assert(sizeof(MPI_Request) == sizeof(std::int32_t), "MPICH request handle
 
 // A program rarely keeps more requests in flight; beyond, requests go untracked (documented in
 // docs/pmpi.md: their receives leave their stamps behind).
-using RequestTable = HandleTable<TrackedRequest, 16384>;
+class RequestTable {
+public:
+  // Stores `tracked` under `request`; nullptr when full, or when `request` is one of MPICH's
+  // built-in request handles: an operation complete at once (a nonblocking collective on one
+  // process, for instance) gets a preallocated handle that every such operation shares, so it
+  // names no operation in particular and stays untracked.
+  TrackedRequest* insert(MPI_Request request, const TrackedRequest& tracked) {
+    return shared_handle(request) ? nullptr : table_.insert(request, tracked);
+  }
+  TrackedRequest* find(MPI_Request request) { return table_.find(request); }
+  void erase(MPI_Request request) { table_.erase(request); }
+  template <typename Predicate> bool any_of(Predicate&& predicate) const {
+    return table_.any_of(std::forward<Predicate>(predicate));
+  }
+
+private:
+  // MPICH handles carry their kind in the top two bits; 1 is "built-in".
+  static bool shared_handle(MPI_Request request) {
+    return (static_cast<std::uint32_t>(request) >> 30) == 1;
+  }
+  HandleTable<TrackedRequest, 16384> table_;
+};
 RequestTable& request_table();
 
 } // namespace vcmon::runtime::mpi

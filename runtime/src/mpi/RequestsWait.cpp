@@ -7,7 +7,26 @@
 
 namespace vcmon::runtime::mpi {
 
-void RequestsWait::describe_wait(deadlock::ProcessState& state) const {
+bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
+  bool any_active = false;
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    if (needs == Needs::All && done == 0) {
+      return false;
+    }
+    if (needs == Needs::One && done != 0) {
+      return true;
+    }
+    any_active = true;
+  }
+  return needs == Needs::All || !any_active;
+}
+
+void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
   state.activity =
       needs_ == Needs::All ? deadlock::Activity::BlockedAll : deadlock::Activity::BlockedAny;
   for (const MPI_Request request : requests_) {

@@ -51,7 +51,7 @@ SafeDecision::break_cycle(std::span<const vclock::WildcardCandidate> candidates,
                           const BlockedCall& waiting) {
   deadlock::UndecidedReceive receive;
   receive.self.rank = monitor_.world_rank();
-  waiting.describe(receive.self);
+  waiting.describe(receive.self, true);
   receive.self.present_arrival_ns.reset();
   receive.candidates.assign(candidates.begin(), candidates.end());
   receive.known_bounds = known_bounds(monitor_);

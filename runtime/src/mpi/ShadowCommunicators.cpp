@@ -10,7 +10,7 @@ namespace {
 
 static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator handles are ints");
 
-// MPICH allows a few thousand context ids; each user communicator here takes three.
+// MPICH allows a few thousand context ids; each user communicator here takes two.
 HandleTable<Shadow*, 2048> table;
 // The same shadows, for lookups by id (every stamp is filed by its communicator's id).
 std::vector<Shadow*> shadows;
@@ -20,26 +20,41 @@ std::vector<Shadow*> retired;
 // Every member has given ids below its own counter to its other communicators.
 std::uint64_t next_id = 1;
 
+// A duplicate of `source` for the layer, or MPI_COMM_NULL when MPI has no context id left
+// for it (the program's own communicators may use them all): the layer's failure must not
+// reach the user's error handler.
 MPI_Comm private_duplicate(MPI_Comm source) {
+  MPI_Errhandler user = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(source, &user);
+  PMPI_Comm_set_errhandler(source, MPI_ERRORS_RETURN);
   MPI_Comm dup = MPI_COMM_NULL;
-  PMPI_Comm_dup(source, &dup);
+  if (PMPI_Comm_dup(source, &dup) != MPI_SUCCESS) {
+    dup = MPI_COMM_NULL;
+  }
+  PMPI_Comm_set_errhandler(source, user);
+  PMPI_Errhandler_free(&user);
   // The layer validates what it sends, so errors here would be its own: never let the
   // user's error handler (inherited by the duplicate) see them.
-  PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+  if (dup != MPI_COMM_NULL) {
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+  }
   return dup;
 }
 
-// The maximum of the members' counters: new to all of them. Over an intercommunicator a
-// reduction yields the other group's values; reducing again what each group received gives
-// both groups the maximum over all.
-std::uint64_t agreed_id(MPI_Comm comm, bool inter) {
-  std::uint64_t id = 0;
-  PMPI_Allreduce(&next_id, &id, 1, MPI_UINT64_T, MPI_MAX, comm);
+// Run on the new communicator itself, before the program can use it: the maximum of the
+// members' counters, new to all of them (0 when a member has no duplicate: the communicator
+// then stays unmonitored on every member). Over an intercommunicator a reduction yields the
+// other group's values; reducing again what each group received gives both groups the
+// maximum over all.
+std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) {
+  const std::uint64_t mine[2] = {next_id, duplicated ? 0u : 1u};
+  std::uint64_t agreed[2] = {0, 0};
+  PMPI_Allreduce(mine, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
   if (inter) {
-    const std::uint64_t both = std::max(id, next_id);
-    PMPI_Allreduce(&both, &id, 1, MPI_UINT64_T, MPI_MAX, comm);
+    const std::uint64_t both[2] = {std::max(agreed[0], mine[0]), std::max(agreed[1], mine[1])};
+    PMPI_Allreduce(both, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
   }
-  return id;
+  return agreed[1] != 0 ? 0 : agreed[0];
 }
 
 } // namespace
@@ -84,36 +99,34 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   if (std::find(world_rank.begin(), world_rank.end(), -1) != world_rank.end()) {
     return;
   }
+  MPI_Comm duplicate = private_duplicate(source);
+  const std::uint64_t id = agreed_id(comm, inter != 0, duplicate != MPI_COMM_NULL);
+  if (id == 0) {
+    if (duplicate != MPI_COMM_NULL) {
+      PMPI_Comm_free(&duplicate);
+    }
+    return;
+  }
   auto* shadow = new Shadow;
-  shadow->sync = private_duplicate(source);
-  shadow->replies = private_duplicate(source);
+  shadow->duplicate = duplicate;
   shadow->peers = peers;
   shadow->inter = inter != 0;
   shadow->world_rank = std::move(world_rank);
-  shadow->sent_to = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
-  shadow->received_from = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(peers));
   PMPI_Comm_rank(comm, &shadow->rank);
   if (!inter) {
     shadow->self = shadow->rank;
   }
-  shadow->id = agreed_id(shadow->sync, inter != 0);
+  shadow->id = id;
   next_id = shadow->id + 1;
-  if (table.insert(comm, shadow) != nullptr) {
-    shadows.push_back(shadow);
-  } else {
-    // Unreachable within MPICH's context-id limit; stay consistent by not monitoring it.
-    PMPI_Comm_free(&shadow->sync);
-    PMPI_Comm_free(&shadow->replies);
-    delete shadow;
-  }
+  // The table holds as many communicators as MPICH has context ids for two each.
+  table.insert(comm, shadow);
+  shadows.push_back(shadow);
 }
 
 void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use) {
   if (Shadow** entry = table.find(comm)) {
     Shadow* shadow = *entry;
     table.erase(comm);
-    PMPI_Comm_free(&shadow->sync);
-    PMPI_Comm_free(&shadow->replies);
     retired.push_back(shadow);
   }
   std::erase_if(retired, [&](Shadow* shadow) {
@@ -124,6 +137,7 @@ void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const 
     if (last_found == shadow) {
       last_found = nullptr;
     }
+    PMPI_Comm_free(&shadow->duplicate);
     delete shadow;
     return true;
   });

@@ -1,5 +1,6 @@
-// Every user communicator gets private duplicates, invisible to the program: `sync` carries the
-// virtual-time reductions of collectives; `replies` carries the answers to synchronous sends.
+// Every user communicator gets a private duplicate, invisible to the program: it carries the
+// virtual-time reductions of collectives and the answers to synchronous sends (one duplicate:
+// each takes one of MPICH's few thousand context ids).
 // Its message stamps travel by StampMail, filed under the communicator's agreed `id`, into its
 // inbox or to the receives that claimed them. Lookup by handle is O(1) and touches no MPI
 // state, so an invalid handle from the user falls through to PMPI unchanged.
@@ -18,8 +19,7 @@
 namespace vcmon::runtime::mpi {
 
 struct Shadow {
-  MPI_Comm sync = MPI_COMM_NULL;
-  MPI_Comm replies = MPI_COMM_NULL;
+  MPI_Comm duplicate = MPI_COMM_NULL;
   // Valid destination ranks are [0, peers); for an intercommunicator, the remote group.
   int peers = 0;
   // Rank in MPI_COMM_WORLD of each peer (records name partners by world rank).
@@ -39,10 +39,6 @@ struct Shadow {
   // Nonblocking receives from a specific source waiting for their stamp, in the order they
   // were posted (the order in which MPI matches them).
   mutable std::vector<PostedStamp*> claims;
-  // Stamps sent to and received from each peer: a decider uses a reply's clock as a bound only
-  // once every stamp its sender had sent it has arrived (a message may still be in flight).
-  mutable std::vector<std::atomic<std::uint64_t>> sent_to;
-  mutable std::vector<std::atomic<std::uint64_t>> received_from;
 
   // The peer index of world rank `rank`, or -1.
   int peer_of(std::int32_t rank) const {
@@ -73,12 +69,12 @@ public:
 
   // Gives `comm` its shadow, duplicated from `source` (collective over `source`, which must
   // have the same group as `comm` and carry no user attributes: the new communicator itself
-  // for fresh constructors, the parent's `sync` for the dup family).
+  // for fresh constructors, the parent's `duplicate` for the dup family).
   static void attach(MPI_Comm comm, MPI_Comm source);
   // Retires the shadow of a communicator the user freed: MPI completes operations that were
-  // pending on it, so the shadow lives on (its stamps are still filed) until `in_use(shadow)`
-  // is false; its private duplicates are freed now, as MPI lets pending operations finish.
-  // Retired shadows no longer in use are deleted here.
+  // pending on it, so the shadow lives on (its stamps are still filed, a synchronous send
+  // matched meanwhile is still answered) until `in_use(shadow)` is false. Retired shadows no
+  // longer in use are deleted here, with their duplicates.
   static void release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use);
 
   // MPI_COMM_WORLD and MPI_COMM_SELF, at MPI_Init.

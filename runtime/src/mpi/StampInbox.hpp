@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -44,6 +45,28 @@ public:
       }
     }
     return std::nullopt;
+  }
+
+  // The earliest send time among the first stamps of each source whose tag `tag` matches: the
+  // candidates of a wildcard receive with that tag (later ones cannot overtake them).
+  std::optional<std::uint64_t> earliest_candidate(int tag) const {
+    std::optional<std::uint64_t> earliest;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const PendingStamp& entry = entries_[i];
+      if (tag != MPI_ANY_TAG && entry.tag != tag) {
+        continue;
+      }
+      // Only the first matching stamp of its source counts: no earlier entry from it matches.
+      const bool first =
+          std::none_of(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(i),
+                       [&](const PendingStamp& e) {
+                         return e.source == entry.source && (tag == MPI_ANY_TAG || e.tag == tag);
+                       });
+      if (first && (!earliest || entry.stamp.send_vt_ns < *earliest)) {
+        earliest = entry.stamp.send_vt_ns;
+      }
+    }
+    return earliest;
   }
 
   PendingStamp take(std::size_t index) {

@@ -84,7 +84,6 @@ public:
   static void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
                          vclock::MessageStamp stamp) {
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
-    CallerCounters::increment(shadow.sent_to[static_cast<std::size_t>(dest)]);
     const int world_dest = shadow.world_rank_of(dest);
     StampCounts::sent(world_dest);
     const CallerLock lock(lock_);
@@ -174,12 +173,12 @@ public:
   // The sender posts the receive of the reply before its data leaves.
   static void post_reply_receive(const Shadow& shadow, int dest, int tag, SyncReply& reply,
                                  MPI_Request& request) {
-    PMPI_Irecv(&reply, sizeof reply, MPI_BYTE, dest, tag, shadow.replies, &request);
+    PMPI_Irecv(&reply, sizeof reply, MPI_BYTE, dest, tag, shadow.duplicate, &request);
   }
 
   static void send_reply(const Shadow& shadow, int source, int tag, const Moment& post) {
     const SyncReply reply{post.vt, post.rt};
-    PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.replies);
+    PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.duplicate);
   }
 
 private:
@@ -232,7 +231,6 @@ private:
   static void place(const StampMessage& message) {
     const Shadow* shadow = ShadowCommunicators::find_by_id(message.communicator);
     if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
-      CallerCounters::increment(shadow->received_from[static_cast<std::size_t>(message.source)]);
       deliver(*shadow, {message.source, message.tag, message.stamp});
     } else if (ShadowCommunicators::future_id(message.communicator)) {
       orphans_.push_back(message);

@@ -10,7 +10,7 @@ WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call)
     : WaitLoop(monitor, call, Moment::now(monitor.clock()).rt) {}
 
 WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt)
-    : monitor_(monitor), call_(call), detector_(monitor, start_rt),
+    : monitor_(monitor), call_(call), detector_(monitor, call, start_rt),
       spin_end_rt_(start_rt + kSpinNs), next_service_rt_(spin_end_rt_) {}
 
 void WaitLoop::tick() {

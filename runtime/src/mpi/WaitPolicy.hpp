@@ -9,6 +9,7 @@
 #include "mpi/BlockedCall.hpp"
 #include "mpi/DeadlockDetector.hpp"
 #include "mpi/NullAnnouncer.hpp"
+#include "mpi/WaitRegistry.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -40,7 +41,7 @@ private:
   // Registered once spinning ends: only then does this thread serve state requests, and most
   // waits end before (registering costs two locked instructions, one when the message has
   // just arrived).
-  std::optional<BlockedCall::Scope> registration_;
+  std::optional<WaitRegistry::Registration> registration_;
   DeadlockDetector detector_;
   NullAnnouncer announcer_;
   std::uint64_t spin_end_rt_;

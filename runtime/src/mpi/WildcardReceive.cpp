@@ -11,8 +11,8 @@ namespace vcmon::runtime::mpi {
 
 WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
                                  std::uint64_t post_vt)
-    : monitor_(monitor), shadow_(shadow), tag_(tag), wait_(place, post_vt, shadow, MPI_ANY_SOURCE),
-      decision_(monitor, shadow) {}
+    : monitor_(monitor), shadow_(shadow), tag_(tag),
+      wait_(place, post_vt, shadow, MPI_ANY_SOURCE, tag), decision_(monitor, shadow) {}
 
 std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon) {
   StampProtocol::drain();
