@@ -17,6 +17,7 @@
 #include "mpi/MpiFunctionTable.hpp"
 #include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/UnpolledCall.hpp"
 #include "mpi/WaitPolicy.hpp"
 
 #include <mpi.h>
@@ -74,7 +75,11 @@ public:
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).
     const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
-    const int rc = pmpi();
+    int rc;
+    {
+      const UnpolledCall inside(start_rt);
+      rc = pmpi();
+    }
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(*monitor, end_ns, update);

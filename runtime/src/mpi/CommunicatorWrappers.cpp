@@ -13,6 +13,7 @@
 #include "mpi/ProbedMessages.hpp"
 #include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/UnpolledCall.hpp"
 #include "mpi/WaitPolicy.hpp"
 
 #include <mpi.h>
@@ -41,11 +42,18 @@ void enter_collectively(MPI_Comm parent) {
   });
 }
 
-// `pmpi()` creates *newcomm; `parent`: the communicator it is collective over, if any.
+// When an unpolled call (UnpolledCall) is entered; nothing reads it unless monitoring.
+std::uint64_t entry_rt(Monitor* monitor) {
+  return monitor != nullptr ? Moment::now(monitor->clock()).rt : 0;
+}
+
+// `pmpi()` creates *newcomm; `parent`: the communicator it is collective over, if any. The
+// constructor and the shadow's making are collective and not polled.
 template <typename Call> int fresh(MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
   enter_collectively(parent);
-  const int rc = pmpi();
   Monitor* monitor = Layer::monitor();
+  const UnpolledCall inside(entry_rt(monitor));
+  const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
     LayerWork work(*monitor);
     ShadowCommunicators::attach(*newcomm, *newcomm);
@@ -55,8 +63,9 @@ template <typename Call> int fresh(MPI_Comm parent, MPI_Comm* newcomm, Call&& pm
 
 template <typename Call> int duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
   enter_collectively(comm);
-  const int rc = pmpi();
   Monitor* monitor = Layer::monitor();
+  const UnpolledCall inside(entry_rt(monitor));
+  const int rc = pmpi();
   const Shadow* parent = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
   if (rc == MPI_SUCCESS && parent != nullptr) {
     LayerWork work(*monitor);
@@ -67,8 +76,9 @@ template <typename Call> int duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& 
 
 template <typename Call> int release(MPI_Comm* comm, Call&& pmpi) {
   const MPI_Comm handle = *comm;
-  const int rc = pmpi();
   Monitor* monitor = Layer::monitor();
+  const UnpolledCall inside(entry_rt(monitor));
+  const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
     LayerWork work(*monitor);
     ShadowCommunicators::release(handle, [](const Shadow& shadow) {

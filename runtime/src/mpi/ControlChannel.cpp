@@ -6,6 +6,7 @@
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampCounts.hpp"
 #include "mpi/StampProtocol.hpp"
+#include "mpi/UnpolledCall.hpp"
 #include "mpi/WaitRegistry.hpp"
 
 #include <mpi.h>
@@ -279,6 +280,17 @@ bool ControlChannel::serve(Monitor& monitor) {
   return any;
 }
 
+bool ControlChannel::stuck_unpolled(Monitor& monitor, int rank, bool waiting_for_others) {
+  const std::optional<UnpolledState> inside = UnpolledCall::state_of(rank);
+  if (!inside || inside->since_rt == 0 ||
+      (waiting_for_others && inside->wait != UnpolledWait::Others)) {
+    return false;
+  }
+  const std::uint64_t timeout_ns = monitor.config().deadlock_timeout_ms * 1'000'000;
+  const std::uint64_t stuck_ns = std::max<std::uint64_t>(timeout_ns / 50, 20'000'000);
+  return Moment::now(monitor.clock()).rt >= inside->since_rt + stuck_ns;
+}
+
 std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks,
                                                        std::span<const int> interest) {
   std::vector<StateReply> replies(ranks.size());
@@ -298,29 +310,43 @@ std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::sp
   monitor.counters().control_messages += ranks.size();
   const BlockedCall* own = WaitRegistry::own_call();
   const std::uint64_t start_rt = Moment::now(monitor.clock()).rt;
-  std::size_t missing = ranks.size();
+  std::vector<std::uint64_t> received_before(ranks.size());
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    received_before[i] = StampCounts::received_from(ranks[i]);
+  }
+  // Whether an answer from the i-th rank may still come and still matter.
+  const auto awaited = [&](std::size_t i) {
+    return !replies[i].answered && StampCounts::received_from(ranks[i]) == received_before[i] &&
+           !stuck_unpolled(monitor, ranks[i], false);
+  };
   std::vector<std::uint64_t> words;
-  while (missing > 0) {
+  for (;;) {
     if (const int source = receive_reply(words); source >= 0) {
       if (words.empty() || words[0] != sequence) {
-        // The answer to a request given up on: the deadline was too short for this machine.
-        reply_deadline_ns = std::min(2 * reply_deadline_ns, kLastDeadlineNs);
+        // The answer to a request given up on: unless its rank was stuck in an unpolled
+        // call, the deadline was too short for this machine.
+        if (!stuck_unpolled(monitor, source, false)) {
+          reply_deadline_ns = std::min(2 * reply_deadline_ns, kLastDeadlineNs);
+        }
         continue;
       }
       for (std::size_t i = 0; i < ranks.size(); ++i) {
-        if (ranks[i] == source && !replies[i].answered &&
-            decode_reply(ranks[i], words, interest.size(), replies[i])) {
-          --missing;
+        if (ranks[i] == source && !replies[i].answered) {
+          decode_reply(ranks[i], words, interest.size(), replies[i]);
           break;
         }
       }
       continue;
     }
-    serve(monitor);
-    if ((own != nullptr && own->satisfied()) ||
+    bool any_awaited = false;
+    for (std::size_t i = 0; i < ranks.size() && !any_awaited; ++i) {
+      any_awaited = awaited(i);
+    }
+    if (!any_awaited || (own != nullptr && own->satisfied()) ||
         Moment::now(monitor.clock()).rt - start_rt > reply_deadline_ns) {
       break; // the caller goes on with what it knows
     }
+    serve(monitor);
     sched_yield();
   }
   return replies;

@@ -61,9 +61,10 @@ public:
 
   // Asks each of `ranks` (world ranks, not this one) for its state and waits for the answers,
   // serving requests meanwhile (two deciders may ask each other), but never longer than the
-  // reply deadline, nor once the calling thread's own blocked call (if any) is satisfied: a
-  // rank inside an unpolled MPI call may be waiting for this one to move on. `interest`: world
-  // ranks whose stamp counts every reply carries.
+  // reply deadline, nor once the calling thread's own blocked call (if any) is satisfied, nor
+  // for a rank that has sent this one a stamp since (its answer is moot) or that is stuck in an
+  // unpolled MPI call (it may be waiting for this one to move on). `interest`: world ranks
+  // whose stamp counts every reply carries.
   static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
                                                 std::span<const int> interest = {});
 
@@ -75,6 +76,12 @@ public:
   // there until the instance completes, which needs every member: a member that has not left
   // it yet knows the other is still inside.
   static std::uint64_t null_collective_of(int rank);
+
+  // Whether world rank `rank`, of this node, has been inside an MPI call the layer cannot poll
+  // (UnpolledCall) for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
+  // answer soon; `waiting_for_others`: only in calls that may wait for any other process (a
+  // one-sided lock the asker itself may hold).
+  static bool stuck_unpolled(Monitor& monitor, int rank, bool waiting_for_others);
 
   // This process's state now, as it would answer.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);

@@ -28,6 +28,13 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
                            received_before_[static_cast<std::size_t>(ranks[i])] < reply.stamps_sent;
     if (reply.answered && !in_flight) {
       state = reply.state;
+    } else if (!reply.answered && !received_before_.empty() &&
+               ControlChannel::stuck_unpolled(monitor_, ranks[i], true)) {
+      state.rank = ranks[i];
+      state.activity = deadlock::Activity::BlockedAny;
+      state.clock_ns = SenderBounds::of(ranks[i]);
+      state.waits_on = {monitor_.world_rank()};
+      assumed_stuck_ = true;
     } else {
       // No answer (it computes, or waits inside a call the layer does not poll), or a message
       // it sent this rank was not among the decider's candidates, stamped earlier than its

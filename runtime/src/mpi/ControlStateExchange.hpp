@@ -30,6 +30,11 @@ public:
 
   // The answers so far, by rank.
   const std::map<deadlock::Rank, StateReply>& replies() const { return replies_; }
+  // Whether a rank that did not answer was taken to wait for the decider: it is stuck in a
+  // one-sided call the layer cannot poll (ControlChannel::stuck_unpolled), where it may wait
+  // for the decider itself (a lock the decider holds), and waiting for its answer could hang
+  // the program. Wildcard decisions only.
+  bool assumed_stuck() const { return assumed_stuck_; }
 
 private:
   Monitor& monitor_;
@@ -37,6 +42,7 @@ private:
   std::map<deadlock::Rank, StateReply> replies_;
   // Stamps received from each world rank when the decider looked (a wildcard decision only).
   std::vector<std::uint64_t> received_before_;
+  bool assumed_stuck_ = false;
 };
 
 // The bounds this process holds for every rank (SenderBounds), as the deadlock module takes

@@ -15,6 +15,7 @@
 #include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampProtocol.hpp"
+#include "mpi/UnpolledCall.hpp"
 #include "mpi/WaitPolicy.hpp"
 #include "mpi/WildcardReceive.hpp"
 
@@ -123,7 +124,7 @@ public:
     SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
     std::optional<StampedSend>& send = entry.send;
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes);
-    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : pmpi();
+    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : unpolled(entry.start, pmpi);
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
@@ -132,6 +133,12 @@ public:
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
+  }
+
+  // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall).
+  template <typename Call> static int unpolled(const Moment& entry, Call&& pmpi) {
+    const UnpolledCall inside(entry.rt);
+    return pmpi();
   }
 
   // A send's entry: its moment, and what the layer did before PMPI.

@@ -63,6 +63,7 @@ SafeDecision::break_cycle(std::span<const vclock::WildcardCandidate> candidates,
   if (decision.outcome != deadlock::Outcome::Take) {
     return std::nullopt;
   }
+  forced_ = forced_ || exchange.assumed_stuck();
   permitted_ = decision.taken;
   broke_cycle_ = broke_cycle_ || decision.broke_cycle;
   return decision.taken;

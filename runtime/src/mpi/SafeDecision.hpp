@@ -4,6 +4,10 @@
 // over the bounds at hand; while it says Wait, VCMON_DEADLOCK=cycle asks the blocking senders
 // and those they wait for (CycleBreaker, with a back-off from 50 us doubling to 10 ms between
 // rounds), VCMON_DEADLOCK=nullmsg announces this process's bound and waits for the others'.
+// A rank of this node stuck inside an MPI call the layer cannot poll (a one-sided lock, say,
+// that may wait for this very process) cannot answer; after a while it is assumed to wait for
+// the decider (ControlStateExchange), and a decision resting on that is counted as forced: it
+// may not be the message the unmonitored run takes, but waiting could hang the program.
 #pragma once
 
 #include "mpi/BlockedCall.hpp"
@@ -33,6 +37,8 @@ public:
          std::optional<std::uint64_t> horizon);
 
   bool broke_cycle() const { return broke_cycle_; }
+  // Whether the decision taken rested on a rank assumed to wait for this one.
+  bool forced() const { return forced_; }
 
 private:
   std::optional<vclock::WildcardCandidate>
@@ -42,6 +48,7 @@ private:
   const Shadow& shadow_;
   std::optional<vclock::WildcardCandidate> permitted_; // what cycle breaking allowed
   bool broke_cycle_ = false;
+  bool forced_ = false;
   std::uint64_t next_ask_rt_ = 0;
   std::uint64_t backoff_ns_ = 50'000;
   NullAnnouncer announcer_;

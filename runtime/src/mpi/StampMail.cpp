@@ -1,10 +1,12 @@
 #include "mpi/StampMail.hpp"
 
+#include "mpi/UnpolledCall.hpp"
 #include "mpi/WorldRanks.hpp"
 
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 namespace vcmon::runtime::mpi {
 
@@ -22,7 +24,8 @@ void StampMail::open(std::uint32_t ring_slots) {
     return;
   }
   ring_slots = std::bit_ceil(ring_slots);
-  // Each rank's segment holds the rings from every rank of its node to it.
+  // Each rank's segment holds its UnpolledMark line, then the rings from every rank of its node
+  // to it.
   MPI_Comm node = MPI_COMM_NULL;
   PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
@@ -31,7 +34,9 @@ void StampMail::open(std::uint32_t ring_slots) {
   PMPI_Comm_size(node, &local_size);
   PMPI_Comm_rank(node, &local_rank);
   const std::size_t ring_bytes = StampRing::bytes(ring_slots);
-  const std::size_t segment_bytes = ring_bytes * static_cast<std::size_t>(local_size);
+  constexpr std::size_t kMarkBytes = StampRing::kLine;
+  static_assert(sizeof(UnpolledMark) <= kMarkBytes);
+  const std::size_t segment_bytes = kMarkBytes + ring_bytes * static_cast<std::size_t>(local_size);
   char* mine = nullptr;
   // Without the shared segment (no room in /dev/shm, say) every rank of the node sends its
   // stamps as messages: they agree, since a rank's rings exist only if all of them do.
@@ -52,24 +57,32 @@ void StampMail::open(std::uint32_t ring_slots) {
     return;
   }
   std::memset(mine, 0, segment_bytes);
+  new (mine) UnpolledMark;
   const std::vector<std::int32_t> world = world_ranks_of(node, local_size, false);
+  std::vector<UnpolledMark*> marks(static_cast<std::size_t>(world_size), nullptr);
   for (int i = 0; i < local_size; ++i) {
     MPI_Aint size = 0;
     int unit = 1;
     char* theirs = nullptr;
     PMPI_Win_shared_query(window_, i, &size, &unit, &theirs);
     const auto peer = static_cast<std::size_t>(world[static_cast<std::size_t>(i)]);
+    // Each owner made its line below, before the barrier that ends this function.
+    marks[peer] = std::launder(reinterpret_cast<UnpolledMark*>(theirs));
+    char* const rings = theirs + kMarkBytes;
     outbound_[peer].ring =
-        StampRing(theirs + ring_bytes * static_cast<std::size_t>(local_rank), ring_slots);
-    inbound_[peer].ring = StampRing(mine + ring_bytes * static_cast<std::size_t>(i), ring_slots);
+        StampRing(rings + ring_bytes * static_cast<std::size_t>(local_rank), ring_slots);
+    inbound_[peer].ring =
+        StampRing(mine + kMarkBytes + ring_bytes * static_cast<std::size_t>(i), ring_slots);
     ring_sources_.push_back(static_cast<int>(peer));
   }
+  UnpolledCall::attach(std::move(marks), std::launder(reinterpret_cast<UnpolledMark*>(mine)));
   // Nobody writes into a segment before its owner zeroed it.
   PMPI_Barrier(node);
   PMPI_Comm_free(&node);
 }
 
 void StampMail::close() {
+  UnpolledCall::detach();
   if (window_ != MPI_WIN_NULL) {
     PMPI_Win_free(&window_);
   }
