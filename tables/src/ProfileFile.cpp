@@ -1,4 +1,6 @@
 // write_profile_file / read_profile_file: the profile on disk, replaced atomically.
+#include "FileDescriptor.hpp"
+
 #include "vcmon/tables/Profile.hpp"
 
 #include <cerrno>
@@ -10,32 +12,11 @@
 namespace vcmon::tables {
 namespace {
 
+using detail::FileDescriptor;
+
 [[noreturn]] void fail(const std::string& action, const std::filesystem::path& path, int error) {
   throw ProfileError("cannot " + action + " " + path.string() + ": " + std::strerror(error));
 }
-
-// Closes a descriptor on every path out of a scope.
-class FileDescriptor {
-public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
-  }
-  int get() const { return fd_; }
-  // Closes now, reporting the error a deferred write may only show here.
-  int close() {
-    const int result = ::close(fd_);
-    fd_ = -1;
-    return result;
-  }
-
-private:
-  int fd_;
-};
 
 void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::path& path) {
   while (!bytes.empty()) {
@@ -50,6 +31,22 @@ void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::
   }
 }
 
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) {
+    return "a directory";
+  }
+  if (S_ISFIFO(mode)) {
+    return "a FIFO";
+  }
+  if (S_ISSOCK(mode)) {
+    return "a socket";
+  }
+  if (S_ISCHR(mode) || S_ISBLK(mode)) {
+    return "a device";
+  }
+  return "a special file";
+}
+
 } // namespace
 
 void write_profile_file(const Profile& profile, const std::filesystem::path& path) {
@@ -58,7 +55,7 @@ void write_profile_file(const Profile& profile, const std::filesystem::path& pat
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   FileDescriptor fd(::mkstemp(temp.data()));
-  if (fd.get() < 0) {
+  if (!fd.is_open()) {
     fail("write profile", path, errno);
   }
   try {
@@ -76,8 +73,9 @@ void write_profile_file(const Profile& profile, const std::filesystem::path& pat
 }
 
 Profile read_profile_file(const std::filesystem::path& path) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it is refused below.
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.is_open()) {
     fail("read profile", path, errno);
   }
   struct stat info {};
@@ -85,7 +83,8 @@ Profile read_profile_file(const std::filesystem::path& path) {
     fail("read profile", path, errno);
   }
   if (!S_ISREG(info.st_mode)) {
-    throw ProfileError("cannot read profile " + path.string() + ": not a regular file");
+    throw ProfileError("cannot read profile " + path.string() + ": not a regular file (" +
+                       file_type_name(info.st_mode) + ")");
   }
   std::vector<std::byte> bytes(static_cast<std::size_t>(info.st_size));
   std::size_t done = 0;
