@@ -1,12 +1,14 @@
-// write_profile_file / read_profile_file: the profile on disk, replaced atomically.
+// The profile on disk: written whole (WholeFile.hpp) and read from regular files only.
 #include "FileDescriptor.hpp"
 
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/WholeFile.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace vcmon::tables {
@@ -16,19 +18,6 @@ using detail::FileDescriptor;
 
 [[noreturn]] void fail(const std::string& action, const std::filesystem::path& path, int error) {
   throw ProfileError("cannot " + action + " " + path.string() + ": " + std::strerror(error));
-}
-
-void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::path& path) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      fail("write profile", path, errno);
-    }
-    bytes = bytes.subspan(static_cast<std::size_t>(written));
-  }
 }
 
 const char* file_type_name(mode_t mode) {
@@ -51,24 +40,21 @@ const char* file_type_name(mode_t mode) {
 
 void write_profile_file(const Profile& profile, const std::filesystem::path& path) {
   const std::vector<std::byte> bytes = encode_profile(profile);
-  // mkstemp creates the temporary with O_EXCL: it never writes through an existing file.
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-  FileDescriptor fd(::mkstemp(temp.data()));
-  if (!fd.is_open()) {
-    fail("write profile", path, errno);
-  }
   try {
-    write_all(fd.get(), bytes, path);
-    if (::fsync(fd.get()) != 0 || fd.close() != 0) {
-      fail("write profile", path, errno);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-      fail("write profile", path, errno);
-    }
-  } catch (...) {
-    ::unlink(temp.c_str());
-    throw;
+    write_file_replacing(path, bytes, "profile");
+  } catch (const std::system_error& error) {
+    throw ProfileError(error.what());
+  }
+}
+
+std::filesystem::path write_new_profile_file(const Profile& profile,
+                                             const std::filesystem::path& dir,
+                                             std::string_view stem) {
+  const std::vector<std::byte> bytes = encode_profile(profile);
+  try {
+    return write_new_file(dir, stem, ".vcmon", bytes, "profile");
+  } catch (const std::system_error& error) {
+    throw ProfileError(error.what());
   }
 }
 

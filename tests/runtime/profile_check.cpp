@@ -309,6 +309,23 @@ void check_injection(const fs::path& plain_dir, const fs::path& injected_dir) {
   }
 }
 
+// ending_program.c file_limit: its writer was killed halfway. No profile under a final name
+// (empty or not), only the temporary, named so that users recognise it.
+void check_killed_writer(const fs::path& dir) {
+  std::vector<std::string> temporaries;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    expect(entry.path().extension() != ".vcmon", name + ": a profile name after a killed writer");
+    expect(entry.file_size() > 0, name + " is empty");
+    if (name.starts_with("ending_program-") &&
+        name.find(".vcmon.incomplete-") != std::string::npos) {
+      temporaries.push_back(name);
+    }
+  }
+  expect(temporaries.size() == 1,
+         "one NAME.vcmon.incomplete-XXXXXX left, found " + std::to_string(temporaries.size()));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -326,12 +343,15 @@ int main(int argc, char** argv) {
       check_deep_recursion(args[1]);
     } else if (args.size() == 4 && args[0] == "partial") {
       check_partial(args[1], args[2], std::stoi(args[3]));
+    } else if (args.size() == 2 && args[0] == "killed") {
+      check_killed_writer(args[1]);
     } else if (args.size() == 3 && args[0] == "injection") {
       check_injection(args[1], args[2]);
     } else {
-      std::fprintf(stderr,
-                   "usage: profile_check records|uninstrumented|threads|deep DIR | count DIR N | "
-                   "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
+      std::fprintf(
+          stderr,
+          "usage: profile_check records|uninstrumented|threads|deep|killed DIR | count DIR N | "
+          "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
       return 2;
     }
   } catch (const std::exception& error) {

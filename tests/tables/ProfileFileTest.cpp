@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 namespace vcmon::tables {
 namespace {
@@ -63,6 +64,23 @@ TEST_F(ProfileFile, RewritingReplacesTheWholeFile) {
   write_profile_file(smaller, path);
   EXPECT_EQ(read_profile_file(path), smaller);
   EXPECT_EQ(files(), std::vector<std::string>{"run.vcmon"});
+}
+
+TEST_F(ProfileFile, NewProfilesNeverReplaceAFileNorFollowALink) {
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "user data";
+  fs::create_symlink(victim, dir_ / "run.vcmon");
+  const fs::path first = write_new_profile_file(profile_, dir_, "run");
+  const fs::path second = write_new_profile_file(profile_, dir_, "run");
+  EXPECT_EQ(first, dir_ / "run-1.vcmon");
+  EXPECT_EQ(second, dir_ / "run-2.vcmon");
+  EXPECT_EQ(read_profile_file(first), profile_);
+  EXPECT_EQ(read_profile_file(second), profile_);
+  EXPECT_EQ(files(),
+            (std::vector<std::string>{"run-1.vcmon", "run-2.vcmon", "run.vcmon", "victim.txt"}))
+      << "no temporary left behind";
+  std::ifstream in(victim);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "user data");
 }
 
 TEST_F(ProfileFile, UnwritableDirectoryIsAnErrorNamingThePath) {
