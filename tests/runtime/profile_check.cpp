@@ -227,7 +227,7 @@ void check_threads(const fs::path& dir) {
   expect_consistent_times(r);
 }
 
-// deep_recursion_program.c: descend(1000) then descend(3) below a 256-frame stack.
+// deep_recursion_program.c: descend(200000) then descend(3), far beyond a 256-frame stack.
 void check_deep_recursion(const fs::path& dir) {
   const Profile profile = the_profile_in(dir);
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 30);
@@ -235,13 +235,17 @@ void check_deep_recursion(const fs::path& dir) {
   const SiteId descend = site(profile, SiteKind::Procedure, "descend", 20);
   const SiteId call_self = site(profile, SiteKind::Call, "descend", 23);
   const RankRecords& r = profile.ranks.front();
-  // Frames: main, its call, then 2 per level (descend, its self call): levels up to 127 fit
-  // in 256; descend(3) fits entirely.
-  const std::uint64_t stored_levels = (256 - 2) / 2;
   expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1},
                                              {descend, call_descend, 2},
-                                             {descend, call_self, (stored_levels - 1) + 2}},
-         "records outside the overflow stay exact");
+                                             {descend, call_self, 199'999 + 2}},
+         "every activation counted under its call site, beyond the stack too");
+  // The thread's deepest moment: its call of descend, then a frame for each of the 200000
+  // activations and for each of their 199999 self calls.
+  const std::uint64_t deepest = 1 + 200'000 + 199'999;
+  expect(profile.meta.activation_depth == 256, "the profile names the stack's depth");
+  expect(r.counters.folded_activations == deepest - 256,
+         "activations folded: " + std::to_string(r.counters.folded_activations) + ", expected " +
+             std::to_string(deepest - 256));
   const ProcRecord* main_record = proc_record(r, main_proc, kNoSite);
   const ProcRecord* outer = proc_record(r, descend, call_descend);
   expect(main_record != nullptr && outer != nullptr && main_record->time_ns >= outer->time_ns,

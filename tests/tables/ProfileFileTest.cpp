@@ -104,6 +104,14 @@ TEST_F(ProfileFile, TargetThatIsADirectoryIsLeftAloneAndReported) {
   EXPECT_TRUE(fs::exists(path / "keep.txt"));
 }
 
+// Written by the format-1 writer (before the folded activations): still read, the fields that
+// version lacks are 0.
+TEST_F(ProfileFile, Version1ProfilesStillRead) {
+  const Profile v1 = read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
+  EXPECT_EQ(v1, testing::make_synthetic_profile({.sites = 12, .ranks = 2, .partners = 2}, 7));
+  EXPECT_EQ(v1.meta.activation_depth, 0u);
+}
+
 TEST_F(ProfileFile, ReadErrorsNameThePath) {
   const fs::path missing = dir_ / "missing.vcmon";
   EXPECT_THAT(error_of([&] { read_profile_file(missing); }),

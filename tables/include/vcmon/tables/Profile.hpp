@@ -32,6 +32,7 @@ struct RunMetadata {
   ClockCalibration clock;
   bool partial = false; // written on abort, signal or exit without Finalize
   std::string partial_reason;
+  std::uint32_t activation_depth = 0; // frames of a thread's activation stack; 0: unknown (v1)
   bool operator==(const RunMetadata&) const = default;
 };
 
@@ -48,7 +49,8 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr std::uint32_t kProfileVersion = 1;
+// 2 added the folded activations (docs/profile-format.md, "Versioning"); 1 is still read.
+inline constexpr std::uint32_t kProfileVersion = 2;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
 // site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).
