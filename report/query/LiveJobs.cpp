@@ -45,19 +45,18 @@ LiveProfile read_job(std::uint32_t uid, std::uint64_t job) {
   std::sort(segments.begin(), segments.end(),
             [](const auto& a, const auto& b) { return a.identity.key.rank < b.identity.key.rank; });
   LiveProfile live;
-  const std::string first = tables::live_segment_name(segments.front().identity.key);
   try {
     live.profile = tables::decode_profile(segments.front().tables);
   } catch (const tables::ProfileError& error) {
-    throw tables::LiveSegmentError("segment " + first + " is corrupt: " + error.what());
+    throw tables::LiveSegmentError("segment " + segments.front().name +
+                                   " is corrupt: " + error.what());
   }
   live.oldest_publication_ns = segments.front().published_unix_ns;
   for (const tables::LiveSnapshot& segment : segments) {
-    const std::string name = tables::live_segment_name(segment.identity.key);
     try {
       live.profile.ranks.push_back(tables::decode_rank_records(segment.records));
     } catch (const tables::ProfileError& error) {
-      throw tables::LiveSegmentError("segment " + name + " is corrupt: " + error.what());
+      throw tables::LiveSegmentError("segment " + segment.name + " is corrupt: " + error.what());
     }
     live.oldest_publication_ns = std::min(live.oldest_publication_ns, segment.published_unix_ns);
     // The graph was published at start: the run so far ends at the latest publication.

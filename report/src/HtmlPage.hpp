@@ -109,10 +109,12 @@ function banner() {
       h.counters.cycle_breaks + " cycle breaks, " + h.counters.control_messages + " control messages, " +
       dur(h.counters.safety_wait_ns) + " safety wait"]];
   if (h.partial) rows.push(["PARTIAL PROFILE", h.partial_reason || "the run did not finish normally"]);
+  if (h.counters.folded_activations > 0) rows.push(["FOLDED", h.counters.folded_activations +
+    " activations beyond depth " + h.activation_depth + " were folded (counted; their time is in the deepest activation held)"]);
   if (h.tree_truncated) rows.push(["TREE TRUNCATED", "too many call paths; narrow it with --site"]);
   for (const [k, v] of rows) {
     const tr = el("tr");
-    tr.append(el("th", k), el("td", v, k.startsWith("PARTIAL") || k.startsWith("TREE") ? "warn" : ""));
+    tr.append(el("th", k), el("td", v, /^(PARTIAL|FOLDED|TREE)/.test(k) ? "warn" : ""));
     t.append(tr);
   }
 }

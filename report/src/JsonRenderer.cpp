@@ -71,12 +71,14 @@ json header_json(const ReportHeader& h) {
           {"partial", h.partial},
           {"partial_reason", h.partial_reason},
           {"tree_truncated", h.tree_truncated},
+          {"activation_depth", h.activation_depth},
           {"counters",
            {{"probe_events", c.probe_events},
             {"wildcard_decisions", c.wildcard_decisions},
             {"cycle_breaks", c.cycle_breaks},
             {"control_messages", c.control_messages},
-            {"safety_wait_ns", c.safety_wait_ns}}}};
+            {"safety_wait_ns", c.safety_wait_ns},
+            {"folded_activations", c.folded_activations}}}};
 }
 
 json filters_json(const ReportOptions& o) {

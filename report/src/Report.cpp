@@ -22,6 +22,7 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
   header.clock_source = meta.clock.source;
   header.partial = meta.partial;
   header.partial_reason = meta.partial_reason;
+  header.activation_depth = meta.activation_depth;
   for (const double t : index.program_time()) {
     header.program_ns += t;
   }
@@ -36,6 +37,7 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
     c.cycle_breaks += records->counters.cycle_breaks;
     c.control_messages += records->counters.control_messages;
     c.safety_wait_ns += records->counters.safety_wait_ns;
+    c.folded_activations += records->counters.folded_activations;
   }
   return header;
 }

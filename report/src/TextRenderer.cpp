@@ -78,6 +78,12 @@ void header(const Report& report, std::ostream& out) {
     fmt::print(out, "  PARTIAL PROFILE: {}\n",
                h.partial_reason.empty() ? "the run did not finish normally" : h.partial_reason);
   }
+  if (c.folded_activations > 0) {
+    fmt::print(out,
+               "  FOLDED: {} activations beyond depth {} were folded (counted; their time is "
+               "in the deepest activation held)\n",
+               c.folded_activations, h.activation_depth);
+  }
   if (h.tree_truncated) {
     fmt::print(out, "  TREE TRUNCATED: too many call paths; narrow it with --site\n");
   }

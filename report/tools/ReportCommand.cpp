@@ -6,18 +6,17 @@
 #include "vcmon/report/ReportError.hpp"
 #include "vcmon/report/TextRenderer.hpp"
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/WholeFile.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <optional>
+#include <span>
+#include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -43,31 +42,13 @@ void render(const report::Report& report, const std::string& format, std::ostrea
   }
 }
 
-// Writes beside `path` and renames, so a failed run never leaves half a report behind.
+// Renders whole before naming the file (tables::write_file_replacing), so a failed run never
+// leaves half a report behind, nor writes through a link someone put in the way.
 void write_output(const report::Report& report, const std::string& format, const fs::path& path) {
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    throw std::runtime_error(
-        fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
-  }
-  ::close(fd);
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    render(report, format, out);
-    out.flush();
-    if (!out) {
-      fs::remove(temp);
-      throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-    }
-  }
-  std::error_code error;
-  fs::rename(temp, path, error);
-  if (error) {
-    fs::remove(temp);
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), error.message()));
-  }
+  std::ostringstream text;
+  render(report, format, text);
+  const std::string bytes = std::move(text).str();
+  tables::write_file_replacing(path, std::as_bytes(std::span(bytes)), "report");
 }
 
 } // namespace

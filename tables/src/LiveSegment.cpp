@@ -1,12 +1,16 @@
 #include "vcmon/tables/LiveSegment.hpp"
 
+#include "FileDescriptor.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <random>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -16,12 +20,17 @@
 namespace vcmon::tables {
 namespace {
 
+using detail::FileDescriptor;
+
 constexpr std::uint64_t kMagic = 0x564c'4e4f'4d43'5600; // "\0VCMONLV" little-endian
 constexpr std::size_t kProgramBytes = 64;
 constexpr std::size_t kInitialPayloadBytes = 16 * 1024;
 // A reader gives up after this many rewrites in progress (a writer stuck mid-rewrite).
 constexpr int kReadAttempts = 100'000;
 constexpr std::string_view kPrefix = "vcmon-";
+constexpr std::size_t kTagDigits = 16;
+// A writer draws a new tag when the name is taken: only chance (or a guess) makes it so.
+constexpr int kCreateAttempts = 8;
 // Where Linux keeps POSIX shared-memory objects: POSIX itself offers no way to list them.
 constexpr const char* kShmDirectory = "/dev/shm";
 
@@ -88,35 +97,44 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
-// A read-only mapping of a whole segment, unmapped and closed on scope exit.
+// Opens segment `name` read-only, never through a link (O_NOFOLLOW) and without waiting for
+// a writer should it be a FIFO (O_NONBLOCK), and checks through the descriptor that it is
+// a regular file of `uid` that nobody else may access. Throws LiveSegmentError.
+FileDescriptor open_own_segment(const std::string& name, std::uint32_t uid, struct stat& info) {
+  const std::string foreign = "segment " + name +
+                              " is foreign (another owner, access for others, a link or not a " +
+                              "regular file); not read";
+  FileDescriptor fd(::shm_open(name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0));
+  if (!fd.is_open()) {
+    if (errno == ENOENT) {
+      throw LiveSegmentError("segment " + name + " does not exist (has the job ended?)");
+    }
+    if (errno == EACCES || errno == ELOOP) {
+      throw LiveSegmentError(foreign);
+    }
+    throw LiveSegmentError("cannot open segment " + name + ": " + errno_text());
+  }
+  if (::fstat(fd.get(), &info) != 0) {
+    throw LiveSegmentError("cannot examine segment " + name + ": " + errno_text());
+  }
+  if (!S_ISREG(info.st_mode) || info.st_uid != uid || (info.st_mode & 077) != 0) {
+    throw LiveSegmentError(foreign);
+  }
+  return fd;
+}
+
+// A read-only mapping of a whole segment of this user, unmapped and closed on scope exit.
 class ReadMapping {
 public:
   explicit ReadMapping(const std::string& name) : name_(name) {
-    fd_ = ::shm_open(name.c_str(), O_RDONLY | O_CLOEXEC, 0);
-    if (fd_ < 0) {
-      if (errno == ENOENT) {
-        throw LiveSegmentError("segment " + name + " does not exist (has the job ended?)");
-      }
-      if (errno == EACCES) {
-        throw LiveSegmentError("segment " + name + " belongs to another user");
-      }
-      throw LiveSegmentError("cannot open segment " + name + ": " + errno_text());
-    }
     struct stat info {};
-    if (::fstat(fd_, &info) != 0) {
-      throw LiveSegmentError("cannot examine segment " + name + ": " + errno_text());
-    }
-    if (info.st_uid != ::getuid() || (info.st_mode & 077) != 0) {
-      throw LiveSegmentError("segment " + name +
-                             " is foreign (another owner or readable by others); not read");
-    }
+    fd_ = open_own_segment(name, static_cast<std::uint32_t>(::getuid()), info);
     map(static_cast<std::size_t>(info.st_size));
   }
   ~ReadMapping() {
     if (base_ != nullptr) {
       ::munmap(base_, bytes_);
     }
-    ::close(fd_);
   }
   ReadMapping(const ReadMapping&) = delete;
   ReadMapping& operator=(const ReadMapping&) = delete;
@@ -124,7 +142,7 @@ public:
   // The writer grew the segment: map it again at its present size.
   void remap() {
     struct stat info {};
-    if (::fstat(fd_, &info) != 0) {
+    if (::fstat(fd_.get(), &info) != 0) {
       throw LiveSegmentError("cannot examine segment " + name_ + ": " + errno_text());
     }
     ::munmap(base_, bytes_);
@@ -141,7 +159,7 @@ private:
       throw LiveSegmentError("segment " + name_ + " is corrupt (truncated to " +
                              std::to_string(bytes) + " bytes)");
     }
-    void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd_, 0);
+    void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd_.get(), 0);
     if (base == MAP_FAILED) {
       throw LiveSegmentError("cannot map segment " + name_ + ": " + errno_text());
     }
@@ -150,10 +168,45 @@ private:
   }
 
   std::string name_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   unsigned char* base_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+// Sizes the segment to `bytes` and maps all of it for writing. Throws LiveSegmentError.
+unsigned char* map_for_writing(int fd, std::size_t bytes, const std::string& name) {
+  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    throw LiveSegmentError("cannot size segment " + name + ": " + errno_text());
+  }
+  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) {
+    throw LiveSegmentError("cannot map segment " + name + ": " + errno_text());
+  }
+  return static_cast<unsigned char*>(base);
+}
+
+std::string random_tag() {
+  std::random_device random;
+  const std::uint64_t value = (std::uint64_t{random()} << 32) | random();
+  char tag[kTagDigits + 1];
+  std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(value));
+  return tag;
+}
+
+// Creates a segment of `key` under a new random name, which `name` receives.
+FileDescriptor create_segment(const LiveSegmentKey& key, std::string& name) {
+  for (int attempt = 1;; ++attempt) {
+    name = live_segment_name(key, random_tag());
+    FileDescriptor fd(
+        ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.is_open()) {
+      return fd;
+    }
+    if (errno != EEXIST || attempt == kCreateAttempts) {
+      throw LiveSegmentError("cannot create segment " + name + ": " + errno_text());
+    }
+  }
+}
 
 // The identity a complete header holds; throws when the header is not a vcmon segment's.
 LiveSegmentIdentity read_identity(const std::string& name, SegmentHeader& header) {
@@ -184,9 +237,9 @@ LiveSegmentIdentity read_identity(const std::string& name, SegmentHeader& header
 
 } // namespace
 
-std::string live_segment_name(const LiveSegmentKey& key) {
+std::string live_segment_name(const LiveSegmentKey& key, std::string_view tag) {
   return "/" + std::string(kPrefix) + std::to_string(key.uid) + "-" + std::to_string(key.job) +
-         "-" + std::to_string(key.rank);
+         "-" + std::to_string(key.rank) + "-" + std::string(tag);
 }
 
 std::optional<LiveSegmentKey> parse_live_segment_name(std::string_view name) {
@@ -208,37 +261,31 @@ std::optional<LiveSegmentKey> parse_live_segment_name(std::string_view name) {
     return std::nullopt;
   }
   auto [r, e3] = std::from_chars(q + 1, end, key.rank);
-  if (e3 != std::errc() || r != end || key.rank < 0) {
+  if (e3 != std::errc() || r == end || *r != '-' || key.rank < 0) {
+    return std::nullopt;
+  }
+  const std::string_view tag(r + 1, static_cast<std::size_t>(end - r - 1));
+  const bool hex = std::all_of(tag.begin(), tag.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  });
+  if (tag.size() != kTagDigits || !hex) {
     return std::nullopt;
   }
   return key;
 }
 
-LiveSegmentWriter::LiveSegmentWriter(const LiveSegmentIdentity& identity)
-    : name_(live_segment_name(identity.key)) {
-  for (int attempt = 0; attempt < 2 && fd_ < 0; ++attempt) {
-    fd_ = ::shm_open(name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd_ >= 0) {
-      break;
-    }
-    if (errno != EEXIST || attempt > 0) {
-      throw LiveSegmentError("cannot create segment " + name_ + ": " + errno_text());
-    }
-    // Left by an earlier process of the same pid and rank, or by a live one.
-    std::int64_t owner = 0;
-    try {
-      ReadMapping existing(name_);
-      owner = read_identity(name_, header_of(existing.base())).pid;
-    } catch (const LiveSegmentError&) {
-      owner = 0; // unreadable: nobody can use it
-    }
-    if (!process_is_gone(owner) && owner != ::getpid()) {
-      throw LiveSegmentError("segment " + name_ + " is in use by process " + std::to_string(owner));
-    }
+LiveSegmentWriter::LiveSegmentWriter(const LiveSegmentIdentity& identity) {
+  FileDescriptor fd = create_segment(identity.key, name_);
+  const std::size_t bytes = kHeaderBytes + kInitialPayloadBytes;
+  try {
+    ::fchmod(fd.get(), 0600); // whatever the umask
+    base_ = map_for_writing(fd.get(), bytes, name_);
+  } catch (...) {
     ::shm_unlink(name_.c_str());
+    throw;
   }
-  ::fchmod(fd_, 0600); // whatever the umask
-  grow(kInitialPayloadBytes);
+  mapped_bytes_ = bytes;
+  fd_ = fd.release();
   SegmentHeader& header = header_of(base_);
   header.version = kLiveSegmentVersion;
   header.uid = identity.key.uid;
@@ -253,28 +300,16 @@ LiveSegmentWriter::LiveSegmentWriter(const LiveSegmentIdentity& identity)
 }
 
 LiveSegmentWriter::~LiveSegmentWriter() {
-  if (base_ != nullptr) {
-    ::munmap(base_, mapped_bytes_);
-  }
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::shm_unlink(name_.c_str());
-  }
+  ::munmap(base_, mapped_bytes_);
+  ::close(fd_);
+  ::shm_unlink(name_.c_str());
 }
 
 void LiveSegmentWriter::grow(std::size_t payload_bytes) {
   const std::size_t bytes = kHeaderBytes + padded(payload_bytes);
-  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
-    throw LiveSegmentError("cannot size segment " + name_ + ": " + errno_text());
-  }
-  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-  if (base == MAP_FAILED) {
-    throw LiveSegmentError("cannot map segment " + name_ + ": " + errno_text());
-  }
-  if (base_ != nullptr) {
-    ::munmap(base_, mapped_bytes_);
-  }
-  base_ = static_cast<unsigned char*>(base);
+  unsigned char* base = map_for_writing(fd_, bytes, name_);
+  ::munmap(base_, mapped_bytes_);
+  base_ = base;
   mapped_bytes_ = bytes;
 }
 
@@ -301,6 +336,7 @@ LiveSnapshot read_live_segment(std::string_view name_view) {
   const std::string name(name_view);
   ReadMapping mapping(name);
   LiveSnapshot snapshot;
+  snapshot.name = name;
   snapshot.identity = read_identity(name, header_of(mapping.base()));
   if (process_is_gone(snapshot.identity.pid)) {
     throw LiveSegmentError("segment " + name + " is stale: its process " +
@@ -352,8 +388,16 @@ std::vector<std::string> list_live_segments(std::uint32_t uid) {
   }
   while (const dirent* entry = ::readdir(dir)) {
     const auto key = parse_live_segment_name(entry->d_name);
-    if (key && key->uid == uid) {
-      names.push_back("/" + std::string(entry->d_name));
+    if (!key || key->uid != uid) {
+      continue;
+    }
+    const std::string name = "/" + std::string(entry->d_name);
+    try {
+      struct stat info {};
+      open_own_segment(name, uid, info);
+      names.push_back(name);
+    } catch (const LiveSegmentError&) {
+      // Someone else's file under a name like ours (or one gone meanwhile): not ours to read.
     }
   }
   ::closedir(dir);

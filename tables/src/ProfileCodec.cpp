@@ -128,9 +128,10 @@ void write_metadata(ByteWriter& out, StringTableWriter& strings, const RunMetada
   out.varint(meta.clock.probe_cost_ns);
   out.u8(meta.partial ? 1 : 0);
   strings.write(out, meta.partial_reason);
+  out.varint(meta.activation_depth);
 }
 
-RunMetadata read_metadata(ByteReader& in, const StringTableReader& strings) {
+RunMetadata read_metadata(ByteReader& in, const StringTableReader& strings, std::uint32_t version) {
   RunMetadata meta;
   meta.command = strings.read(in, "the command");
   meta.ranks = in.zigzag_i32("the rank count");
@@ -150,6 +151,9 @@ RunMetadata read_metadata(ByteReader& in, const StringTableReader& strings) {
   }
   meta.partial = partial == 1;
   meta.partial_reason = strings.read(in, "the partial reason");
+  if (version >= 2) {
+    meta.activation_depth = in.varint_u32("the activation depth");
+  }
   return meta;
 }
 
@@ -230,7 +234,8 @@ std::vector<std::byte> encode_profile(const Profile& profile) {
 }
 
 Profile decode_profile(std::span<const std::byte> bytes) {
-  ByteReader payload(detail::unframe_profile_payload(bytes), detail::kProfileHeaderSize);
+  const detail::FramedPayload framed = detail::unframe_profile_payload(bytes);
+  ByteReader payload(framed.bytes, detail::kProfileHeaderSize);
 
   ByteReader string_section = read_section(payload, Section::Strings);
   const StringTableReader strings(string_section);
@@ -238,7 +243,7 @@ Profile decode_profile(std::span<const std::byte> bytes) {
 
   Profile profile;
   ByteReader metadata = read_section(payload, Section::Metadata);
-  profile.meta = read_metadata(metadata, strings);
+  profile.meta = read_metadata(metadata, strings, framed.version);
   expect_end(metadata, section_name(Section::Metadata));
 
   ByteReader graph = read_section(payload, Section::Graph);
@@ -251,7 +256,7 @@ Profile decode_profile(std::span<const std::byte> bytes) {
     const std::size_t size = ranks.length("a rank's records");
     const std::size_t start = ranks.offset();
     ByteReader rank(ranks.take(size, "a rank's records"), start);
-    r = detail::read_rank_records(rank);
+    r = detail::read_rank_records(rank, framed.version);
     expect_end(rank, "a rank's records");
   }
   expect_end(ranks, section_name(Section::Ranks));

@@ -1,83 +1,67 @@
-// write_profile_file / read_profile_file: the profile on disk, replaced atomically.
+// The profile on disk: written whole (WholeFile.hpp) and read from regular files only.
+#include "FileDescriptor.hpp"
+
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/WholeFile.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace vcmon::tables {
 namespace {
 
+using detail::FileDescriptor;
+
 [[noreturn]] void fail(const std::string& action, const std::filesystem::path& path, int error) {
   throw ProfileError("cannot " + action + " " + path.string() + ": " + std::strerror(error));
 }
 
-// Closes a descriptor on every path out of a scope.
-class FileDescriptor {
-public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) {
+    return "a directory";
   }
-  int get() const { return fd_; }
-  // Closes now, reporting the error a deferred write may only show here.
-  int close() {
-    const int result = ::close(fd_);
-    fd_ = -1;
-    return result;
+  if (S_ISFIFO(mode)) {
+    return "a FIFO";
   }
-
-private:
-  int fd_;
-};
-
-void write_all(int fd, std::span<const std::byte> bytes, const std::filesystem::path& path) {
-  while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      fail("write profile", path, errno);
-    }
-    bytes = bytes.subspan(static_cast<std::size_t>(written));
+  if (S_ISSOCK(mode)) {
+    return "a socket";
   }
+  if (S_ISCHR(mode) || S_ISBLK(mode)) {
+    return "a device";
+  }
+  return "a special file";
 }
 
 } // namespace
 
 void write_profile_file(const Profile& profile, const std::filesystem::path& path) {
   const std::vector<std::byte> bytes = encode_profile(profile);
-  // mkstemp creates the temporary with O_EXCL: it never writes through an existing file.
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-  FileDescriptor fd(::mkstemp(temp.data()));
-  if (fd.get() < 0) {
-    fail("write profile", path, errno);
-  }
   try {
-    write_all(fd.get(), bytes, path);
-    if (::fsync(fd.get()) != 0 || fd.close() != 0) {
-      fail("write profile", path, errno);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-      fail("write profile", path, errno);
-    }
-  } catch (...) {
-    ::unlink(temp.c_str());
-    throw;
+    write_file_replacing(path, bytes, "profile");
+  } catch (const std::system_error& error) {
+    throw ProfileError(error.what());
+  }
+}
+
+std::filesystem::path write_new_profile_file(const Profile& profile,
+                                             const std::filesystem::path& dir,
+                                             std::string_view stem) {
+  const std::vector<std::byte> bytes = encode_profile(profile);
+  try {
+    return write_new_file(dir, stem, ".vcmon", bytes, "profile");
+  } catch (const std::system_error& error) {
+    throw ProfileError(error.what());
   }
 }
 
 Profile read_profile_file(const std::filesystem::path& path) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it is refused below.
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.is_open()) {
     fail("read profile", path, errno);
   }
   struct stat info {};
@@ -85,7 +69,8 @@ Profile read_profile_file(const std::filesystem::path& path) {
     fail("read profile", path, errno);
   }
   if (!S_ISREG(info.st_mode)) {
-    throw ProfileError("cannot read profile " + path.string() + ": not a regular file");
+    throw ProfileError("cannot read profile " + path.string() + ": not a regular file (" +
+                       file_type_name(info.st_mode) + ")");
   }
   std::vector<std::byte> bytes(static_cast<std::size_t>(info.st_size));
   std::size_t done = 0;

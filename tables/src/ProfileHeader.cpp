@@ -33,7 +33,7 @@ std::vector<std::byte> frame_profile_payload(std::span<const std::byte> payload)
   return std::move(out.bytes());
 }
 
-std::span<const std::byte> unframe_profile_payload(std::span<const std::byte> file) {
+FramedPayload unframe_profile_payload(std::span<const std::byte> file) {
   // A short file whose bytes so far match the magic is a truncated profile; any other
   // mismatch means the file is not a profile at all.
   const std::size_t magic_bytes = std::min(file.size(), kMagic.size());
@@ -68,7 +68,7 @@ std::span<const std::byte> unframe_profile_payload(std::span<const std::byte> fi
   if (crc32(payload) != checksum) {
     throw ProfileError("checksum mismatch: the profile is corrupt");
   }
-  return payload;
+  return {version, payload};
 }
 
 } // namespace vcmon::tables::detail

@@ -17,8 +17,13 @@ std::uint32_t crc32(std::span<const std::byte> data);
 // The header for `payload` followed by the payload itself.
 std::vector<std::byte> frame_profile_payload(std::span<const std::byte> payload);
 
+struct FramedPayload {
+  std::uint32_t version = 0; // the file's format version, at most kProfileVersion
+  std::span<const std::byte> bytes;
+};
+
 // The payload of a whole profile file after checking magic, version, size and checksum;
 // throws ProfileError naming the first problem found.
-std::span<const std::byte> unframe_profile_payload(std::span<const std::byte> file);
+FramedPayload unframe_profile_payload(std::span<const std::byte> file);
 
 } // namespace vcmon::tables::detail

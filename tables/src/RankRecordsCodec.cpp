@@ -64,6 +64,7 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
   out.varint(r.counters.cycle_breaks);
   out.varint(r.counters.control_messages);
   out.varint(r.counters.safety_wait_ns);
+  out.varint(r.counters.folded_activations);
 
   out.varint(r.procs.size());
   SiteIdDeltas procs;
@@ -93,7 +94,7 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
   }
 }
 
-RankRecords read_rank_records(ByteReader& in) {
+RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
   RankRecords r;
   r.rank = in.zigzag_i32("the rank number");
   r.host = in.string("the rank's host name");
@@ -106,6 +107,9 @@ RankRecords read_rank_records(ByteReader& in) {
   r.counters.cycle_breaks = in.varint("the cycle break counter");
   r.counters.control_messages = in.varint("the control message counter");
   r.counters.safety_wait_ns = in.varint("the safety wait time");
+  if (version >= 2) {
+    r.counters.folded_activations = in.varint("the folded activation counter");
+  }
 
   r.procs.resize(in.count(kMinProcRecordBytes, "proc records"));
   SiteIdDeltas procs;
@@ -148,7 +152,7 @@ std::vector<std::byte> encode_rank_records(const RankRecords& records) {
 
 RankRecords decode_rank_records(std::span<const std::byte> bytes) {
   detail::ByteReader in(bytes);
-  RankRecords records = detail::read_rank_records(in);
+  RankRecords records = detail::read_rank_records(in, kProfileVersion);
   if (!in.at_end()) {
     in.fail("trailing garbage: " + std::to_string(in.remaining()) +
             " bytes after the rank records");

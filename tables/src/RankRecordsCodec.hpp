@@ -10,7 +10,8 @@
 namespace vcmon::tables::detail {
 
 void write_rank_records(ByteWriter& out, const RankRecords& records);
-// Reads one rank's records; checks structure only (site kinds need the program graph).
-RankRecords read_rank_records(ByteReader& in);
+// Reads one rank's records as profile format `version` wrote them; checks structure only (site
+// kinds need the program graph).
+RankRecords read_rank_records(ByteReader& in, std::uint32_t version);
 
 } // namespace vcmon::tables::detail

@@ -1,5 +1,5 @@
 // The shared-memory segment on its own: names, a consistent payload under a concurrent writer
-// (the seqlock), growth while readers read, stale, foreign and corrupt segments.
+// (the seqlock), growth while readers read, stale, foreign, squatted and corrupt segments.
 #include "vcmon/tables/LiveSegment.hpp"
 
 #include <gtest/gtest.h>
@@ -7,7 +7,9 @@
 #include <atomic>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -21,9 +23,13 @@ std::uint64_t test_job(std::uint64_t n) {
   return 9'000'000'000ull + static_cast<std::uint64_t>(::getpid()) * 16 + n;
 }
 
+std::uint32_t uid() {
+  return static_cast<std::uint32_t>(::getuid());
+}
+
 LiveSegmentIdentity identity_of(std::uint64_t job, std::int32_t rank = 0) {
   LiveSegmentIdentity identity;
-  identity.key = {static_cast<std::uint32_t>(::getuid()), job, rank};
+  identity.key = {uid(), job, rank};
   identity.ranks = 4;
   identity.pid = ::getpid();
   identity.start_unix_ns = 1234;
@@ -59,6 +65,27 @@ std::string read_error(const std::string& name) {
   return "";
 }
 
+// A name as a writer would draw it, with a tag no writer drew.
+std::string made_up_name(std::uint64_t job, std::int32_t rank = 0) {
+  return live_segment_name({uid(), job, rank}, "00000000deadbeef");
+}
+
+// The names of `job`'s segments on this node, as the listing finds them.
+std::vector<std::string> names_of_job(std::uint64_t job) {
+  std::vector<std::string> names;
+  for (const std::string& name : list_live_segments(uid())) {
+    if (parse_live_segment_name(name)->job == job) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::size_t open_descriptors() {
+  const std::filesystem::directory_iterator fds("/proc/self/fd");
+  return static_cast<std::size_t>(std::distance(begin(fds), end(fds)));
+}
+
 // A segment file made by hand: `mode`, `bytes` long, filled with `fill`.
 void make_raw_segment(const std::string& name, mode_t mode, std::size_t bytes, unsigned char fill) {
   const int fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, mode);
@@ -71,11 +98,14 @@ void make_raw_segment(const std::string& name, mode_t mode, std::size_t bytes, u
 
 TEST(LiveSegment, NamesRoundTrip) {
   const LiveSegmentKey key{1000, 4242, 3};
-  EXPECT_EQ(live_segment_name(key), "/vcmon-1000-4242-3");
-  EXPECT_EQ(parse_live_segment_name("/vcmon-1000-4242-3"), key);
-  EXPECT_EQ(parse_live_segment_name("vcmon-1000-4242-3"), key);
-  for (const char* bad : {"vcmon-1000-4242", "vcmon-1000-4242-x", "vcmon--1-2", "other-1-2-3",
-                          "vcmon-1-2-3-4", "vcmon-1-2--3"}) {
+  EXPECT_EQ(live_segment_name(key, "0123456789abcdef"), "/vcmon-1000-4242-3-0123456789abcdef");
+  EXPECT_EQ(parse_live_segment_name("/vcmon-1000-4242-3-0123456789abcdef"), key);
+  EXPECT_EQ(parse_live_segment_name("vcmon-1000-4242-3-0123456789abcdef"), key);
+  for (const char* bad :
+       {"vcmon-1000-4242-3", "vcmon-1000-4242-3-", "vcmon-1000-4242-3-0123456789abcde",
+        "vcmon-1000-4242-3-0123456789ABCDEF", "vcmon-1000-4242-3-0123456789abcdeg",
+        "vcmon-1000-4242-x-0123456789abcdef", "vcmon--1-2-0123456789abcdef",
+        "other-1-2-3-0123456789abcdef", "vcmon-1-2--3-0123456789abcdef"}) {
     EXPECT_FALSE(parse_live_segment_name(bad)) << bad;
   }
 }
@@ -87,7 +117,9 @@ TEST(LiveSegment, ReadsWhatWasPublishedAndRemovesItAtTheEnd) {
     LiveSegmentWriter writer(identity);
     name = writer.name();
     writer.publish(payload(7, 16), payload(8, 64), 5555);
+    EXPECT_EQ(parse_live_segment_name(name), identity.key);
     const LiveSnapshot snapshot = read_live_segment(name);
+    EXPECT_EQ(snapshot.name, name);
     EXPECT_EQ(snapshot.identity.key, identity.key);
     EXPECT_EQ(snapshot.identity.ranks, 4);
     EXPECT_EQ(snapshot.identity.pid, ::getpid());
@@ -166,74 +198,74 @@ TEST(LiveSegment, StaleSegmentsOfDeadProcessesAreRefusedAndRemoved) {
   }
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
-  const std::string name = live_segment_name({static_cast<std::uint32_t>(::getuid()), job, 0});
+  const std::vector<std::string> names = names_of_job(job);
+  ASSERT_EQ(names.size(), 1u);
+  const std::string& name = names.front();
   EXPECT_NE(read_error(name).find("is stale: its process " + std::to_string(child) + " is gone"),
             std::string::npos)
       << read_error(name);
-  const auto removed = remove_stale_live_segments(static_cast<std::uint32_t>(::getuid()));
+  const auto removed = remove_stale_live_segments(uid());
   EXPECT_NE(std::find(removed.begin(), removed.end(), name), removed.end());
   EXPECT_NE(read_error(name).find("does not exist"), std::string::npos);
 }
 
-// A new writer replaces a segment of the same name left by a dead process, never one whose
-// process is alive.
-TEST(LiveSegment, WriterReplacesOnlyStaleSegments) {
+// Each writer draws its own name, so two of the same rank (a stale one, say) never collide.
+TEST(LiveSegment, WritersOfTheSameRankGetNamesOfTheirOwn) {
   const LiveSegmentIdentity identity = identity_of(test_job(3));
-  int ready[2];
-  int finish[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  ASSERT_EQ(::pipe(finish), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    LiveSegmentIdentity mine = identity;
-    mine.pid = ::getpid();
-    new LiveSegmentWriter(mine); // left behind when the child ends
-    char byte = 1;
-    (void)!::write(ready[1], &byte, 1);
-    (void)!::read(finish[0], &byte, 1);
-    ::_exit(0);
+  LiveSegmentWriter first(identity);
+  LiveSegmentWriter second(identity);
+  EXPECT_NE(first.name(), second.name());
+  EXPECT_EQ(names_of_job(identity.key.job).size(), 2u);
+  second.publish(payload(2, 8), payload(2, 8), 2);
+  EXPECT_EQ(read_live_segment(second.name()).publications, 1u);
+  EXPECT_EQ(read_live_segment(first.name()).publications, 0u);
+}
+
+// What another user leaves under names like ours: a readable file, a link, a FIFO, a
+// directory. Nothing lists them, cleanup leaves them, reading them says "foreign" at once (the
+// FIFO does not block), and none of it keeps a descriptor open.
+TEST(LiveSegment, SquattedNamesAreSkippedWithoutKeepingADescriptor) {
+  const std::string readable = made_up_name(test_job(7), 0);
+  const std::string link = made_up_name(test_job(7), 1);
+  const std::string fifo = made_up_name(test_job(7), 2);
+  const std::string directory = made_up_name(test_job(7), 3);
+  make_raw_segment(readable, 0644, 4096, 0);
+  const std::string shm = "/dev/shm";
+  ASSERT_EQ(::symlink((shm + readable).c_str(), (shm + link).c_str()), 0);
+  ASSERT_EQ(::mkfifo((shm + fifo).c_str(), 0600), 0);
+  ASSERT_EQ(::mkdir((shm + directory).c_str(), 0700), 0);
+  const std::size_t before = open_descriptors();
+  EXPECT_TRUE(names_of_job(test_job(7)).empty());
+  remove_stale_live_segments(uid());
+  for (const std::string& name : {readable, link, fifo, directory}) {
+    EXPECT_NE(read_error(name).find("is foreign"), std::string::npos) << read_error(name);
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::symlink_status(shm + name))) << name;
   }
-  char byte = 0;
-  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
-  try {
-    LiveSegmentWriter taken(identity);
-    ADD_FAILURE() << "replaced the segment of a live process";
-  } catch (const LiveSegmentError& error) {
-    EXPECT_NE(std::string(error.what()).find("is in use by process " + std::to_string(child)),
-              std::string::npos)
-        << error.what();
+  EXPECT_EQ(open_descriptors(), before);
+  for (const std::string& name : {readable, link, fifo}) {
+    ::unlink((shm + name).c_str());
   }
-  ASSERT_EQ(::write(finish[1], &byte, 1), 1);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  LiveSegmentWriter replacing(identity);
-  replacing.publish(payload(2, 8), payload(2, 8), 2);
-  EXPECT_EQ(read_live_segment(replacing.name()).identity.pid, ::getpid());
-  for (int fd : {ready[0], ready[1], finish[0], finish[1]}) {
-    ::close(fd);
-  }
+  ::rmdir((shm + directory).c_str());
 }
 
 TEST(LiveSegment, ForeignAndCorruptSegmentsGiveOneClearMessage) {
-  const auto uid = static_cast<std::uint32_t>(::getuid());
-  const std::string readable = live_segment_name({uid, test_job(4), 0});
+  const std::string readable = made_up_name(test_job(4));
   make_raw_segment(readable, 0644, 4096, 0);
   EXPECT_NE(read_error(readable).find("is foreign"), std::string::npos) << read_error(readable);
   ::shm_unlink(readable.c_str());
 
-  const std::string truncated = live_segment_name({uid, test_job(5), 0});
+  const std::string truncated = made_up_name(test_job(5));
   make_raw_segment(truncated, 0600, 16, 0);
   EXPECT_NE(read_error(truncated).find("is corrupt (truncated to 16 bytes)"), std::string::npos)
       << read_error(truncated);
   ::shm_unlink(truncated.c_str());
 
-  const std::string garbage = live_segment_name({uid, test_job(6), 0});
+  const std::string garbage = made_up_name(test_job(6));
   make_raw_segment(garbage, 0600, 4096, 0x5a);
   EXPECT_NE(read_error(garbage).find("is not a vcmon segment"), std::string::npos)
       << read_error(garbage);
   // Cleanup leaves what it cannot judge.
-  remove_stale_live_segments(uid);
+  remove_stale_live_segments(uid());
   EXPECT_NE(read_error(garbage).find("is not a vcmon segment"), std::string::npos);
   ::shm_unlink(garbage.c_str());
 }

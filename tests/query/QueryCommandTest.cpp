@@ -90,16 +90,18 @@ TEST(QueryCommand, StaleSegmentIsRemoved) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   const CommandRun run = vcmon_query(job);
   EXPECT_EQ(run.status, 1);
-  EXPECT_NE(run.err.find("vcmon-query: removed stale segment /vcmon-" + std::to_string(uid()) +
-                         "-" + job + "-0 (its process is gone)\n"),
-            std::string::npos)
-      << run.err;
+  const std::string removed =
+      "vcmon-query: removed stale segment /vcmon-" + std::to_string(uid()) + "-" + job + "-0-";
+  const std::size_t at = run.err.find(removed);
+  ASSERT_NE(at, std::string::npos) << run.err;
+  const std::string reason = " (its process is gone)\n";
+  EXPECT_EQ(run.err.substr(at + removed.size() + 16, reason.size()), reason) << run.err;
   EXPECT_NE(run.err.find("no running job " + job), std::string::npos) << run.err;
 }
 
 TEST(QueryCommand, CorruptSegmentIsOneLine) {
   const std::string job = unused_job(2);
-  const std::string name = "/vcmon-" + std::to_string(uid()) + "-" + job + "-0";
+  const std::string name = live_segment_name({uid(), std::stoull(job), 0}, "00000000deadbeef");
   const int fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::ftruncate(fd, 4096), 0);

@@ -3,9 +3,12 @@
 #include "TempDir.hpp"
 #include "TreeOutline.hpp"
 
+#include "vcmon/report/JsonRenderer.hpp"
 #include "vcmon/report/Report.hpp"
+#include "vcmon/report/TextRenderer.hpp"
 
 #include <gtest/gtest.h>
+#include <sstream>
 
 namespace vcmon::report {
 namespace {
@@ -91,6 +94,28 @@ TEST(RecursionReport, HotPathFollowsTheCycleOnlyForWhatItAdds) {
   ASSERT_EQ(report.hot_path.size(), 3u);
   EXPECT_EQ(report.hot_path.back().name, "fact");
   EXPECT_FALSE(report.hot_path.back().recursive);
+}
+
+// Recursion deeper than the monitor's activation stack: the profile says how many
+// activations were folded, and the report says so in every format.
+TEST(RecursionReport, ActivationsFoldedBeyondTheStackAreReported) {
+  testing::TempDir dir;
+  tables::Profile deep = testing::factorial_profile();
+  deep.meta.activation_depth = 256;
+  deep.ranks[0].counters.folded_activations = 399'744;
+  const Report report = build_report(dir.round_trip(deep));
+  std::ostringstream text;
+  TextRenderer().render(report, text);
+  EXPECT_NE(text.str().find("  FOLDED: 399744 activations beyond depth 256 were folded"),
+            std::string::npos)
+      << text.str();
+  const auto json = JsonRenderer().to_json(report);
+  EXPECT_EQ(json["header"]["counters"]["folded_activations"], 399'744);
+  EXPECT_EQ(json["header"]["activation_depth"], 256);
+
+  std::ostringstream shallow;
+  TextRenderer().render(build_report(dir.round_trip(testing::factorial_profile())), shallow);
+  EXPECT_EQ(shallow.str().find("FOLDED"), std::string::npos) << shallow.str();
 }
 
 } // namespace

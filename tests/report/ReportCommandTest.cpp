@@ -2,11 +2,13 @@
 #include "ReportProfiles.hpp"
 #include "TempDir.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace vcmon::report {
@@ -32,9 +34,10 @@ protected:
     tables::write_profile_file(testing::figure12_profile(), profile);
   }
 
-  CommandResult run(const std::string& arguments) const {
+  // `prefix`: a command that runs vcmon-report (e.g. `timeout 5`).
+  CommandResult run(const std::string& arguments, const std::string& prefix = "") const {
     const auto out = dir / "stdout", err = dir / "stderr";
-    const std::string command = std::string(VCMON_REPORT_BINARY) + " " + arguments + " >" +
+    const std::string command = prefix + " " + VCMON_REPORT_BINARY + " " + arguments + " >" +
                                 out.string() + " 2>" + err.string();
     const int raw = std::system(command.c_str());
     CommandResult result;
@@ -128,6 +131,18 @@ TEST_F(ReportCommand, NotAProfile) {
   const auto path = dir / "notes.txt";
   std::ofstream(path) << "hello\n";
   expect_one_line_naming(run(path.string()), path, "not a vcmon profile");
+}
+
+// A FIFO would block a plain open until some writer came: refused at once instead.
+TEST_F(ReportCommand, FifoIsRefusedAtOnce) {
+  const auto fifo = dir / "pipe.vcmon";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  // `timeout` ends a blocked run, which then fails the status check.
+  const CommandResult r = run(fifo.string(), "timeout 5");
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  expect_one_line_naming(r, fifo, "not a regular file (a FIFO)");
+  EXPECT_LT(elapsed, std::chrono::seconds(1));
 }
 
 TEST_F(ReportCommand, BadOptionsGetOneLineAndStatus2) {

@@ -1,5 +1,6 @@
 // The probe logic on its own records: activating call sites, recursion charged once, exits
-// that skip activations (longjmp), stack overflow, and the overflow table.
+// that skip activations (longjmp), activations folded beyond the stack, and the overflow
+// table.
 #include "core/ProbeCore.hpp"
 #include "core/RankRecordsCollector.hpp"
 #include "core/SiteRegistry.hpp"
@@ -121,7 +122,7 @@ TEST_F(ProbeCoreTest, AnExitClosesActivationsLeftOpenAboveIt) {
   EXPECT_EQ(r.loops[0].count, 1u);
 }
 
-TEST_F(ProbeCoreTest, ActivationsDeeperThanTheStackAreCountedNotStored) {
+TEST_F(ProbeCoreTest, ActivationsBeyondTheStackAreFoldedAndCounted) {
   register_unit();
   ThreadState& t = *thread_;
   constexpr std::uint32_t kExtra = 10;
@@ -129,16 +130,69 @@ TEST_F(ProbeCoreTest, ActivationsDeeperThanTheStackAreCountedNotStored) {
     core_.enter_loop(t, 3, 0);
   }
   EXPECT_EQ(t.stack.depth, ActivationStack::kMaxDepth);
-  EXPECT_EQ(t.stack.overflowed, kExtra);
-  EXPECT_EQ(t.records->stack_overflows.load(), kExtra);
+  EXPECT_EQ(t.stack.folded, kExtra);
+  EXPECT_EQ(t.records->folded_activations.load(), kExtra);
   for (std::uint32_t i = 0; i < ActivationStack::kMaxDepth + kExtra; ++i) {
     core_.exit_loop(t, 3);
   }
   EXPECT_EQ(t.stack.depth, 0u);
+  EXPECT_EQ(t.stack.folded, 0u);
   EXPECT_EQ(t.records->unmatched_exits.load(), 0u);
-  const tables::RankRecords r = collect();
-  ASSERT_EQ(r.loops.size(), 1u);
-  EXPECT_EQ(r.loops[0].count, ActivationStack::kMaxDepth);
+  const CollectedRecords collected = collect_records(registry_, threads_, overflow_, 0);
+  EXPECT_EQ(collected.folded_activations, kExtra);
+  ASSERT_EQ(collected.records.loops.size(), 1u);
+  EXPECT_EQ(collected.records.loops[0].count, ActivationStack::kMaxDepth + kExtra);
+}
+
+// q recursing through call c1 far beyond the stack: every activation is counted under its own
+// call site; at the bottom, a comm statement is the innermost statement, q entered from
+// uninstrumented code has no call site, and q called twice under one call c2 (a callback) has
+// it both times.
+TEST_F(ProbeCoreTest, FoldedActivationsKeepTheirCallSites) {
+  register_unit();
+  ThreadState& t = *thread_;
+  constexpr std::uint64_t kLevels = 1000;
+  core_.enter_procedure(t, 0, 0);
+  for (std::uint64_t i = 0; i < kLevels; ++i) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+  }
+  ASSERT_GT(t.stack.folded, 0u);
+  core_.enter_statement(t, 5, SiteKind::Comm);
+  EXPECT_EQ(t.stack.innermost_statement(SiteKind::Comm), 5u);
+  EXPECT_EQ(t.stack.innermost_statement(SiteKind::Call), kNoSite);
+  core_.exit_statement(t, 5, SiteKind::Comm);
+  EXPECT_EQ(t.stack.innermost_statement(SiteKind::Comm), kNoSite);
+  core_.enter_procedure(t, 4, 1); // from uninstrumented code inside q
+  core_.exit_procedure(t, 4);
+  core_.enter_statement(t, 2, SiteKind::Call);
+  for (int i = 0; i < 2; ++i) {
+    core_.enter_procedure(t, 4, 1);
+    core_.exit_procedure(t, 4);
+  }
+  core_.exit_statement(t, 2, SiteKind::Call);
+  for (std::uint64_t i = 0; i < kLevels; ++i) {
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  }
+  core_.exit_procedure(t, 0);
+  EXPECT_EQ(t.stack.depth, 0u);
+  EXPECT_EQ(t.stack.folded, 0u);
+  EXPECT_EQ(t.records->unmatched_exits.load(), 0u);
+  const std::uint64_t frames = 1 + 2 * kLevels; // p, then a call and a q per level
+  EXPECT_EQ(t.records->folded_activations.load(),
+            frames - ActivationStack::kMaxDepth + 1 + 1 + 1 + 2);
+  const tables::RankRecords r = collect(); // sorted by (procedure, call site), kNoSite last
+  ASSERT_EQ(r.procs.size(), 4u);
+  EXPECT_EQ(r.procs[0].proc, 0u);
+  EXPECT_EQ(r.procs[0].count, 1u);
+  EXPECT_EQ(r.procs[1].call_site, 1u);
+  EXPECT_EQ(r.procs[1].count, kLevels);
+  EXPECT_EQ(r.procs[2].call_site, 2u);
+  EXPECT_EQ(r.procs[2].count, 2u);
+  EXPECT_EQ(r.procs[3].call_site, kNoSite);
+  EXPECT_EQ(r.procs[3].count, 1u);
+  EXPECT_GE(r.procs[0].time_ns, r.procs[1].time_ns);
 }
 
 TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {

@@ -1,13 +1,15 @@
 /* Ends in the way argv[1] names, after some probes: "abort" (rank 1 calls MPI_Abort),
  * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
  * partial profile. "fork" finalizes normally after a forked child has exited: only the
- * parent's profile may appear. */
+ * parent's profile may appear. "file_limit": rank 0 may write only 1 KiB per file, so
+ * SIGXFSZ kills it halfway through writing the profile (about 2.4 KiB) at MPI_Finalize. */
 #include "hand_instrumented.h"
 
 #include <mpi.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +53,12 @@ int main(int argc, char** argv) {
       exit(0); /* runs the exit handlers the child inherited */
     }
     waitpid(child, NULL, 0);
+    MPI_Finalize();
+  } else if (strcmp(how, "file_limit") == 0) {
+    if (rank == 0) {
+      const struct rlimit limit = {1024, 1024};
+      setrlimit(RLIMIT_FSIZE, &limit);
+    }
     MPI_Finalize();
   } else if (strcmp(how, "exit") != 0) {
     MPI_Finalize();

@@ -227,7 +227,7 @@ void check_threads(const fs::path& dir) {
   expect_consistent_times(r);
 }
 
-// deep_recursion_program.c: descend(1000) then descend(3) below a 256-frame stack.
+// deep_recursion_program.c: descend(200000) then descend(3), far beyond a 256-frame stack.
 void check_deep_recursion(const fs::path& dir) {
   const Profile profile = the_profile_in(dir);
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 30);
@@ -235,13 +235,17 @@ void check_deep_recursion(const fs::path& dir) {
   const SiteId descend = site(profile, SiteKind::Procedure, "descend", 20);
   const SiteId call_self = site(profile, SiteKind::Call, "descend", 23);
   const RankRecords& r = profile.ranks.front();
-  // Frames: main, its call, then 2 per level (descend, its self call): levels up to 127 fit
-  // in 256; descend(3) fits entirely.
-  const std::uint64_t stored_levels = (256 - 2) / 2;
   expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1},
                                              {descend, call_descend, 2},
-                                             {descend, call_self, (stored_levels - 1) + 2}},
-         "records outside the overflow stay exact");
+                                             {descend, call_self, 199'999 + 2}},
+         "every activation counted under its call site, beyond the stack too");
+  // The thread's deepest moment: its call of descend, then a frame for each of the 200000
+  // activations and for each of their 199999 self calls.
+  const std::uint64_t deepest = 1 + 200'000 + 199'999;
+  expect(profile.meta.activation_depth == 256, "the profile names the stack's depth");
+  expect(r.counters.folded_activations == deepest - 256,
+         "activations folded: " + std::to_string(r.counters.folded_activations) + ", expected " +
+             std::to_string(deepest - 256));
   const ProcRecord* main_record = proc_record(r, main_proc, kNoSite);
   const ProcRecord* outer = proc_record(r, descend, call_descend);
   expect(main_record != nullptr && outer != nullptr && main_record->time_ns >= outer->time_ns,
@@ -309,6 +313,23 @@ void check_injection(const fs::path& plain_dir, const fs::path& injected_dir) {
   }
 }
 
+// ending_program.c file_limit: its writer was killed halfway. No profile under a final name
+// (empty or not), only the temporary, named so that users recognise it.
+void check_killed_writer(const fs::path& dir) {
+  std::vector<std::string> temporaries;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    expect(entry.path().extension() != ".vcmon", name + ": a profile name after a killed writer");
+    expect(entry.file_size() > 0, name + " is empty");
+    if (name.starts_with("ending_program-") &&
+        name.find(".vcmon.incomplete-") != std::string::npos) {
+      temporaries.push_back(name);
+    }
+  }
+  expect(temporaries.size() == 1,
+         "one NAME.vcmon.incomplete-XXXXXX left, found " + std::to_string(temporaries.size()));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -326,12 +347,15 @@ int main(int argc, char** argv) {
       check_deep_recursion(args[1]);
     } else if (args.size() == 4 && args[0] == "partial") {
       check_partial(args[1], args[2], std::stoi(args[3]));
+    } else if (args.size() == 2 && args[0] == "killed") {
+      check_killed_writer(args[1]);
     } else if (args.size() == 3 && args[0] == "injection") {
       check_injection(args[1], args[2]);
     } else {
-      std::fprintf(stderr,
-                   "usage: profile_check records|uninstrumented|threads|deep DIR | count DIR N | "
-                   "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
+      std::fprintf(
+          stderr,
+          "usage: profile_check records|uninstrumented|threads|deep|killed DIR | count DIR N | "
+          "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
       return 2;
     }
   } catch (const std::exception& error) {

@@ -37,6 +37,7 @@ struct HandMadeProfile {
     w.varint(0); // probe cost
     w.u8(0);     // not partial
     w.varint(0); // partial reason: ""
+    w.varint(0); // activation depth
   };
   std::function<void(ByteWriter&)> graph = [](ByteWriter& w) {
     w.varint(2);

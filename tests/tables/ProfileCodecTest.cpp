@@ -33,6 +33,8 @@ TEST(ProfileCodec, RoundTripOfManySitesAndRanksIsEqualInEveryField) {
   Profile p = make_synthetic_profile({.sites = 3000, .ranks = 16, .partners = 4}, 20261121);
   p.meta.partial = true;
   p.meta.partial_reason = "SIGTERM on rank 3";
+  p.meta.activation_depth = 256;
+  p.ranks[3].counters.folded_activations = 399'744;
   // Guard against a degenerate generator making the comparison vacuous.
   ASSERT_EQ(p.ranks.size(), 16u);
   ASSERT_GT(p.ranks[5].coms.size(), 1000u);
@@ -107,7 +109,7 @@ TEST(ProfileCodec, ForeignFilesAreNotProfiles) {
 TEST(ProfileCodec, NewerVersionIsRejectedByNumber) {
   std::vector<std::byte> bytes = encode_profile(small_profile());
   bytes[8] = std::byte{7}; // the version follows the 8-byte magic, little-endian
-  EXPECT_EQ(decode_error(bytes), "profile version 7 is newer than this vcmon (1)");
+  EXPECT_EQ(decode_error(bytes), "profile version 7 is newer than this vcmon (2)");
   bytes[8] = std::byte{0};
   EXPECT_EQ(decode_error(bytes), "profile version 0 does not exist");
 }

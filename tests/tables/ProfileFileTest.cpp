@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 namespace vcmon::tables {
 namespace {
@@ -65,6 +66,23 @@ TEST_F(ProfileFile, RewritingReplacesTheWholeFile) {
   EXPECT_EQ(files(), std::vector<std::string>{"run.vcmon"});
 }
 
+TEST_F(ProfileFile, NewProfilesNeverReplaceAFileNorFollowALink) {
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "user data";
+  fs::create_symlink(victim, dir_ / "run.vcmon");
+  const fs::path first = write_new_profile_file(profile_, dir_, "run");
+  const fs::path second = write_new_profile_file(profile_, dir_, "run");
+  EXPECT_EQ(first, dir_ / "run-1.vcmon");
+  EXPECT_EQ(second, dir_ / "run-2.vcmon");
+  EXPECT_EQ(read_profile_file(first), profile_);
+  EXPECT_EQ(read_profile_file(second), profile_);
+  EXPECT_EQ(files(),
+            (std::vector<std::string>{"run-1.vcmon", "run-2.vcmon", "run.vcmon", "victim.txt"}))
+      << "no temporary left behind";
+  std::ifstream in(victim);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "user data");
+}
+
 TEST_F(ProfileFile, UnwritableDirectoryIsAnErrorNamingThePath) {
   const fs::path not_a_dir = dir_ / "plain-file";
   std::ofstream(not_a_dir) << "user data";
@@ -84,6 +102,14 @@ TEST_F(ProfileFile, TargetThatIsADirectoryIsLeftAloneAndReported) {
   EXPECT_THAT(error_of([&] { write_profile_file(profile_, path); }), HasSubstr(path.string()));
   EXPECT_EQ(files(), std::vector<std::string>{"results"}) << "temporary removed";
   EXPECT_TRUE(fs::exists(path / "keep.txt"));
+}
+
+// Written by the format-1 writer (before the folded activations): still read, the fields that
+// version lacks are 0.
+TEST_F(ProfileFile, Version1ProfilesStillRead) {
+  const Profile v1 = read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
+  EXPECT_EQ(v1, testing::make_synthetic_profile({.sites = 12, .ranks = 2, .partners = 2}, 7));
+  EXPECT_EQ(v1.meta.activation_depth, 0u);
 }
 
 TEST_F(ProfileFile, ReadErrorsNameThePath) {

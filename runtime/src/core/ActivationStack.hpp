@@ -1,6 +1,7 @@
 // A thread's open activations (procedures, loops, call and communication statements), so
 // that an exit finds its record without a lookup and a procedure entry knows the call
-// statement that activated it. Fixed depth: deeper activations are counted, not stored.
+// statement that activated it. Fixed depth: deeper activations are folded, i.e. counted in
+// their records but not stored, their time left in the deepest stored activation.
 #pragma once
 
 #include "core/RecordSlots.hpp"
@@ -27,9 +28,25 @@ struct ActivationStack {
   static constexpr std::uint32_t kMaxDepth = 256;
   Frame frames[kMaxDepth];
   std::uint32_t depth;
-  std::uint32_t overflowed; // activations open beyond kMaxDepth
+  std::uint32_t folded; // activations open beyond kMaxDepth
+  // The latest statement folded, and `folded` just after its entry (0: none left open). It is
+  // the innermost open activation while `folded` equals that level again: this is how a
+  // folded procedure still learns its call site (recursion), and an MPI call its comm site.
+  std::uint32_t folded_statement_site;
+  tables::SiteKind folded_statement_kind;
+  std::uint32_t folded_statement_level;
 
   Frame* top() { return depth > 0 ? &frames[depth - 1] : nullptr; }
+
+  // The site of the innermost open activation when it is a statement of `kind` (a call, a
+  // communication statement), else kNoSite.
+  std::uint32_t innermost_statement(tables::SiteKind kind) const {
+    if (folded > 0) [[unlikely]] {
+      const bool innermost = folded_statement_level == folded && folded_statement_kind == kind;
+      return innermost ? folded_statement_site : tables::kNoSite;
+    }
+    return depth > 0 && frames[depth - 1].kind == kind ? frames[depth - 1].site : tables::kNoSite;
+  }
 };
 
 // Everything a probe touches on its thread. Zero-initialised thread-local storage: no

@@ -93,7 +93,8 @@ void on_thread_end(void* state_pointer) {
     }
   }
   state->stack.depth = 0;
-  state->stack.overflowed = 0;
+  state->stack.folded = 0;
+  state->stack.folded_statement_level = 0;
   Monitor::instance().thread_records_list().release(state->records);
   state->records = nullptr;
 }
@@ -180,11 +181,8 @@ void Monitor::set_clock_offset(std::int64_t offset_ns) {
 }
 
 tables::SiteId Monitor::comm_site(unsigned function_index) {
-  const Frame* top = this_thread().stack.top();
-  if (top != nullptr && top->kind == tables::SiteKind::Comm) {
-    return top->site;
-  }
-  return kSyntheticCommBase + function_index;
+  const std::uint32_t site = this_thread().stack.innermost_statement(tables::SiteKind::Comm);
+  return site != tables::kNoSite ? site : kSyntheticCommBase + function_index;
 }
 
 void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
@@ -224,6 +222,7 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
   records.clock_offset_ns = clock_offset_ns_;
   records.counters = counters_;
   records.counters.probe_events += collected.probe_events;
+  records.counters.folded_activations = collected.folded_activations;
   return collected;
 }
 
@@ -233,11 +232,11 @@ tables::RankRecords Monitor::local_rank_records(bool settle_this_thread) {
 
 tables::RankRecords Monitor::collect_rank_records() {
   CollectedRecords collected = collect_with_totals(true);
-  if (collected.stack_overflows + collected.unmatched_exits + collected.dropped_records > 0) {
+  if (collected.folded_activations + collected.unmatched_exits + collected.dropped_records > 0) {
     std::fprintf(stderr,
-                 "vcmon: rank %d: %llu activations deeper than %u, %llu unmatched exits, %llu "
-                 "records dropped (VCMON_OVERFLOW_RECORDS)\n",
-                 world_rank_, static_cast<unsigned long long>(collected.stack_overflows),
+                 "vcmon: rank %d: %llu activations beyond depth %u were folded, %llu unmatched "
+                 "exits, %llu records dropped (VCMON_OVERFLOW_RECORDS)\n",
+                 world_rank_, static_cast<unsigned long long>(collected.folded_activations),
                  ActivationStack::kMaxDepth,
                  static_cast<unsigned long long>(collected.unmatched_exits),
                  static_cast<unsigned long long>(collected.dropped_records));
@@ -272,6 +271,7 @@ tables::RunMetadata run_metadata(const Monitor& monitor, std::int64_t start_unix
   meta.clock.source = std::string(monitor.clock_source().name());
   meta.clock.ticks_per_ns = monitor.clock_source().ticks_per_ns();
   meta.clock.probe_cost_ns = monitor.probe_costs().timed_ns;
+  meta.activation_depth = ActivationStack::kMaxDepth;
   return meta;
 }
 

@@ -40,8 +40,13 @@ std::uint64_t ProbeCore::thread_virtual_at(ThreadState& thread, std::uint64_t re
 Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   ActivationStack& stack = thread.stack;
   if (stack.depth == ActivationStack::kMaxDepth) [[unlikely]] {
-    ++stack.overflowed;
-    add_owned(thread.records->stack_overflows, 1);
+    ++stack.folded;
+    if (kind == SiteKind::Call || kind == SiteKind::Comm) {
+      stack.folded_statement_site = site;
+      stack.folded_statement_kind = kind;
+      stack.folded_statement_level = stack.folded;
+    }
+    add_owned(thread.records->folded_activations, 1);
     return nullptr;
   }
   Frame& frame = stack.frames[stack.depth++];
@@ -77,8 +82,13 @@ void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
 void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKind kind,
                                  std::uint64_t end_vt_ns) {
   ActivationStack& stack = thread.stack;
-  if (stack.overflowed > 0) [[unlikely]] {
-    --stack.overflowed; // the innermost activations are the ones not stored
+  if (stack.folded > 0) [[unlikely]] {
+    // The innermost activations are the folded ones; nesting says this exit closes the
+    // innermost of them.
+    if (stack.folded_statement_level == stack.folded) {
+      stack.folded_statement_level = 0;
+    }
+    --stack.folded;
     return;
   }
   std::uint32_t match = stack.depth;
@@ -99,22 +109,26 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
   const std::uint64_t start = now_ns();
   ThreadRecords& records = *thread.records;
   add_owned(records.probe_events, 1);
-  const Frame* caller = thread.stack.top();
-  const std::uint32_t call_site =
-      caller != nullptr && caller->kind == SiteKind::Call ? caller->site : tables::kNoSite;
+  const std::uint32_t call_site = thread.stack.innermost_statement(SiteKind::Call);
   Frame* frame = push(thread, site, SiteKind::Procedure);
-  ProcSlots* proc = frame != nullptr ? records.procs.get(kind_index) : nullptr;
-  if (proc != nullptr) {
-    frame->proc = proc;
-    frame->adds_time = proc->active++ == 0;
-    frame->entry_vt_ns = thread_virtual_at(thread, start);
+  if (ProcSlots* proc = records.procs.get(kind_index)) [[likely]] {
+    // A folded activation (no frame) is counted too; its time stays in the stored ones.
+    std::atomic<std::uint64_t>* time_ns = nullptr;
+    bool shared_record = false;
     if (KeyedRecord* record = proc->by_call_site.find_or_claim(call_site)) [[likely]] {
       add_owned(record->count, 1);
-      frame->time_ns = &record->time_ns;
+      time_ns = &record->time_ns;
     } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, call_site)) {
       entry->count.fetch_add(1, std::memory_order_relaxed);
-      frame->time_ns = &entry->time_ns;
-      frame->shared_record = true;
+      time_ns = &entry->time_ns;
+      shared_record = true;
+    }
+    if (frame != nullptr) [[likely]] {
+      frame->proc = proc;
+      frame->adds_time = proc->active++ == 0;
+      frame->entry_vt_ns = thread_virtual_at(thread, start);
+      frame->time_ns = time_ns;
+      frame->shared_record = shared_record;
     }
   }
   charge(start, costs_.timed_ns);
@@ -132,12 +146,13 @@ void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_
   ThreadRecords& records = *thread.records;
   add_owned(records.probe_events, 1);
   Frame* frame = push(thread, site, SiteKind::Loop);
-  LoopCounters* loop = frame != nullptr ? records.loops.get(kind_index) : nullptr;
-  if (loop != nullptr) {
-    add_owned(loop->count, 1);
-    frame->adds_time = true;
-    frame->time_ns = &loop->time_ns;
-    frame->entry_vt_ns = thread_virtual_at(thread, start);
+  if (LoopCounters* loop = records.loops.get(kind_index)) [[likely]] {
+    add_owned(loop->count, 1); // folded or not
+    if (frame != nullptr) [[likely]] {
+      frame->adds_time = true;
+      frame->time_ns = &loop->time_ns;
+      frame->entry_vt_ns = thread_virtual_at(thread, start);
+    }
   }
   charge(start, costs_.timed_ns);
 }
@@ -173,7 +188,7 @@ void ProbeCore::exit_statement(ThreadState& thread, std::uint32_t site, SiteKind
   // procedures or loops left open above it, which is rare enough to read the clock for.
   const Frame* top = thread.stack.top();
   const bool closes_only_itself =
-      top != nullptr && top->site == site && top->kind == kind && thread.stack.overflowed == 0;
+      top != nullptr && top->site == site && top->kind == kind && thread.stack.folded == 0;
   if (closes_only_itself) [[likely]] {
     --thread.stack.depth;
   } else {

@@ -61,7 +61,8 @@ private:
   // Untimed probes charge a calibrated constant that a fast probe may not really have cost,
   // so the raw reading can step back a few ns; a parent's time must still cover its children.
   std::uint64_t thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const;
-  // Pushes a frame, or counts an activation too deep to store; nullptr in that case.
+  // Pushes a frame, or folds an activation too deep to store (nullptr): it is counted, and a
+  // folded statement is remembered as the innermost for the activations it contains.
   Frame* push(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
   // Closes the innermost open activation of (site, kind) and any left open above it (a
   // longjmp out of them); counts the exit as unmatched when there is none.

@@ -1,55 +1,34 @@
 #include "core/ProfileOutput.hpp"
 
-#include <cerrno>
+#include <cerrno> // program_invocation_short_name
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
-#include <fcntl.h>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 #include <unistd.h>
 
 namespace vcmon::runtime {
+namespace {
 
-std::filesystem::path reserve_profile_path(const std::filesystem::path& dir,
-                                           std::string_view program, std::int64_t unix_ns,
-                                           long pid) {
+std::string profile_stem(std::string_view program, std::int64_t unix_ns, long pid) {
   const std::time_t seconds = static_cast<std::time_t>(unix_ns / 1'000'000'000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  const std::string stem = std::string(program) + "-" + stamp + "-" + std::to_string(pid);
-  // The suffix only matters when one process writes several profiles in one second.
-  constexpr int kAttempts = 1000;
-  for (int n = 0; n < kAttempts; ++n) {
-    const std::string name = stem + (n == 0 ? "" : "-" + std::to_string(n)) + ".vcmon";
-    const std::filesystem::path path = dir / name;
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      ::close(fd);
-      return path;
-    }
-    if (errno != EEXIST) {
-      throw tables::ProfileError("cannot create " + path.string() + ": " + std::strerror(errno));
-    }
-  }
-  throw tables::ProfileError("no free profile name like " + (dir / stem).string() + ".vcmon");
+  return std::string(program) + "-" + stamp + "-" + std::to_string(pid);
 }
+
+} // namespace
 
 std::optional<std::filesystem::path> write_profile(const tables::Profile& profile,
                                                    const std::filesystem::path& dir) {
-  std::filesystem::path path;
   try {
-    path = reserve_profile_path(dir, program_name(), profile.meta.end_unix_ns, ::getpid());
-    tables::write_profile_file(profile, path);
-    return path;
+    return tables::write_new_profile_file(
+        profile, dir, profile_stem(program_name(), profile.meta.end_unix_ns, ::getpid()));
   } catch (const std::exception& error) {
-    if (!path.empty()) {
-      std::error_code ignored;
-      std::filesystem::remove(path, ignored); // our own empty placeholder
-    }
     std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
     return std::nullopt;
   }

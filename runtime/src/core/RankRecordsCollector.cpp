@@ -45,7 +45,7 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
 
   threads.for_each([&](const ThreadRecords& thread) {
     out.probe_events += thread.probe_events.load(std::memory_order_relaxed);
-    out.stack_overflows += thread.stack_overflows.load(std::memory_order_relaxed);
+    out.folded_activations += thread.folded_activations.load(std::memory_order_relaxed);
     out.unmatched_exits += thread.unmatched_exits.load(std::memory_order_relaxed);
     for (SiteId site = 0; site < site_count; ++site) {
       const SiteEntry* entry = registry.find(site);

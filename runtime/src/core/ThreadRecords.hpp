@@ -20,8 +20,8 @@ struct ThreadRecords {
   PagedArray<KeyedSlots, 6, 64> synthetic_coms;
 
   std::atomic<std::uint64_t> probe_events{0};
-  std::atomic<std::uint64_t> stack_overflows{0}; // activations deeper than the stack holds
-  std::atomic<std::uint64_t> unmatched_exits{0}; // exits with no matching open activation
+  std::atomic<std::uint64_t> folded_activations{0}; // entered deeper than the stack holds
+  std::atomic<std::uint64_t> unmatched_exits{0};    // exits with no matching open activation
 
   std::atomic<bool> in_use{true};
   ThreadRecords* next = nullptr;

@@ -2,12 +2,23 @@
 
 #include "mpi/MpiFunctionTable.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <unistd.h>
 
 namespace vcmon::runtime::mpi {
 namespace {
+
 std::FILE* trace = nullptr;
+
+// The directory may be shared: a new file only (O_EXCL), never through a link someone left.
+int create_fresh(const std::string& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
 } // namespace
 
 void WildcardTrace::open(const Monitor& monitor) {
@@ -15,10 +26,29 @@ void WildcardTrace::open(const Monitor& monitor) {
   if (dir.empty()) {
     return;
   }
-  const std::string path = dir + "/wildcard." + std::to_string(monitor.world_rank()) + ".txt";
-  trace = std::fopen(path.c_str(), "w");
+  const std::string stem = dir + "/wildcard." + std::to_string(monitor.world_rank());
+  const std::string wanted = stem + ".txt";
+  std::string path = wanted;
+  int fd = create_fresh(path);
+  // Taken (by an earlier run, or by anyone): the next free `wildcard.<rank>-N.txt`.
+  for (int n = 1; fd < 0 && errno == EEXIST && n < 1000; ++n) {
+    path = stem + "-" + std::to_string(n) + ".txt";
+    fd = create_fresh(path);
+  }
+  if (fd < 0) {
+    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: cannot create %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return;
+  }
+  if (path != wanted) {
+    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: %s exists; tracing to %s\n", wanted.c_str(),
+                 path.c_str());
+  }
+  trace = ::fdopen(fd, "w");
   if (trace == nullptr) {
-    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: cannot write %s\n", path.c_str());
+    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    ::close(fd);
   }
 }
 

@@ -1,6 +1,7 @@
 // VCMON_TRACE_WILDCARD=DIR (testing): every nondeterministic outcome the layer decided, one
 // line each in DIR/wildcard.<world rank>.txt, so that tests can recompute the rule from the
-// stamps: `<MPI function> <source> <tag> <arrival_ns> <broke_cycle>`.
+// stamps: `<MPI function> <source> <tag> <arrival_ns> <broke_cycle>`. Always a new file: when
+// that name is taken (a file, a link), the first free wildcard.<rank>-N.txt, said on stderr.
 #pragma once
 
 #include "core/Monitor.hpp"

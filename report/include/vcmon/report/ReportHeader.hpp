@@ -24,8 +24,9 @@ struct ReportHeader {
   std::uint64_t real_total_ns = 0; // summed over the ranks, the base of the intrusion share
   bool partial = false;
   std::string partial_reason;
-  tables::MonitorCounters counters; // summed over the ranks
-  bool tree_truncated = false;      // the tree hit its node limit
+  tables::MonitorCounters counters;   // summed over the ranks
+  std::uint32_t activation_depth = 0; // beyond it activations were folded; 0: unknown
+  bool tree_truncated = false;        // the tree hit its node limit
 };
 
 } // namespace vcmon::report

@@ -1,8 +1,10 @@
 // The node-local shared-memory segment in which a running rank publishes its records
 // (DESIGN.md §8), and the reader vcmon-query uses. One POSIX shared-memory object per rank,
-// named /vcmon-<uid>-<job>-<rank>, mode 0600. A seqlock (a generation counter, odd while the
-// writer rewrites the payload) lets readers copy a consistent payload without ever blocking
-// the writer. Layout and rules: docs/query.md.
+// named /vcmon-<uid>-<job>-<rank>-<tag>, mode 0600; the tag is random, so that no other user
+// can take a rank's name in advance. Readers only open segments without following links or
+// blocking, and only use this user's regular files that nobody else may access. A seqlock (a
+// generation counter, odd while the writer rewrites the payload) lets readers copy a
+// consistent payload without ever blocking the writer. Layout and rules: docs/query.md.
 #pragma once
 
 #include <cstddef>
@@ -33,8 +35,8 @@ struct LiveSegmentKey {
   bool operator==(const LiveSegmentKey&) const = default;
 };
 
-// "/vcmon-<uid>-<job>-<rank>" (the shm_open name).
-std::string live_segment_name(const LiveSegmentKey& key);
+// "/vcmon-<uid>-<job>-<rank>-<tag>" (the shm_open name); `tag` is 16 lowercase hex digits.
+std::string live_segment_name(const LiveSegmentKey& key, std::string_view tag);
 // The key of a name as live_segment_name writes it (with or without the leading '/').
 std::optional<LiveSegmentKey> parse_live_segment_name(std::string_view name);
 
@@ -49,6 +51,7 @@ struct LiveSegmentIdentity {
 
 // One consistent copy of a segment's payload.
 struct LiveSnapshot {
+  std::string name; // the segment's
   LiveSegmentIdentity identity;
   std::uint64_t publications = 0;
   std::int64_t published_unix_ns = 0;
@@ -59,8 +62,8 @@ struct LiveSnapshot {
 // The publishing side: creates the segment and rewrites its payload. One writer thread.
 class LiveSegmentWriter {
 public:
-  // Creates the segment (mode 0600). A segment of the same name whose process is gone is
-  // replaced; one of a live process is not (throws LiveSegmentError).
+  // Creates the segment (mode 0600) under a name nothing had: a fresh random tag, O_EXCL.
+  // Throws LiveSegmentError.
   explicit LiveSegmentWriter(const LiveSegmentIdentity& identity);
   ~LiveSegmentWriter(); // removes the segment
   LiveSegmentWriter(const LiveSegmentWriter&) = delete;
@@ -77,17 +80,19 @@ private:
   void grow(std::size_t payload_bytes);
 
   std::string name_;
-  int fd_ = -1;
+  int fd_ = -1; // owned: open from the end of the constructor to the destructor
   unsigned char* base_ = nullptr;
   std::size_t mapped_bytes_ = 0;
 };
 
-// Reads one segment: throws LiveSegmentError when it is missing, belongs to another user,
-// was left by a process that is gone, is corrupt or of another layout version. Never blocks
-// the writer; retries while a rewrite is in progress (bounded).
+// Reads one segment: throws LiveSegmentError when it is missing, foreign (another owner,
+// access for others, a link or not a regular file), was left by a process that is gone, is
+// corrupt or of another layout version. Never blocks the writer; retries while a rewrite is in
+// progress (bounded).
 LiveSnapshot read_live_segment(std::string_view name);
 
-// Names (with the leading '/') of every vcmon segment of `uid` on this node.
+// Names (with the leading '/') of every vcmon segment of `uid` on this node: what carries a
+// segment's name but is not uid's own (regular, no access for others) is not listed.
 std::vector<std::string> list_live_segments(std::uint32_t uid);
 
 // Removes the segments of `uid` whose publishing process is gone (a crash, a kill); returns

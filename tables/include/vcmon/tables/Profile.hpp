@@ -11,6 +11,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vcmon::tables {
@@ -31,6 +32,7 @@ struct RunMetadata {
   ClockCalibration clock;
   bool partial = false; // written on abort, signal or exit without Finalize
   std::string partial_reason;
+  std::uint32_t activation_depth = 0; // frames of a thread's activation stack; 0: unknown (v1)
   bool operator==(const RunMetadata&) const = default;
 };
 
@@ -47,7 +49,8 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr std::uint32_t kProfileVersion = 1;
+// 2 added the folded activations (docs/profile-format.md, "Versioning"); 1 is still read.
+inline constexpr std::uint32_t kProfileVersion = 2;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
 // site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).
@@ -58,9 +61,16 @@ Profile decode_profile(std::span<const std::byte> bytes); // throws ProfileError
 std::vector<std::byte> encode_rank_records(const RankRecords& records);
 RankRecords decode_rank_records(std::span<const std::byte> bytes); // throws ProfileError
 
-// Writes to a temporary name beside `path`, then renames: a reader never sees half a file.
-// Throws ProfileError when the file cannot be written (the message names the path).
+// Both write a temporary beside the target first (WholeFile.hpp): a reader never sees half a
+// file, a killed writer never leaves an empty or partial profile under the name. They throw
+// ProfileError when the file cannot be written (the message names the path).
+// Replaces the file `path`.
 void write_profile_file(const Profile& profile, const std::filesystem::path& path);
+// A new file `dir/<stem>.vcmon`, or `dir/<stem>-N.vcmon` for the first free N; never replaces
+// a file. Returns its path.
+std::filesystem::path write_new_profile_file(const Profile& profile,
+                                             const std::filesystem::path& dir,
+                                             std::string_view stem);
 Profile read_profile_file(const std::filesystem::path& path); // throws ProfileError
 
 } // namespace vcmon::tables

@@ -48,6 +48,9 @@ struct MonitorCounters {
   std::uint64_t cycle_breaks = 0;
   std::uint64_t control_messages = 0;
   std::uint64_t safety_wait_ns = 0;
+  // Activations entered beyond the activation stack's depth (RunMetadata::activation_depth):
+  // counted in their records, their time left in the deepest activation the stack holds.
+  std::uint64_t folded_activations = 0;
   bool operator==(const MonitorCounters&) const = default;
 };
 
@@ -55,9 +58,9 @@ struct MonitorCounters {
 struct RankRecords {
   std::int32_t rank = 0;
   std::string host;
-  std::uint64_t virtual_ns = 0;   // virtual time from MPI_Init (or first probe) to the end
-  std::uint64_t real_ns = 0;      // real time over the same span
-  std::uint64_t intrusion_ns = 0; // real − virtual
+  std::uint64_t virtual_ns = 0;     // virtual time from MPI_Init (or first probe) to the end
+  std::uint64_t real_ns = 0;        // real time over the same span
+  std::uint64_t intrusion_ns = 0;   // real − virtual
   std::int64_t clock_offset_ns = 0; // estimated offset to rank 0's time base
   MonitorCounters counters;
   std::vector<ProcRecord> procs;
