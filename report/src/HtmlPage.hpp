@@ -111,6 +111,8 @@ function banner() {
   if (h.partial) rows.push(["PARTIAL PROFILE", h.partial_reason || "the run did not finish normally"]);
   if (h.counters.folded_activations > 0) rows.push(["FOLDED", h.counters.folded_activations +
     " activations beyond depth " + h.activation_depth + " were folded (counted; their time is in the deepest activation held)"]);
+  if (h.counters.forced_decisions > 0) rows.push(["FORCED", h.counters.forced_decisions +
+    " wildcard decisions did not wait for ranks stuck in MPI calls that could not answer (the message taken may differ from an unmonitored run)"]);
   if (h.tree_truncated) rows.push(["TREE TRUNCATED", "too many call paths; narrow it with --site"]);
   for (const [k, v] of rows) {
     const tr = el("tr");

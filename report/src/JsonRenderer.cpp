@@ -78,7 +78,8 @@ json header_json(const ReportHeader& h) {
             {"cycle_breaks", c.cycle_breaks},
             {"control_messages", c.control_messages},
             {"safety_wait_ns", c.safety_wait_ns},
-            {"folded_activations", c.folded_activations}}}};
+            {"folded_activations", c.folded_activations},
+            {"forced_decisions", c.forced_decisions}}}};
 }
 
 json filters_json(const ReportOptions& o) {

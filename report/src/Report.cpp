@@ -38,6 +38,7 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
     c.control_messages += records->counters.control_messages;
     c.safety_wait_ns += records->counters.safety_wait_ns;
     c.folded_activations += records->counters.folded_activations;
+    c.forced_decisions += records->counters.forced_decisions;
   }
   return header;
 }

@@ -84,6 +84,12 @@ void header(const Report& report, std::ostream& out) {
                "in the deepest activation held)\n",
                c.folded_activations, h.activation_depth);
   }
+  if (c.forced_decisions > 0) {
+    fmt::print(out,
+               "  FORCED: {} wildcard decisions did not wait for ranks stuck in MPI calls that "
+               "could not answer (the message taken may differ from an unmonitored run)\n",
+               c.forced_decisions);
+  }
   if (h.tree_truncated) {
     fmt::print(out, "  TREE TRUNCATED: too many call paths; narrow it with --site\n");
   }

@@ -65,6 +65,7 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
   out.varint(r.counters.control_messages);
   out.varint(r.counters.safety_wait_ns);
   out.varint(r.counters.folded_activations);
+  out.varint(r.counters.forced_decisions);
 
   out.varint(r.procs.size());
   SiteIdDeltas procs;
@@ -109,6 +110,7 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
   r.counters.safety_wait_ns = in.varint("the safety wait time");
   if (version >= 2) {
     r.counters.folded_activations = in.varint("the folded activation counter");
+    r.counters.forced_decisions = in.varint("the forced decision counter");
   }
 
   r.procs.resize(in.count(kMinProcRecordBytes, "proc records"));

@@ -9,7 +9,6 @@
 #include "mpi/SenderBounds.hpp"
 #include "mpi/StampProtocol.hpp"
 #include "mpi/WaitPolicy.hpp"
-#include "mpi/WildcardTrace.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -152,12 +151,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(monitor, end_ns, update);
-  tables::MonitorCounters& counters = monitor.counters();
-  ++counters.wildcard_decisions;
-  counters.cycle_breaks += decision.broke_cycle() ? 1 : 0;
-  counters.safety_wait_ns += first_candidate_rt != 0 ? decided.rt - first_candidate_rt : 0;
-  WildcardTrace::record(index_of(function), stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
-                        decision.broke_cycle());
+  decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
   RequestCompletion::completed(monitor, handle, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), update);
   return rc;

@@ -287,6 +287,12 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
+  if (tracked != nullptr && tracked->kind == TrackedRequest::Kind::Receive) {
+    LayerWork work(*monitor);
+    RequestCompletion::orphan(handle);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
   const int rc = PMPI_Request_free(request);
   if (tracked != nullptr && rc == MPI_SUCCESS) {
     LayerWork work(*monitor);

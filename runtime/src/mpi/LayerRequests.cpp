@@ -114,6 +114,10 @@ void LayerRequests::withdraw(LayerRequest& request) {
     release(request);
     return;
   }
+  forget(request);
+}
+
+void LayerRequests::forget(LayerRequest& request) {
   request.settle = false;
   const std::lock_guard lock(deferred_mutex);
   deferred.push_back(&request);

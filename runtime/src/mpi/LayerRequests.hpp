@@ -57,9 +57,12 @@ public:
   // `update` when the layer's request is complete too, else defers it.
   static void user_completed(Monitor& monitor, LayerRequest& request, const Moment& call,
                              ClockUpdate& update);
-  // The user's operation failed, was cancelled or freed: withdraw the layer's request (a
-  // reduction cannot be cancelled; it completes later, unused).
+  // The user's operation failed or was cancelled: withdraw the layer's request (a reduction
+  // cannot be cancelled; it completes later, unused).
   static void withdraw(LayerRequest& request);
+  // The user freed the operation while active: it completes unseen, and so does the layer's
+  // request, unused (a receiver still answers a synchronous send it matches).
+  static void forget(LayerRequest& request);
 
   // Applies the deferred corrections whose requests completed. Cheap when none is pending.
   // True when it may have moved the clock.

@@ -10,6 +10,7 @@
 
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/LayerRequests.hpp"
+#include "mpi/RequestCompletion.hpp"
 
 #include "core/Monitor.hpp"
 #include "query/QueryHooks.hpp"
@@ -45,6 +46,7 @@ public:
   // before it is then stale). For work whose cost continue_from re-derives anyway.
   static bool enter(Monitor& monitor) {
     const bool moved = LayerRequests::poll(monitor);
+    RequestCompletion::poll_orphans(monitor);
     query::settle_if_published(monitor);
     return moved;
   }

@@ -9,6 +9,7 @@
 #include "mpi/ControlChannel.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
+#include "mpi/RequestCompletion.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampMail.hpp"
 #include "mpi/WildcardTrace.hpp"
@@ -90,6 +91,8 @@ extern "C" int MPI_Finalize() {
       ControlChannel::finish(*monitor);
     }
     Layer::deactivate();
+    RequestCompletion::poll_orphans(*monitor);
+    RequestCompletion::free_orphans();
     LayerRequests::finish_all(*monitor);
     CollectiveEntry::close();
     WildcardTrace::close();

@@ -42,16 +42,34 @@ bool Receipt::consumed_request(int error, const MPI_Status& status) {
   return cancelled == 0;
 }
 
-void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
-                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
-                    const ProbeCore::ComRecordRef* record) {
+namespace {
+
+vclock::MessageStamp answered(const Shadow& shadow, const Moment& post, const MPI_Status& status,
+                              const vclock::MessageStamp* taken_stamp) {
   const vclock::MessageStamp stamp =
       taken_stamp != nullptr ? *taken_stamp
                              : StampProtocol::take(shadow, status.MPI_SOURCE, status.MPI_TAG);
   if (stamp.flags & kSynchronous) {
     StampProtocol::send_reply(shadow, status.MPI_SOURCE, status.MPI_TAG, post);
   }
+  return stamp;
+}
+
+} // namespace
+
+void Receipt::unseen(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                     const Moment& post, int error, const MPI_Status& status,
+                     const vclock::MessageStamp* taken_stamp) {
+  const vclock::MessageStamp stamp = answered(shadow, post, status, taken_stamp);
+  Monitor::add_com(monitor.com_record(site, shadow.world_rank_of(status.MPI_SOURCE)), 0, 0,
+                   received_bytes(error, status, stamp));
+}
+
+void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
+                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
+                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
+                    const ProbeCore::ComRecordRef* record) {
+  const vclock::MessageStamp stamp = answered(shadow, post, status, taken_stamp);
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);

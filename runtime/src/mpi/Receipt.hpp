@@ -32,6 +32,13 @@ public:
                     const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
                     ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr,
                     const ProbeCore::ComRecordRef* record = nullptr);
+
+  // A receive the program freed while active completed unseen (nobody waited for it, no clock
+  // moves): takes its stamp (`stamp` when already taken), answers a synchronous sender and
+  // counts the message.
+  static void unseen(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                     const Moment& post, int error, const MPI_Status& status,
+                     const vclock::MessageStamp* stamp = nullptr);
 };
 
 } // namespace vcmon::runtime::mpi

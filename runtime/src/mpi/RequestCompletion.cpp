@@ -3,6 +3,9 @@
 #include "mpi/Receipt.hpp"
 #include "mpi/StampProtocol.hpp"
 
+#include <mutex>
+#include <vector>
+
 namespace vcmon::runtime::mpi {
 
 RequestTable& request_table() {
@@ -91,15 +94,63 @@ void RequestCompletion::start_failed(TrackedRequest& request) {
 }
 
 void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
-  // A freed request that is still active completes unseen: a synchronous send's reply is no
-  // longer awaited (docs/pmpi.md lists what this leaves behind).
+  // A freed request that is still active completes unseen: a synchronous send's reply still
+  // comes, unused.
   if (request.layer != nullptr) {
-    LayerRequests::withdraw(*request.layer);
+    LayerRequests::forget(*request.layer);
   }
   if (request.stamp.state != PostedStamp::State::None) {
     StampProtocol::release(*request.shadow, request.stamp);
   }
   request_table().erase(handle);
+}
+
+namespace {
+std::mutex orphans_mutex;
+std::vector<MPI_Request> orphans;
+} // namespace
+
+void RequestCompletion::orphan(MPI_Request handle) {
+  const std::lock_guard lock(orphans_mutex);
+  orphans.push_back(handle);
+  orphan_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RequestCompletion::poll_orphans_now(Monitor& monitor) {
+  const std::lock_guard lock(orphans_mutex);
+  std::erase_if(orphans, [&](MPI_Request handle) {
+    MPI_Request request = handle;
+    int done = 0;
+    MPI_Status status;
+    const int error = PMPI_Test(&request, &done, &status);
+    if (!done) {
+      return false;
+    }
+    if (TrackedRequest* tracked = request_table().find(handle)) {
+      if (!Receipt::consumed_request(error, status)) {
+        StampProtocol::abandon(*tracked->shadow, tracked->stamp);
+      } else if (tracked->stamp.state != PostedStamp::State::None) {
+        const vclock::MessageStamp stamp = StampProtocol::finish(*tracked->shadow, tracked->stamp);
+        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status,
+                        &stamp);
+      } else {
+        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status);
+      }
+      request_table().erase(handle);
+    }
+    orphan_count_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  });
+}
+
+void RequestCompletion::free_orphans() {
+  const std::lock_guard lock(orphans_mutex);
+  for (MPI_Request request : orphans) {
+    request_table().erase(request);
+    PMPI_Request_free(&request);
+  }
+  orphans.clear();
+  orphan_count_.store(0, std::memory_order_relaxed);
 }
 
 CompletionBatch& CompletionBatch::for_this_thread() {

@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,25 @@ public:
 
   // MPI_Request_free of a tracked request (handle `handle`) succeeded.
   static void freed(MPI_Request handle, TrackedRequest& request);
+
+  // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
+  // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
+  // and completes it itself once its message came, so that its stamp is taken and a
+  // synchronous sender answered: left behind, the next receive from that source took the stamp,
+  // and the sender's reply went unmatched.
+  static void orphan(MPI_Request handle);
+  // Completes the orphans whose messages came; one load when there are none.
+  static void poll_orphans(Monitor& monitor) {
+    if (orphan_count_.load(std::memory_order_relaxed) != 0) {
+      poll_orphans_now(monitor);
+    }
+  }
+  // At MPI_Finalize: frees those still waiting for their message, as the program did.
+  static void free_orphans();
+
+private:
+  static void poll_orphans_now(Monitor& monitor);
+  static inline std::atomic<unsigned> orphan_count_{0};
 };
 
 // The tracked requests among the arguments of one Wait*/Test* call, saved before PMPI nulls

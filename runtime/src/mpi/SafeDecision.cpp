@@ -3,6 +3,7 @@
 #include "mpi/ControlStateExchange.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
+#include "mpi/WildcardTrace.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
@@ -44,6 +45,16 @@ SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
   next_ask_rt_ = Moment::now(monitor_.clock()).rt + backoff_ns_;
   backoff_ns_ = std::min<std::uint64_t>(backoff_ns_ * 2, 10'000'000);
   return taken && within(*taken) ? taken : std::nullopt;
+}
+
+void SafeDecision::record(unsigned function, const PendingStamp& stamp,
+                          std::uint64_t first_candidate_rt, std::uint64_t decided_rt) const {
+  tables::MonitorCounters& counters = monitor_.counters();
+  ++counters.wildcard_decisions;
+  counters.cycle_breaks += broke_cycle_ ? 1 : 0;
+  counters.forced_decisions += forced_ ? 1 : 0;
+  counters.safety_wait_ns += first_candidate_rt != 0 ? decided_rt - first_candidate_rt : 0;
+  WildcardTrace::record(function, stamp.source, stamp.tag, stamp.stamp.send_vt_ns, broke_cycle_);
 }
 
 std::optional<vclock::WildcardCandidate>

@@ -36,9 +36,11 @@ public:
          std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
          std::optional<std::uint64_t> horizon);
 
-  bool broke_cycle() const { return broke_cycle_; }
-  // Whether the decision taken rested on a rank assumed to wait for this one.
-  bool forced() const { return forced_; }
+  // Counts the decision taken (and the safety wait since the first candidate came, at real
+  // time `first_candidate_rt`, 0: none, until `decided_rt`) and traces it: `function`
+  // took the stamp `stamp`.
+  void record(unsigned function, const PendingStamp& stamp, std::uint64_t first_candidate_rt,
+              std::uint64_t decided_rt) const;
 
 private:
   std::optional<vclock::WildcardCandidate>

@@ -3,7 +3,6 @@
 #include "mpi/Moment.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/StampProtocol.hpp"
-#include "mpi/WildcardTrace.hpp"
 
 #include <vector>
 
@@ -58,14 +57,8 @@ std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t>
 }
 
 void WildcardReceive::taken(unsigned function, const PendingStamp& stamp) {
-  tables::MonitorCounters& counters = monitor_.counters();
-  ++counters.wildcard_decisions;
-  counters.cycle_breaks += decision_.broke_cycle() ? 1 : 0;
-  if (first_candidate_rt_ != 0) {
-    counters.safety_wait_ns += Moment::now(monitor_.clock()).rt - first_candidate_rt_;
-  }
-  WildcardTrace::record(function, stamp.source, stamp.tag, stamp.stamp.send_vt_ns,
-                        decision_.broke_cycle());
+  decision_.record(function, stamp, first_candidate_rt_,
+                   first_candidate_rt_ != 0 ? Moment::now(monitor_.clock()).rt : 0);
 }
 
 } // namespace vcmon::runtime::mpi

@@ -51,6 +51,9 @@ struct MonitorCounters {
   // Activations entered beyond the activation stack's depth (RunMetadata::activation_depth):
   // counted in their records, their time left in the deepest activation the stack holds.
   std::uint64_t folded_activations = 0;
+  // Wildcard decisions taken without waiting for a rank stuck in an MPI call that could not
+  // answer (docs/deadlock.md): possibly not the message the unmonitored run takes.
+  std::uint64_t forced_decisions = 0;
   bool operator==(const MonitorCounters&) const = default;
 };
 
