@@ -6,6 +6,7 @@
 // MPI_Comm_idup is not wrapped: its communicator exists only at completion, and making a
 // shadow then would be a collective inside Wait/Test. Such communicators (like those from
 // MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
@@ -82,9 +83,9 @@ template <typename Call> int release(MPI_Comm* comm, Call&& pmpi) {
   if (rc == MPI_SUCCESS && monitor != nullptr) {
     LayerWork work(*monitor);
     ShadowCommunicators::release(handle, [](const Shadow& shadow) {
-      return request_table().any_of([&](const TrackedRequest& request) {
-        return request.shadow == &shadow;
-      }) || ProbedMessages::refers_to(shadow);
+      return request_table().any_of(
+                 [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
+             ProbedMessages::refers_to(shadow) || DeferredReceives::refers_to(shadow);
     });
   }
   return rc;

@@ -2,6 +2,7 @@
 // track go straight to PMPI after one table lookup each.
 #include "mpi/CompletionOrder.hpp"
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/MpiFunctionTable.hpp"
@@ -29,8 +30,9 @@ int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Reques
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
-// meanwhile; a nonblocking one after serving the control channel if due. `call`: the call's
-// entry, if the caller has read it.
+// meanwhile (its loop decides deferred receives); a nonblocking one after serving the control
+// channel if due and deciding the deferred receives whose messages' virtual arrival passed.
+// `call`: the call's entry, if the caller has read it.
 template <typename Call>
 int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
                    RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
@@ -38,9 +40,22 @@ int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_R
     return wait_then(monitor, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
-    ControlChannel::serve_if_due(*monitor, call != nullptr ? *call : Moment::now(monitor->clock()));
+    const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+    ControlChannel::serve_if_due(*monitor, entry);
+    if (DeferredReceives::any()) {
+      LayerWork work(*monitor);
+      DeferredReceives::progress(*monitor, entry.vt, true);
+    }
   }
   return pmpi();
+}
+
+// Reports a deferred receive's request the call completed (DeferredReceives).
+void deferred_completed(Monitor& monitor, MPI_Request handle, const Moment& call,
+                        std::uint64_t end_ns) {
+  ClockUpdate update;
+  LayerWork work(monitor, end_ns, update);
+  DeferredReceives::completed(monitor, handle, call, monitor.clock().real_at(end_ns), update);
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -56,7 +71,15 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
                           [&] { return pmpi(st); });
   };
   if (tracked == nullptr) {
-    return run(status, nullptr);
+    if (monitor == nullptr || DeferredReceives::shadow_of(handle) == nullptr) {
+      return run(status, nullptr);
+    }
+    const Moment call = Moment::now(monitor->clock());
+    const int rc = run(status, &call);
+    if (done == nullptr || *done) {
+      deferred_completed(*monitor, handle, call, monitor->clock().source().now_ns());
+    }
+    return rc;
   }
   if (tracked->kind == TrackedRequest::Kind::Send) {
     // Recorded when posted; its completion moves no clock: only forget it once MPI freed it.
@@ -105,7 +128,9 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   ClockUpdate update;
   LayerWork work(*monitor, end_ns, update);
   each_completed(st, [&](int index, const MPI_Status& status) {
-    if (TrackedRequest* tracked = batch.tracked(index)) {
+    if (batch.deferred(index)) {
+      DeferredReceives::completed(*monitor, batch.handle(index), call, end_rt, update);
+    } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
       if (error != MPI_ERR_PENDING) {
@@ -282,9 +307,32 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   return rc;
 }
 
+extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  if (Monitor* monitor = Layer::monitor();
+      monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
+    LayerWork work(*monitor);
+    DeferredReceives::progress(*monitor, Moment::now(monitor->clock()).vt, true);
+  }
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+extern "C" int MPI_Cancel(MPI_Request* request) {
+  if (Monitor* monitor = Layer::monitor();
+      monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
+    LayerWork work(*monitor);
+    DeferredReceives::cancel(*request);
+  }
+  return PMPI_Cancel(request);
+}
+
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
   const MPI_Request handle = *request;
+  if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
+    LayerWork work(*monitor);
+    DeferredReceives::free(*monitor, handle);
+    return PMPI_Request_free(request);
+  }
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   if (tracked != nullptr && tracked->kind == TrackedRequest::Kind::Receive) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/RequestCompletion.hpp"
 
@@ -47,6 +48,9 @@ public:
   static bool enter(Monitor& monitor) {
     const bool moved = LayerRequests::poll(monitor);
     RequestCompletion::poll_orphans(monitor);
+    if (DeferredReceives::any()) {
+      DeferredReceives::progress(monitor, std::nullopt, false);
+    }
     query::settle_if_published(monitor);
     return moved;
   }

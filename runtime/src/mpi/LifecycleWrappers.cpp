@@ -7,6 +7,7 @@
 #include "mpi/ClockOffset.hpp"
 #include "mpi/CollectiveEntry.hpp"
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/RequestCompletion.hpp"
@@ -88,6 +89,7 @@ extern "C" int MPI_Finalize() {
   if (Monitor* monitor = Layer::monitor()) {
     {
       vcmon::vclock::IntrusionScope work(monitor->clock(), monitor->action_cost_ns());
+      DeferredReceives::post_all_undecided();
       ControlChannel::finish(*monitor);
     }
     Layer::deactivate();

@@ -6,6 +6,7 @@
 // decision on its node waiting for its answer need not wait forever (docs/deadlock.md).
 // One-sided communication itself is not monitored (docs/pmpi.md).
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
@@ -27,6 +28,8 @@ template <typename Call> int unpolled(Call&& pmpi) {
     entry = Moment::now(monitor->clock());
     ControlChannel::serve_if_due(*monitor, entry);
   }
+  // A partner's synchronous send may wait for a deferred receive to match.
+  DeferredReceives::before_unpolled();
   const UnpolledCall inside(entry.rt, UnpolledWait::Others);
   return pmpi();
 }

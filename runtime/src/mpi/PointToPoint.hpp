@@ -5,6 +5,7 @@
 
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/LayerWork.hpp"
@@ -123,7 +124,10 @@ public:
     }
     SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
     std::optional<StampedSend>& send = entry.send;
-    const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes);
+    // While receives are deferred, a send that may wait for its receiver must let them be
+    // decided meanwhile: the receiver may wait for one of them to match its own send.
+    const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
+                                   DeferredReceives::any());
     const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : unpolled(entry.start, pmpi);
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
@@ -335,6 +339,7 @@ public:
         !awaits_stamp(*shadow, count, datatype, source, tag)) {
       return pmpi(source, status);
     }
+    DeferredReceives::before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
     // re-derives the intrusion from the post time, and this work falls into it.
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
@@ -384,10 +389,11 @@ public:
     }
   }
 
-  // Nonblocking receives take their stamp when Wait/Test completes them.
-  template <typename Call>
-  static int irecv(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Request* request,
-                   Call&& pmpi) {
+  // Nonblocking receives take their stamp when Wait/Test completes them; one from
+  // MPI_ANY_SOURCE is deferred until its message is decided (DeferredReceives).
+  template <typename Count, typename Call>
+  static int irecv(MpiFunction function, void* buffer, Count count, MPI_Datatype datatype,
+                   int source, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
     if (shadow == nullptr || source == MPI_PROC_NULL) {
@@ -395,6 +401,15 @@ public:
     }
     const Moment post =
         ProbedMessages::receive_post(*shadow, source, tag, Moment::now(monitor->clock()));
+    if (source == MPI_ANY_SOURCE &&
+        StampProtocol::receivable(*shadow, count, datatype, source, tag)) {
+      LayerWork work(*monitor);
+      if (DeferredReceives::defer(*monitor, function, monitor->comm_site(index_of(function)),
+                                  *shadow, comm, buffer, count, datatype, tag, post, request)) {
+        return MPI_SUCCESS;
+      }
+    }
+    DeferredReceives::before_matching(*shadow);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
       LayerWork work(*monitor);
@@ -455,6 +470,7 @@ public:
     if (shadow == nullptr || !awaits_stamp(*shadow, recvcount, recvtype, source, recvtag)) {
       return pmpi(source, status);
     }
+    DeferredReceives::before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
@@ -530,6 +546,7 @@ public:
     if (shadow == nullptr) {
       return pmpi();
     }
+    DeferredReceives::before_matching(*shadow);
     std::optional<StampedSend> send;
     Moment post;
     {

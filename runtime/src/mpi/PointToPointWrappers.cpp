@@ -38,9 +38,9 @@ using vcmon::runtime::mpi::SendMode;
 #define VCMON_IRECV(NAME, COUNT)                                                                   \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
                             MPI_Comm comm, MPI_Request* request) {                                 \
-    return PointToPoint::irecv(MpiFunction::NAME, source, tag, comm, request, [&] {                \
-      return PMPI_##NAME(buf, count, datatype, source, tag, comm, request);                        \
-    });                                                                                            \
+    return PointToPoint::irecv(                                                                    \
+        MpiFunction::NAME, buf, count, datatype, source, tag, comm, request,                       \
+        [&] { return PMPI_##NAME(buf, count, datatype, source, tag, comm, request); });            \
   }
 
 #define VCMON_RECV_INIT(NAME, COUNT)                                                               \

@@ -6,6 +6,7 @@
 // found so that the receive that follows charges the probe's waiting to synchronisation, and
 // which communicator an Mprobe'd message belongs to.
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
@@ -39,6 +40,7 @@ const Shadow* monitored_probe(const Monitor* monitor, int source, int tag, MPI_C
       !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
     return nullptr;
   }
+  DeferredReceives::before_matching(*shadow);
   return shadow;
 }
 

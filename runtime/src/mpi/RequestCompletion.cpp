@@ -1,5 +1,6 @@
 #include "mpi/RequestCompletion.hpp"
 
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Receipt.hpp"
 #include "mpi/StampProtocol.hpp"
 
@@ -64,6 +65,9 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
 }
 
 void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
+  if (request.kind == TrackedRequest::Kind::PersistentReceive) {
+    DeferredReceives::before_matching(*request.shadow);
+  }
   request.post = Moment::now(monitor.clock());
   request.active = true;
   if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
@@ -161,10 +165,14 @@ CompletionBatch& CompletionBatch::for_this_thread() {
 bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
   handles_.assign(requests.begin(), requests.end());
   tracked_.resize(requests.size());
+  deferred_.assign(requests.size(), 0);
+  const bool deferring = DeferredReceives::exist();
   bool any = false;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     tracked_[i] = requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
-    any = any || tracked_[i] != nullptr;
+    deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring &&
+                   DeferredReceives::shadow_of(requests[i]) != nullptr;
+    any = any || tracked_[i] != nullptr || deferred_[i];
   }
   return any;
 }

@@ -60,9 +60,12 @@ class CompletionBatch {
 public:
   static CompletionBatch& for_this_thread();
 
-  // False when none of `requests` is tracked (the call then needs nothing from the layer).
+  // False when none of `requests` is tracked nor deferred (the call then needs nothing from
+  // the layer).
   bool collect(std::span<const MPI_Request> requests);
   TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
+  // Whether the request at `index` is a deferred receive's (DeferredReceives).
+  bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }
   MPI_Request handle(int index) const { return handles_[static_cast<std::size_t>(index)]; }
 
   // `user` unless it is MPI_STATUSES_IGNORE, else room for `count` statuses.
@@ -71,6 +74,7 @@ public:
 private:
   std::vector<MPI_Request> handles_;
   std::vector<TrackedRequest*> tracked_;
+  std::vector<char> deferred_;
   std::vector<MPI_Status> statuses_;
 };
 

@@ -3,6 +3,7 @@
 // know (another communicator, a generalized or I/O request) has no known partner: the call
 // then reports Running, which never makes a decider take an unsafe message.
 #include "mpi/BlockedCall.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/RequestTable.hpp"
 
 namespace vcmon::runtime::mpi {
@@ -29,6 +30,7 @@ bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs nee
 void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
   state.activity =
       needs_ == Needs::All ? deadlock::Activity::BlockedAll : deadlock::Activity::BlockedAny;
+  bool wildcard = false; // a deferred wildcard receive (DeferredReceives) is among them
   for (const MPI_Request request : requests_) {
     if (request == MPI_REQUEST_NULL) {
       continue;
@@ -36,6 +38,11 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
     int done = 0;
     PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
     if (done) {
+      continue;
+    }
+    if (const Shadow* deferred = DeferredReceives::shadow_of(request)) {
+      wildcard = true;
+      add_peers(state, *deferred, MPI_ANY_SOURCE);
       continue;
     }
     const TrackedRequest* tracked = request_table().find(request);
@@ -55,6 +62,12 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
     }
     add_peers(state, *tracked->shadow,
               tracked->kind == TrackedRequest::Kind::Collective ? MPI_ANY_SOURCE : tracked->peer);
+  }
+  if (wildcard) {
+    // Any peer may end a wildcard receive: the whole wait is an OR-wait (beside an AND-wait's
+    // other parts, the bound of an OR-wait is lower, hence safe).
+    state.activity = deadlock::Activity::BlockedAny;
+    state.collective.reset();
   }
 }
 

@@ -14,7 +14,7 @@ namespace vcmon::runtime::mpi {
 std::optional<vclock::WildcardCandidate>
 SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
                      std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
-                     std::optional<std::uint64_t> horizon) {
+                     std::optional<std::uint64_t> horizon, bool may_ask) {
   if (candidates.empty()) {
     return std::nullopt;
   }
@@ -32,6 +32,9 @@ SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
     if (!within(*rule.earliest)) {
       return std::nullopt;
     }
+  }
+  if (!may_ask) {
+    return std::nullopt;
   }
   const std::uint64_t now_rt = Moment::now(monitor_.clock()).rt;
   if (monitor_.config().deadlock == DeadlockMode::NullMessage) {

@@ -31,10 +31,12 @@ public:
   // Candidates and senders name world ranks. `waiting`: the decider's own wait, for state
   // requests. `horizon`: Test-style calls report only arrivals up to it. The candidate to
   // take now, or nullopt.
+  // `may_ask`: false where the caller must not wait for answers (outside any wait): only the
+  // bounds at hand decide then.
   std::optional<vclock::WildcardCandidate>
   decide(std::span<const vclock::WildcardCandidate> candidates,
          std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
-         std::optional<std::uint64_t> horizon);
+         std::optional<std::uint64_t> horizon, bool may_ask = true);
 
   // Counts the decision taken (and the safety wait since the first candidate came, at real
   // time `first_candidate_rt`, 0: none, until `decided_rt`) and traces it: `function`

@@ -1,4 +1,5 @@
 #include "mpi/ControlChannel.hpp"
+#include "mpi/DeferredReceives.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/WaitPolicy.hpp"
 
@@ -35,6 +36,10 @@ void WaitLoop::tick() {
   // Waiting between polls is the program's own waiting; only work done for others, and the
   // deadlock check, is the monitor's.
   bool worked = ControlChannel::serve(monitor_);
+  if (DeferredReceives::any()) {
+    DeferredReceives::progress(monitor_, std::nullopt, true);
+    worked = true;
+  }
   if (monitor_.config().deadlock == DeadlockMode::NullMessage) {
     worked = announcer_.announce(monitor_, call_, now_rt) || worked;
   }

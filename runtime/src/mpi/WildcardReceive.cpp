@@ -13,7 +13,8 @@ WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag
     : monitor_(monitor), shadow_(shadow), tag_(tag),
       wait_(place, post_vt, shadow, MPI_ANY_SOURCE, tag), decision_(monitor, shadow) {}
 
-std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon) {
+std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
+                                                    bool may_ask) {
   StampProtocol::drain();
   // Scratch per thread: no allocation once grown.
   static thread_local std::vector<vclock::WildcardCandidate> candidates;
@@ -49,7 +50,7 @@ std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t>
     earliest = std::min(earliest, c.arrival_ns);
   }
   wait_.set_present_arrival(earliest);
-  const auto chosen = decision_.decide(candidates, senders, wait_, horizon);
+  const auto chosen = decision_.decide(candidates, senders, wait_, horizon, may_ask);
   if (!chosen) {
     return std::nullopt;
   }
