@@ -8,6 +8,10 @@ if(VCMON_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(vcmon_compile_options INTERFACE -fsanitize=address,undefined)
 endif()
+if(VCMON_TSAN)
+  target_compile_options(vcmon_compile_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_link_options(vcmon_compile_options INTERFACE -fsanitize=thread)
+endif()
 
 # vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ...
 #              PRIVATE_DEPS ...) declares a module library from <module>/src/*.cpp with its public headers under <module>/include. INTERNAL modules are
