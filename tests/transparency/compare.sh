@@ -52,7 +52,7 @@ run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to
   start=$(date +%s.%N)
   (cd "$work" && env VCMON_OUTPUT="$work/$name.profiles" "$@" \
     timeout -k 5 "$per_run_timeout" "$mpiexec" -n "$ranks" "$program" "${arguments[@]}" \
-    >"$work/$name.out" 2>"$work/$name.err")
+    </dev/null >"$work/$name.out" 2>"$work/$name.err")
   echo $? >"$work/$name.status"
   end=$(date +%s.%N)
   echo "$start $end" | awk '{printf "%.2f\n", $2 - $1}' >"$work/$name.seconds"
