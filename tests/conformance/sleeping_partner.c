@@ -15,13 +15,15 @@
  * Irecv. Ranks above 2 only join the final reduction.
  *
  * Expected outcome: status 0 after about SLEEP_MS, every rank printing what it received, the
- * same with and without vcmon. Before 6c1d9d6 the waiting rank's deadlock check took the
- * sleeper's answer "waits for you" (given once it was awake and waiting for the waiting rank's
- * own message) for a deadlock, although its own receive had been satisfied meanwhile, printed
- * "vcmon: deadlock" and ended the job with status 3. MODE recv-then-send hangs with and without
- * that fix: the monitor's Sendrecv from a specific source sends its data only once the stamp of
- * the message it receives has arrived, while the partner waits inside PMPI_Recv for that data
- * before it sends. */
+ * same with and without vcmon. The monitor must not take the long wait for a deadlock, nor wait
+ * for an answer from a rank that cannot give one. Before 6c1d9d6 the 3-rank form hung (most
+ * runs, 1 s and 5 s): the waiting ranks' deadlock checks asked the sleeper for its state and
+ * waited for the answer without a deadline. That build was said to print a false "vcmon:
+ * deadlock" (exit 3) in some variant; none of those tried here (2 and 3 ranks, the Sendrecv
+ * partner, Waitall over Irecv + Isend, a third rank blocked meanwhile) did: the 2-rank form
+ * passes with it. MODE recv-then-send hangs with and without that fix: the monitor's Sendrecv
+ * from a specific source sends its data only once the stamp of the message it receives has
+ * arrived, while the partner waits inside PMPI_Recv for that data before it sends.  */
 #include "rank_log.h"
 #include "sleep_ms.h"
 
