@@ -1,52 +1,140 @@
 #!/usr/bin/env bash
-# compare.sh MPIEXEC RANKS PLAIN MONITORED
-# Runs the plain and the libvcmon-linked build of one transparency program under
-# `MPIEXEC -n RANKS` and fails, printing the difference, unless both exit with status 0 and
-# print exactly the same standard output. (stderr is not compared: the monitored run adds its
-# summary line there.)
+# compare.sh [OPTIONS] MPIEXEC RANKS PLAIN MONITORED [ARG...]
+# Runs the plain and the libvcmon-linked build of one program under `MPIEXEC -n RANKS`, each
+# with the arguments ARG..., and fails, printing the difference, unless every run exits with
+# status 0 and prints exactly the same standard output. (stderr is not compared: the monitored
+# run adds its summary line there.)
+# Options:
+#   --timeout S          limit of each run, in seconds (default 25); a run that reaches it is
+#                        reported as a hang
+#   --env VAR=VALUE      set for every run, plain and monitored (repeatable)
+#   --monitored-env VAR=VALUE   set for the monitored runs only (repeatable)
+#   --runs N             run the monitored build N times (default 1), each compared with the
+#                        first plain output; the first that fails ends the test
+#   --plain-runs N       run the plain build N times (default 1); they must agree with each
+#                        other too, or the program is not deterministic and the test is wrong
+#   --forbid REGEX       fail if a run's stdout or stderr has a line matching REGEX (grep -E;
+#                        repeatable): warnings that do not change the exit status
 set -u
-if [ $# -ne 4 ]; then
-  echo "usage: $0 MPIEXEC RANKS PLAIN MONITORED" >&2
+usage() {
+  echo "usage: $0 [--timeout S] [--env V=X]... [--monitored-env V=X]... [--runs N]" \
+    "[--plain-runs N] [--forbid REGEX]... MPIEXEC RANKS PLAIN MONITORED [ARG...]" >&2
   exit 2
-fi
+}
+per_run_timeout=25 runs=1 plain_runs=1
+common_env=() monitored_env=() forbidden=()
+while [ $# -gt 0 ]; do
+  case $1 in
+  --timeout) per_run_timeout=${2:?}; shift 2 ;;
+  --env) common_env+=("${2:?}"); shift 2 ;;
+  --monitored-env) monitored_env+=("${2:?}"); shift 2 ;;
+  --runs) runs=${2:?}; shift 2 ;;
+  --plain-runs) plain_runs=${2:?}; shift 2 ;;
+  --forbid) forbidden+=("${2:?}"); shift 2 ;;
+  --) shift; break ;;
+  -*) usage ;;
+  *) break ;;
+  esac
+done
+[ $# -ge 4 ] || usage
 mpiexec=$1 ranks=$2
 plain=$(realpath "$3") monitored=$(realpath "$4")
+shift 4
+arguments=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Each run gets well under ctest's 60 s, so a hang is reported with its output.
-per_run_timeout=25
 
-run() { # run NAME PROGRAM: stdout, stderr and exit status to $work/NAME.*
-  mkdir -p "$work/$1.profiles"
-  (cd "$work" && VCMON_OUTPUT="$work/$1.profiles" \
-    timeout "$per_run_timeout" "$mpiexec" -n "$ranks" "$2" >"$work/$1.out" 2>"$work/$1.err")
-  echo $? >"$work/$1.status"
+run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to $work/NAME.*
+  local name=$1 program=$2
+  shift 2
+  mkdir -p "$work/$name.profiles"
+  local start end
+  start=$(date +%s.%N)
+  (cd "$work" && env VCMON_OUTPUT="$work/$name.profiles" "$@" \
+    timeout -k 5 "$per_run_timeout" "$mpiexec" -n "$ranks" "$program" "${arguments[@]}" \
+    </dev/null >"$work/$name.out" 2>"$work/$name.err")
+  echo $? >"$work/$name.status"
+  end=$(date +%s.%N)
+  echo "$start $end" | awk '{printf "%.2f\n", $2 - $1}' >"$work/$name.seconds"
+}
+
+outcome() { # outcome NAME: "exit status N" or "hang (no end within S s)"
+  local status
+  status=$(cat "$work/$1.status")
+  case $status in
+  124 | 137) echo "hang (no end within $per_run_timeout s)" ;;
+  *) echo "exit status $status" ;;
+  esac
 }
 
 show_run() { # show_run NAME
-  echo "--- $1: exit status $(cat "$work/$1.status"), stderr:"
-  cat "$work/$1.err"
+  echo "--- $1: $(outcome "$1") after $(cat "$work/$1.seconds") s, stderr:"
+  head -c 20000 "$work/$1.err"
 }
 
-run plain "$plain"
-if [ "$(cat "$work/plain.status")" != 0 ] || [ ! -s "$work/plain.out" ]; then
-  echo "FAIL: the plain build must exit 0 and print something" >&2
-  show_run plain
-  exit 1
-fi
-run monitored "$monitored"
-
 failed=0
-if [ "$(cat "$work/monitored.status")" != 0 ]; then
-  echo "FAIL: the monitored build exits with status $(cat "$work/monitored.status")"
-  failed=1
-fi
-if ! diff -u --label plain --label monitored "$work/plain.out" "$work/monitored.out"; then
-  echo "FAIL: the monitored build prints something else (diff above)"
-  failed=1
-fi
-if [ $failed = 1 ]; then
-  show_run monitored
-  exit 1
-fi
-echo "same output ($(wc -l <"$work/plain.out") lines) and exit status with and without vcmon"
+check_forbidden() { # check_forbidden NAME
+  local pattern
+  for pattern in ${forbidden[@]+"${forbidden[@]}"}; do
+    if grep -E -q -- "$pattern" "$work/$1.out" "$work/$1.err"; then
+      echo "FAIL: $1 prints a line matching '$pattern':"
+      grep -E -h -- "$pattern" "$work/$1.out" "$work/$1.err" | head -5
+      failed=1
+    fi
+  done
+}
+
+# check_monitored I: compares monitored run I with the first plain run.
+check_monitored() {
+  local i=$1 run_failed=0 before=$failed
+  if [ "$(cat "$work/monitored.$i.status")" != 0 ]; then
+    echo "FAIL: monitored run $i: $(outcome "monitored.$i"), the plain build exits with status 0"
+    run_failed=1
+  fi
+  if ! diff -u --label plain --label "monitored run $i" "$work/plain.1.out" \
+    "$work/monitored.$i.out"; then
+    echo "FAIL: monitored run $i prints something else (diff above)"
+    run_failed=1
+  fi
+  check_forbidden "monitored.$i"
+  [ "$failed" = "$before" ] || run_failed=1
+  if [ $run_failed = 1 ]; then
+    show_run "monitored.$i"
+    failed=1
+  fi
+}
+
+# Round 1 runs plain first (the reference), round 2 monitored first, and so on, so that a
+# loaded machine slows both alike. The first monitored run that fails ends the test.
+total=$((runs > plain_runs ? runs : plain_runs))
+for ((i = 1; i <= total; ++i)); do
+  order="plain monitored"
+  [ $((i % 2)) = 0 ] && order="monitored plain"
+  for kind in $order; do
+    if [ "$kind" = plain ] && [ "$i" -le "$plain_runs" ]; then
+      run "plain.$i" "$plain" ${common_env[@]+"${common_env[@]}"}
+      echo "plain run $i: $(outcome "plain.$i"), $(cat "$work/plain.$i.seconds") s"
+      if [ "$(cat "$work/plain.$i.status")" != 0 ] || [ ! -s "$work/plain.$i.out" ]; then
+        echo "FAIL: the plain build must exit 0 and print something" >&2
+        show_run "plain.$i"
+        exit 1
+      fi
+      check_forbidden "plain.$i"
+      if [ "$i" -gt 1 ] && ! diff -u --label plain.1 --label "plain.$i" "$work/plain.1.out" \
+        "$work/plain.$i.out"; then
+        echo "FAIL: the plain build prints something else in run $i: the program is not" \
+          "deterministic"
+        exit 1
+      fi
+      [ $failed = 0 ] || exit 1
+    elif [ "$kind" = monitored ] && [ "$i" -le "$runs" ]; then
+      run "monitored.$i" "$monitored" ${common_env[@]+"${common_env[@]}"} \
+        ${monitored_env[@]+"${monitored_env[@]}"}
+      echo "monitored run $i: $(outcome "monitored.$i"), $(cat "$work/monitored.$i.seconds") s"
+      check_monitored "$i"
+      [ $failed = 0 ] || exit 1
+    fi
+  done
+done
+echo "same output ($(wc -l <"$work/plain.1.out") lines) and exit status with and without vcmon" \
+  "($plain_runs plain, $runs monitored runs)"
