@@ -21,9 +21,9 @@
  * waited for the answer without a deadline. That build was said to print a false "vcmon:
  * deadlock" (exit 3) in some variant; none of those tried here (2 and 3 ranks, the Sendrecv
  * partner, Waitall over Irecv + Isend, a third rank blocked meanwhile) did: the 2-rank form
- * passes with it. MODE recv-then-send hangs with and without that fix: the monitor's Sendrecv
- * from a specific source sends its data only once the stamp of the message it receives has
- * arrived, while the partner waits inside PMPI_Recv for that data before it sends.  */
+ * passes with it. MODE recv-then-send hung with that fix too: the monitor's Sendrecv from a
+ * specific source sent its data only once the stamp of the message it receives had arrived,
+ * while the partner waited inside PMPI_Recv for that data before it sent. */
 #include "rank_log.h"
 #include "sleep_ms.h"
 

@@ -1,5 +1,6 @@
 // The fixed handle table behind the request, communicator and message lookups of the PMPI
-// layer: O(1) insert/find/erase, erased slots reused, a full table refusing, concurrent inserts.
+// layer: O(1) insert/find/erase, erased slots reused, a full table refusing, concurrent inserts,
+// entries hidden while MPI may reuse their handle.
 #include "mpi/HandleTable.hpp"
 
 #include <gtest/gtest.h>
@@ -51,6 +52,33 @@ TEST(HandleTable, ReusesErasedSlotsIndefinitely) {
     table.erase(h);
     ASSERT_EQ(table.find(h), nullptr);
   }
+}
+
+// MPI_THREAD_MULTIPLE: MPI completed one thread's request and gave its handle to another
+// thread's new request before the first thread erased its entry.
+TEST(HandleTable, AHiddenEntryIsNeitherFoundNorOverwrittenByItsHandlesNextUse) {
+  HandleTable<int, 8> table;
+  int* const completing = table.insert(handle(3), 1);
+  ASSERT_NE(completing, nullptr);
+  table.hide(*completing);
+  EXPECT_EQ(table.find(handle(3)), nullptr);
+  int* const reused = table.insert(handle(3), 2);
+  ASSERT_NE(reused, nullptr);
+  EXPECT_NE(reused, completing);
+  EXPECT_EQ(*completing, 1);
+  table.erase_entry(*completing);
+  ASSERT_NE(table.find(handle(3)), nullptr);
+  EXPECT_EQ(*table.find(handle(3)), 2);
+}
+
+TEST(HandleTable, AHiddenEntryShownAgainIsFoundUnderItsHandle) {
+  HandleTable<int, 8> table;
+  int* const entry = table.insert(handle(5), 7);
+  table.hide(*entry);
+  table.show(handle(5), *entry);
+  EXPECT_EQ(table.find(handle(5)), entry);
+  table.erase_entry(*entry);
+  EXPECT_EQ(table.find(handle(5)), nullptr);
 }
 
 TEST(HandleTable, AFullTableRefusesAndStillFinds) {

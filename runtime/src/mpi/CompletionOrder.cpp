@@ -146,13 +146,18 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
         PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
         return done != 0;
       },
-      [&] { return PMPI_Wait(&requests[i], st); });
+      [&] {
+        request_table().hide_while_completing(&tracked);
+        const int wait_rc = PMPI_Wait(&requests[i], st);
+        request_table().show_if_alive(requests[i], &tracked);
+        return wait_rc;
+      });
   *index = static_cast<int>(i);
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(monitor, end_ns, update);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
-  RequestCompletion::completed(monitor, handle, tracked, *st, rc, {call.vt, decided.rt},
+  RequestCompletion::completed(monitor, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), update);
   return rc;
 }

@@ -68,7 +68,12 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
     return run_completion(monitor, function, {request, 1}, RequestsWait::Needs::All, blocking, call,
-                          [&] { return pmpi(st); });
+                          [&] {
+                            request_table().hide_while_completing(tracked);
+                            const int rc = pmpi(st);
+                            request_table().show_if_alive(*request, tracked);
+                            return rc;
+                          });
   };
   if (tracked == nullptr) {
     if (monitor == nullptr || DeferredReceives::shadow_of(handle) == nullptr) {
@@ -85,7 +90,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     // Recorded when posted; its completion moves no clock: only forget it once MPI freed it.
     const int rc = run(status, nullptr);
     if (*request == MPI_REQUEST_NULL) {
-      request_table().erase(handle);
+      request_table().erase(*tracked);
     }
     return rc;
   }
@@ -99,8 +104,8 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(*monitor, end_ns, update);
-  RequestCompletion::completed(*monitor, handle, *tracked, *st, rc, call,
-                               monitor->clock().real_at(end_ns), update);
+  RequestCompletion::completed(*monitor, *tracked, *st, rc, call, monitor->clock().real_at(end_ns),
+                               update);
   return rc;
 }
 
@@ -113,10 +118,15 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
                   EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
-  const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, function, all, needs, blocking, call, [&] { return pmpi(st); });
-  };
   CompletionBatch& batch = CompletionBatch::for_this_thread();
+  const auto run = [&](MPI_Status* st, const Moment* call) {
+    return run_completion(monitor, function, all, needs, blocking, call, [&] {
+      batch.hide_while_completing();
+      const int rc = pmpi(st);
+      batch.show_if_alive(requests);
+      return rc;
+    });
+  };
   if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
     return run(statuses, nullptr);
   }
@@ -134,8 +144,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
       if (error != MPI_ERR_PENDING) {
-        RequestCompletion::completed(*monitor, batch.handle(index), *tracked, status, error, call,
-                                     end_rt, update);
+        RequestCompletion::completed(*monitor, *tracked, status, error, call, end_rt, update);
       }
     }
   });
@@ -341,10 +350,12 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
+  request_table().hide_while_completing(tracked);
   const int rc = PMPI_Request_free(request);
+  request_table().show_if_alive(*request, tracked);
   if (tracked != nullptr && rc == MPI_SUCCESS) {
     LayerWork work(*monitor);
-    RequestCompletion::freed(handle, *tracked);
+    RequestCompletion::freed(*tracked);
   }
   return rc;
 }

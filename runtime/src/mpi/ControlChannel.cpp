@@ -280,15 +280,17 @@ bool ControlChannel::serve(Monitor& monitor) {
   return any;
 }
 
-bool ControlChannel::stuck_unpolled(Monitor& monitor, int rank, bool waiting_for_others) {
+std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, int rank) {
   const std::optional<UnpolledState> inside = UnpolledCall::state_of(rank);
-  if (!inside || inside->since_rt == 0 ||
-      (waiting_for_others && inside->wait != UnpolledWait::Others)) {
-    return false;
+  if (!inside || inside->since_rt == 0) {
+    return std::nullopt;
   }
   const std::uint64_t timeout_ns = monitor.config().deadlock_timeout_ms * 1'000'000;
   const std::uint64_t stuck_ns = std::max<std::uint64_t>(timeout_ns / 50, 20'000'000);
-  return Moment::now(monitor.clock()).rt >= inside->since_rt + stuck_ns;
+  if (Moment::now(monitor.clock()).rt < inside->since_rt + stuck_ns) {
+    return std::nullopt;
+  }
+  return inside;
 }
 
 std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks,
@@ -317,7 +319,7 @@ std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::sp
   // Whether an answer from the i-th rank may still come and still matter.
   const auto awaited = [&](std::size_t i) {
     return !replies[i].answered && StampCounts::received_from(ranks[i]) == received_before[i] &&
-           !stuck_unpolled(monitor, ranks[i], false);
+           !stuck_unpolled(monitor, ranks[i]);
   };
   std::vector<std::uint64_t> words;
   for (;;) {
@@ -325,7 +327,7 @@ std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::sp
       if (words.empty() || words[0] != sequence) {
         // The answer to a request given up on: unless its rank was stuck in an unpolled
         // call, the deadline was too short for this machine.
-        if (!stuck_unpolled(monitor, source, false)) {
+        if (!stuck_unpolled(monitor, source)) {
           reply_deadline_ns = std::min(2 * reply_deadline_ns, kLastDeadlineNs);
         }
         continue;

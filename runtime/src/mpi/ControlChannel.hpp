@@ -9,6 +9,7 @@
 
 #include "mpi/BlockedCall.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/UnpolledCall.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -16,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -77,11 +79,10 @@ public:
   // it yet knows the other is still inside.
   static std::uint64_t null_collective_of(int rank);
 
-  // Whether world rank `rank`, of this node, has been inside an MPI call the layer cannot poll
-  // (UnpolledCall) for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
-  // answer soon; `waiting_for_others`: only in calls that may wait for any other process (a
-  // one-sided lock the asker itself may hold).
-  static bool stuck_unpolled(Monitor& monitor, int rank, bool waiting_for_others);
+  // The MPI call the layer cannot poll (UnpolledCall) that world rank `rank`, of this node, has
+  // been inside for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
+  // answer soon; nullopt when it is not stuck in one (or this process cannot tell).
+  static std::optional<UnpolledState> stuck_unpolled(Monitor& monitor, int rank);
 
   // This process's state now, as it would answer.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);

@@ -28,12 +28,11 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
                            received_before_[static_cast<std::size_t>(ranks[i])] < reply.stamps_sent;
     if (reply.answered && !in_flight) {
       state = reply.state;
-    } else if (!reply.answered && !received_before_.empty() &&
-               ControlChannel::stuck_unpolled(monitor_, ranks[i], true)) {
+    } else if (const std::optional<int> waits_for = stuck_waiting_for(reply, ranks[i])) {
       state.rank = ranks[i];
       state.activity = deadlock::Activity::BlockedAny;
       state.clock_ns = SenderBounds::of(ranks[i]);
-      state.waits_on = {monitor_.world_rank()};
+      state.waits_on = {*waits_for};
       assumed_stuck_ = true;
     } else {
       // No answer (it computes, or waits inside a call the layer does not poll), or a message
@@ -50,6 +49,26 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
     }
   }
   return states;
+}
+
+std::optional<int> ControlStateExchange::stuck_waiting_for(const StateReply& reply,
+                                                           int rank) const {
+  if (reply.answered || received_before_.empty()) {
+    return std::nullopt;
+  }
+  const std::optional<UnpolledState> stuck = ControlChannel::stuck_unpolled(monitor_, rank);
+  if (!stuck) {
+    return std::nullopt;
+  }
+  switch (stuck->wait) {
+  case UnpolledWait::Others:
+    return monitor_.world_rank();
+  case UnpolledWait::Receiver:
+    return stuck->receiver >= 0 ? std::optional<int>(stuck->receiver) : std::nullopt;
+  case UnpolledWait::Completes:
+    break;
+  }
+  return std::nullopt;
 }
 
 std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor) {

@@ -30,13 +30,17 @@ public:
 
   // The answers so far, by rank.
   const std::map<deadlock::Rank, StateReply>& replies() const { return replies_; }
-  // Whether a rank that did not answer was taken to wait for the decider: it is stuck in a
-  // one-sided call the layer cannot poll (ControlChannel::stuck_unpolled), where it may wait
-  // for the decider itself (a lock the decider holds), and waiting for its answer could hang
-  // the program. Wildcard decisions only.
+  // Whether a rank that did not answer was taken to be blocked: it is stuck in a call the
+  // layer cannot poll (ControlChannel::stuck_unpolled) that may wait for another process, and
+  // waiting for its answer could hang the program. Wildcard decisions only.
   bool assumed_stuck() const { return assumed_stuck_; }
 
 private:
+  // The rank that `rank`, which did not answer, is taken to wait for: the decider itself when
+  // it is stuck in one-sided synchronisation (a lock the decider may hold), the receiver when
+  // it is stuck in a blocking send (MPI sends it by rendezvous); nullopt otherwise.
+  std::optional<int> stuck_waiting_for(const StateReply& reply, int rank) const;
+
   Monitor& monitor_;
   const Shadow* shadow_;
   std::map<deadlock::Rank, StateReply> replies_;

@@ -238,6 +238,21 @@ const Shadow* DeferredReceives::shadow_of(MPI_Request request) {
   return receive != nullptr ? receive->shadow : nullptr;
 }
 
+std::optional<std::uint64_t> DeferredReceives::present_arrival(MPI_Request request) {
+  if (!exist()) {
+    return std::nullopt;
+  }
+  const CallerLock guard(lock);
+  const DeferredReceive* receive = find(request);
+  if (receive == nullptr) {
+    return std::nullopt;
+  }
+  if (receive->decided || receive->state == DeferredReceive::State::Done) {
+    return receive->post.vt; // its message is here or on its way: nobody else must act
+  }
+  return receive->shadow->inbox.earliest_candidate(receive->tag);
+}
+
 bool DeferredReceives::refers_to(const Shadow& shadow) {
   const CallerLock guard(lock);
   return std::any_of(receives.begin(), receives.end(),

@@ -66,6 +66,11 @@ public:
   // The communicator of the deferred receive whose generalized request is `request`, or
   // nullptr when it is none.
   static const Shadow* shadow_of(MPI_Request request);
+  // The deferred receive whose generalized request is `request`, described for the deadlock
+  // check by the thread that waits for it: the earliest virtual time of a message already
+  // here that can end it (a candidate in its communicator's inbox, or the message it was
+  // decided for), nullopt when none is or `request` is no deferred receive's.
+  static std::optional<std::uint64_t> present_arrival(MPI_Request request);
   // Whether a deferred receive on `shadow` is not finished (the shadow must live on).
   static bool refers_to(const Shadow& shadow);
 

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace vcmon::runtime::mpi {
 
@@ -27,33 +28,43 @@ public:
   // Stores `value` under `handle`; nullptr when the table is full.
   Value* insert(std::int32_t handle, const Value& value) {
     for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
-      Slot& slot = slots_[i];
-      std::int32_t key = slot.key.load(std::memory_order_relaxed);
-      if ((key == kEmpty || key == kErased) && claim(slot, key)) {
-        slot.value = value;
-        slot.key.store(handle, std::memory_order_release);
-        return &slot.value;
+      std::int32_t key = keys_[i].load(std::memory_order_relaxed);
+      if ((key == kEmpty || key == kErased) && claim(keys_[i], key)) {
+        values_[i] = value;
+        keys_[i].store(handle, std::memory_order_release);
+        return &values_[i];
       }
     }
     return nullptr;
   }
 
   Value* find(std::int32_t handle) {
-    Slot* slot = find_slot(handle);
-    return slot != nullptr ? &slot->value : nullptr;
+    const std::optional<std::size_t> i = index_of(handle);
+    return i ? &values_[*i] : nullptr;
   }
 
   void erase(std::int32_t handle) {
-    if (Slot* slot = find_slot(handle)) {
-      slot->key.store(kErased, std::memory_order_release);
+    if (const std::optional<std::size_t> i = index_of(handle)) {
+      keys_[*i].store(kErased, std::memory_order_release);
     }
+  }
+  // Erases the entry `value` (one this table returned), found or hidden.
+  void erase_entry(Value& value) { keys_[slot_of(value)].store(kErased, std::memory_order_release); }
+
+  // Hides the entry `value` from lookups and inserts, keeping it: MPI may give the handle of a
+  // request it completes to another thread's new request before this thread is done with the
+  // completion (MPI_THREAD_MULTIPLE), which then must not find or overwrite this entry.
+  void hide(Value& value) { keys_[slot_of(value)].store(kClaimed, std::memory_order_release); }
+  // Files a hidden entry under `handle` again (the request lives on).
+  void show(std::int32_t handle, Value& value) {
+    keys_[slot_of(value)].store(handle, std::memory_order_release);
   }
 
   // Whether a stored value satisfies `predicate` (a scan of the whole table: rare calls only).
   template <typename Predicate> bool any_of(Predicate&& predicate) const {
-    for (const Slot& slot : slots_) {
-      const std::int32_t key = slot.key.load(std::memory_order_acquire);
-      if (key != kEmpty && key != kErased && key != kClaimed && predicate(slot.value)) {
+    for (std::size_t i = 0; i < Capacity; ++i) {
+      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
+      if (key != kEmpty && key != kErased && key != kClaimed && predicate(values_[i])) {
         return true;
       }
     }
@@ -61,33 +72,32 @@ public:
   }
 
 private:
-  struct Slot {
-    std::atomic<std::int32_t> key{kEmpty};
-    Value value{};
-  };
-
   // Takes a free slot whose key read `key`. A compare-and-swap only when several threads may
   // insert at once: a locked instruction right after MPI wrote a message into shared memory
   // waits for that store (about 20 ns, on every Isend and Irecv).
-  static bool claim(Slot& slot, std::int32_t key) {
+  static bool claim(std::atomic<std::int32_t>& slot, std::int32_t key) {
     if (!CallerCounters::concurrent_callers()) {
-      slot.key.store(kClaimed, std::memory_order_relaxed);
+      slot.store(kClaimed, std::memory_order_relaxed);
       return true;
     }
-    return slot.key.compare_exchange_strong(key, kClaimed, std::memory_order_acquire);
+    return slot.compare_exchange_strong(key, kClaimed, std::memory_order_acquire);
   }
 
-  Slot* find_slot(std::int32_t handle) {
+  std::optional<std::size_t> index_of(std::int32_t handle) const {
     for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
-      const std::int32_t key = slots_[i].key.load(std::memory_order_acquire);
+      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
       if (key == handle) {
-        return &slots_[i];
+        return i;
       }
       if (key == kEmpty) {
-        return nullptr;
+        return std::nullopt;
       }
     }
-    return nullptr;
+    return std::nullopt;
+  }
+
+  std::size_t slot_of(const Value& value) const {
+    return static_cast<std::size_t>(&value - values_.data());
   }
 
   // Fibonacci hashing spreads MPICH's consecutive handle indices over the table.
@@ -96,7 +106,8 @@ private:
   }
   static std::size_t next(std::size_t i) { return (i + 1) & (Capacity - 1); }
 
-  std::array<Slot, Capacity> slots_{};
+  std::array<std::atomic<std::int32_t>, Capacity> keys_{};
+  std::array<Value, Capacity> values_{};
 };
 
 } // namespace vcmon::runtime::mpi

@@ -128,7 +128,9 @@ public:
     // decided meanwhile: the receiver may wait for one of them to match its own send.
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
                                    DeferredReceives::any());
-    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi) : unpolled(entry.start, pmpi);
+    const int rc =
+        may_wait ? wait_for_send(*monitor, *send, ipmpi)
+                 : unpolled(entry.start, send ? send->shadow->world_rank_of(send->dest) : -1, pmpi);
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
@@ -139,9 +141,12 @@ public:
     return rc;
   }
 
-  // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall).
-  template <typename Call> static int unpolled(const Moment& entry, Call&& pmpi) {
-    const UnpolledCall inside(entry.rt);
+  // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall),
+  // and to whom (world rank; -1: a send the layer does not stamp), whom it waits for if MPI
+  // sends it by rendezvous after all.
+  template <typename Call> static int unpolled(const Moment& entry, int receiver, Call&& pmpi) {
+    const UnpolledCall inside(
+        entry.rt, receiver >= 0 ? UnpolledWait::Receiver : UnpolledWait::Completes, receiver);
     return pmpi();
   }
 
@@ -455,12 +460,13 @@ public:
     return rc;
   }
 
-  // Sendrecv and Sendrecv_replace: `pmpi(int source, MPI_Status*)`. The send's stamp leaves
-  // before the receive waits for its own, so two ranks exchanging never wait on each other.
-  // A wildcard receive half runs as MPI's definition of Sendrecv: `isend(MPI_Request*)` posts
-  // the send half, the receive is decided and taken with `recv(int source, MPI_Status*)`, then
-  // the send completes. Deciding may take a while (it asks other ranks), and a partner that
-  // decided first must not wait inside PMPI for data this rank has not sent yet.
+  // Sendrecv and Sendrecv_replace: `pmpi(int source, MPI_Status*)` when the receive half
+  // does not wait for a stamp. Otherwise the call runs as MPI defines Sendrecv:
+  // `isend(MPI_Request*)` posts the send half, the receive half waits (polling) for its stamp,
+  // is decided if a wildcard, and is taken with `recv(int source, MPI_Status*)`, then the send
+  // completes. The data leaves before the receive waits: a partner that receives first and
+  // sends after (MPI_Recv then MPI_Send) must not wait inside PMPI for data this rank holds
+  // back until the partner's stamp has come.
   template <typename Count, typename Call, typename Isend, typename Recv>
   static int sendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
                       int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
@@ -481,20 +487,27 @@ public:
       site = monitor->comm_site(index_of(function));
       post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
     }
-    const bool wildcard = source == MPI_ANY_SOURCE;
-    MPI_Request outgoing = MPI_REQUEST_NULL;
-    int rc = wildcard ? isend(&outgoing) : MPI_SUCCESS;
-    PendingStamp incoming;
-    Moment call = post;
-    if (source != MPI_PROC_NULL && rc == MPI_SUCCESS) {
-      incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
-      call.rt = Moment::now(monitor->clock()).rt;
-    }
+    const auto send_done = [&](int rc) {
+      if (send) {
+        ClockUpdate unused;
+        LayerWork work(*monitor);
+        sent(*monitor, *send, rc, nullptr, unused);
+      }
+    };
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-    if (!wildcard) {
-      rc = pmpi(source == MPI_PROC_NULL ? source : incoming.source, st);
-    } else if (rc == MPI_SUCCESS) {
+    if (source == MPI_PROC_NULL) {
+      const int rc = pmpi(source, st);
+      send_done(rc);
+      return rc;
+    }
+    MPI_Request outgoing = MPI_REQUEST_NULL;
+    int rc = isend(&outgoing);
+    PendingStamp incoming;
+    Moment call = post;
+    if (rc == MPI_SUCCESS) {
+      incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
+      call.rt = Moment::now(monitor->clock()).rt;
       rc = recv(incoming.source, st);
       const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest);
       const int sent_rc = WaitPolicy::block(
@@ -507,14 +520,8 @@ public:
           [&] { return PMPI_Wait(&outgoing, MPI_STATUS_IGNORE); });
       rc = rc == MPI_SUCCESS ? sent_rc : rc;
     }
-    if (send) {
-      ClockUpdate unused;
-      LayerWork work(*monitor);
-      sent(*monitor, *send, rc, nullptr, unused);
-    }
-    if (source != MPI_PROC_NULL) {
-      received(*monitor, site, *shadow, post, call, rc, *st, incoming);
-    }
+    send_done(rc);
+    received(*monitor, site, *shadow, post, call, rc, *st, incoming);
     return rc;
   }
 

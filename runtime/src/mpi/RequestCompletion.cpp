@@ -14,7 +14,7 @@ RequestTable& request_table() {
   return table;
 }
 
-void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedRequest& request,
+void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
                                   const MPI_Status& status, int error, const Moment& call,
                                   std::uint64_t end_rt, ClockUpdate& update) {
   if (request.persistent() && !request.active) {
@@ -60,7 +60,7 @@ void RequestCompletion::completed(Monitor& monitor, MPI_Request handle, TrackedR
   if (request.persistent()) {
     request.active = false;
   } else {
-    request_table().erase(handle);
+    request_table().erase(request);
   }
 }
 
@@ -97,7 +97,7 @@ void RequestCompletion::start_failed(TrackedRequest& request) {
   }
 }
 
-void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
+void RequestCompletion::freed(TrackedRequest& request) {
   // A freed request that is still active completes unseen: a synchronous send's reply still
   // comes, unused.
   if (request.layer != nullptr) {
@@ -106,7 +106,7 @@ void RequestCompletion::freed(MPI_Request handle, TrackedRequest& request) {
   if (request.stamp.state != PostedStamp::State::None) {
     StampProtocol::release(*request.shadow, request.stamp);
   }
-  request_table().erase(handle);
+  request_table().erase(request);
 }
 
 namespace {
@@ -126,11 +126,14 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
     MPI_Request request = handle;
     int done = 0;
     MPI_Status status;
+    TrackedRequest* tracked = request_table().find(handle);
+    request_table().hide_while_completing(tracked);
     const int error = PMPI_Test(&request, &done, &status);
+    request_table().show_if_alive(request, tracked);
     if (!done) {
       return false;
     }
-    if (TrackedRequest* tracked = request_table().find(handle)) {
+    if (tracked != nullptr) {
       if (!Receipt::consumed_request(error, status)) {
         StampProtocol::abandon(*tracked->shadow, tracked->stamp);
       } else if (tracked->stamp.state != PostedStamp::State::None) {
@@ -140,7 +143,7 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
       } else {
         Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status);
       }
-      request_table().erase(handle);
+      request_table().erase(*tracked);
     }
     orphan_count_.fetch_sub(1, std::memory_order_relaxed);
     return true;
@@ -150,7 +153,9 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
 void RequestCompletion::free_orphans() {
   const std::lock_guard lock(orphans_mutex);
   for (MPI_Request request : orphans) {
-    request_table().erase(request);
+    if (TrackedRequest* tracked = request_table().find(request)) {
+      request_table().erase(*tracked);
+    }
     PMPI_Request_free(&request);
   }
   orphans.clear();
@@ -175,6 +180,18 @@ bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
     any = any || tracked_[i] != nullptr || deferred_[i];
   }
   return any;
+}
+
+void CompletionBatch::hide_while_completing() {
+  for (TrackedRequest* tracked : tracked_) {
+    request_table().hide_while_completing(tracked);
+  }
+}
+
+void CompletionBatch::show_if_alive(const MPI_Request* after) {
+  for (std::size_t i = 0; i < tracked_.size(); ++i) {
+    request_table().show_if_alive(after[i], tracked_[i]);
+  }
 }
 
 MPI_Status* CompletionBatch::statuses(MPI_Status* user, int count) {

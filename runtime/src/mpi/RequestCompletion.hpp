@@ -19,19 +19,18 @@ namespace vcmon::runtime::mpi {
 
 class RequestCompletion {
 public:
-  // `request` (handle `handle`) completed with `status` and `error` in a call entered at
+  // `request` completed with `status` and `error` in a call entered at
   // `call` whose PMPI part returned at real time `end_rt`.
-  static void completed(Monitor& monitor, MPI_Request handle, TrackedRequest& request,
-                        const MPI_Status& status, int error, const Moment& call,
-                        std::uint64_t end_rt, ClockUpdate& update);
+  static void completed(Monitor& monitor, TrackedRequest& request, const MPI_Status& status,
+                        int error, const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post.
   static void starting(Monitor& monitor, TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
   static void start_failed(TrackedRequest& request);
 
-  // MPI_Request_free of a tracked request (handle `handle`) succeeded.
-  static void freed(MPI_Request handle, TrackedRequest& request);
+  // MPI_Request_free of a tracked request succeeded.
+  static void freed(TrackedRequest& request);
 
   // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
   // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
@@ -67,6 +66,11 @@ public:
   // Whether the request at `index` is a deferred receive's (DeferredReceives).
   bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }
   MPI_Request handle(int index) const { return handles_[static_cast<std::size_t>(index)]; }
+
+  // Around the PMPI call that may complete them (RequestTable::hide_while_completing);
+  // `after`: the program's handles after the call.
+  void hide_while_completing();
+  void show_if_alive(const MPI_Request* after);
 
   // `user` unless it is MPI_STATUSES_IGNORE, else room for `count` statuses.
   MPI_Status* statuses(MPI_Status* user, int count);

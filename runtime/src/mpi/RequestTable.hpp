@@ -62,7 +62,25 @@ public:
     return shared_handle(request) ? nullptr : table_.insert(request, tracked);
   }
   TrackedRequest* find(MPI_Request request) { return table_.find(request); }
-  void erase(MPI_Request request) { table_.erase(request); }
+  void erase(TrackedRequest& entry) { table_.erase_entry(entry); }
+
+  // Around a PMPI call that may complete the request of `entry` (nullptr: untracked): once
+  // MPI completed it, MPI may give its handle to another thread's new request before this
+  // thread has dealt with the completion (MPI_THREAD_MULTIPLE). The entry is hidden from
+  // lookups and inserts meanwhile, and shown again under `handle_after` (the program's handle
+  // after the call) if the request lives on; a completed one stays hidden until erased. No
+  // work unless several threads may call MPI at once.
+  void hide_while_completing(TrackedRequest* entry) {
+    if (entry != nullptr && CallerCounters::concurrent_callers()) {
+      table_.hide(*entry);
+    }
+  }
+  void show_if_alive(MPI_Request handle_after, TrackedRequest* entry) {
+    if (entry != nullptr && CallerCounters::concurrent_callers() &&
+        handle_after != MPI_REQUEST_NULL) {
+      table_.show(handle_after, *entry);
+    }
+  }
   template <typename Predicate> bool any_of(Predicate&& predicate) const {
     return table_.any_of(std::forward<Predicate>(predicate));
   }

@@ -27,7 +27,7 @@ bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs nee
   return needs == Needs::All || !any_active;
 }
 
-void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
+void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thread) const {
   state.activity =
       needs_ == Needs::All ? deadlock::Activity::BlockedAll : deadlock::Activity::BlockedAny;
   bool wildcard = false; // a deferred wildcard receive (DeferredReceives) is among them
@@ -43,6 +43,13 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool) const {
     if (const Shadow* deferred = DeferredReceives::shadow_of(request)) {
       wildcard = true;
       add_peers(state, *deferred, MPI_ANY_SOURCE);
+      // Only the waiting thread reads its communicators' inboxes. A message already here
+      // ends the wait once decided: the wait is not blocked on anyone.
+      if (const auto present =
+              waiting_thread ? DeferredReceives::present_arrival(request) : std::nullopt) {
+        state.present_arrival_ns =
+            std::min(state.present_arrival_ns.value_or(deadlock::kNever), *present);
+      }
       continue;
     }
     const TrackedRequest* tracked = request_table().find(request);

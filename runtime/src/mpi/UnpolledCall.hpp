@@ -15,41 +15,49 @@
 
 namespace vcmon::runtime::mpi {
 
-// What an unpolled call may wait for. A collective's MPI part, a constructor's, a small send's
-// complete on their own once they started (every member has entered; the message goes out);
-// one-sided synchronisation may wait for any other process (a lock held elsewhere).
-enum class UnpolledWait : std::uint64_t { Completes = 1, Others = 2 };
+// What an unpolled call may wait for. A collective's MPI part and a constructor's complete on
+// their own once they started (every member has entered); a small send goes out at once
+// unless MPI sends it by rendezvous, when it waits for its receiver; one-sided
+// synchronisation may wait for any other process (a lock held elsewhere).
+enum class UnpolledWait : std::uint64_t { Completes = 1, Others = 2, Receiver = 3 };
 
 // One process's line: how many of its threads are inside unpolled calls, since when (real
-// time, rank 0's base) the first of them is, and what that one may wait for.
+// time, rank 0's base) the first of them is, what that one may wait for and, a send, the
+// world rank it sends to.
 struct UnpolledMark {
   std::atomic<std::uint64_t> inside{0};
   std::atomic<std::uint64_t> since_rt{0};
   std::atomic<std::uint64_t> wait{0};
+  std::atomic<std::int64_t> receiver{-1};
 };
 
 // What a rank of this node is inside of.
 struct UnpolledState {
   std::uint64_t since_rt = 0; // 0: not inside an unpolled call
   UnpolledWait wait = UnpolledWait::Completes;
+  int receiver = -1; // UnpolledWait::Receiver: the world rank the send is addressed to
 };
 
 class UnpolledCall {
 public:
   // Marks this process as inside an unpolled call, entered at real time `entry_rt`, for the
   // scope's lifetime. A few stores without MPI_THREAD_MULTIPLE (a small send's hot path).
-  explicit UnpolledCall(std::uint64_t entry_rt, UnpolledWait wait = UnpolledWait::Completes) {
+  // `receiver`: a send's destination (world rank), for UnpolledWait::Receiver.
+  explicit UnpolledCall(std::uint64_t entry_rt, UnpolledWait wait = UnpolledWait::Completes,
+                        int receiver = -1) {
     if (own_ == nullptr) {
       return;
     }
     if (CallerCounters::concurrent_callers()) {
       if (own_->inside.fetch_add(1, std::memory_order_acq_rel) == 0) {
         own_->wait.store(static_cast<std::uint64_t>(wait), std::memory_order_relaxed);
+        own_->receiver.store(receiver, std::memory_order_relaxed);
         own_->since_rt.store(entry_rt, std::memory_order_release);
       }
       return;
     }
     own_->wait.store(static_cast<std::uint64_t>(wait), std::memory_order_relaxed);
+    own_->receiver.store(receiver, std::memory_order_relaxed);
     own_->since_rt.store(entry_rt, std::memory_order_relaxed);
     own_->inside.store(1, std::memory_order_release);
   }
@@ -89,7 +97,8 @@ public:
       return UnpolledState{};
     }
     return UnpolledState{mark.since_rt.load(std::memory_order_acquire),
-                         static_cast<UnpolledWait>(mark.wait.load(std::memory_order_relaxed))};
+                         static_cast<UnpolledWait>(mark.wait.load(std::memory_order_relaxed)),
+                         static_cast<int>(mark.receiver.load(std::memory_order_relaxed))};
   }
 
 private:
