@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mpi/ShadowCommunicators.hpp"
+#include "mpi/StampProtocol.hpp"
 
 #include "vcmon/deadlock/ProcessState.hpp"
 #include "vcmon/tables/Site.hpp"
@@ -87,7 +88,7 @@ public:
   }
 
   bool satisfied() const override {
-    return tag_ && peer_ != MPI_ANY_SOURCE && shadow_.inbox.find(peer_, *tag_).has_value();
+    return tag_ && peer_ != MPI_ANY_SOURCE && StampProtocol::present(shadow_, peer_, *tag_);
   }
 
 private:

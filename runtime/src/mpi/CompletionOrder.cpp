@@ -60,43 +60,50 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
   std::vector<std::size_t> claimed;
+  std::vector<PendingStamp> stamps; // the candidates' stamps, in their order
   std::uint64_t first_candidate_rt = 0;
   std::optional<vclock::WildcardCandidate> chosen;
   const auto attempt = [&](std::optional<std::uint64_t> horizon) {
-    StampProtocol::drain();
     candidates.clear();
     senders.clear();
     claimed.clear();
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-      TrackedRequest* tracked =
-          requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
-      if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
-        continue;
-      }
-      const int rank = shadow->world_rank_of(tracked->peer);
-      if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
-        if (StampProtocol::arrived(*shadow, tracked->stamp)) {
-          claimed.push_back(kNotInInbox);
-          candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
+    stamps.clear();
+    {
+      const StampProtocol::Hold hold; // the inbox, until the candidates are copied
+      StampProtocol::drain();
+      for (std::size_t i = 0; i < requests.size(); ++i) {
+        TrackedRequest* tracked =
+            requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+        if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
+          continue;
+        }
+        const int rank = shadow->world_rank_of(tracked->peer);
+        if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
+          if (StampProtocol::arrived(*shadow, tracked->stamp)) {
+            claimed.push_back(kNotInInbox);
+            candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
+            stamps.push_back(tracked->stamp.entry);
+          } else {
+            senders.push_back({rank, SenderBounds::of(rank)});
+          }
+          continue;
+        }
+        // The stamp of this request's message: the first from its source matching its tag that
+        // an earlier request of the call has not claimed.
+        std::optional<std::size_t> entry;
+        for (std::size_t skip = 0;; ++skip) {
+          entry = shadow->inbox.find(tracked->peer, tracked->tag, skip);
+          if (!entry || std::find(claimed.begin(), claimed.end(), *entry) == claimed.end()) {
+            break;
+          }
+        }
+        if (entry) {
+          claimed.push_back(*entry);
+          candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
+          stamps.push_back(shadow->inbox[*entry]);
         } else {
           senders.push_back({rank, SenderBounds::of(rank)});
         }
-        continue;
-      }
-      // The stamp of this request's message: the first from its source matching its tag that
-      // an earlier request of the call has not claimed.
-      std::optional<std::size_t> entry;
-      for (std::size_t skip = 0;; ++skip) {
-        entry = shadow->inbox.find(tracked->peer, tracked->tag, skip);
-        if (!entry || std::find(claimed.begin(), claimed.end(), *entry) == claimed.end()) {
-          break;
-        }
-      }
-      if (entry) {
-        claimed.push_back(*entry);
-        candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
-      } else {
-        senders.push_back({rank, SenderBounds::of(rank)});
       }
     }
     // A source with a stamp here cannot be overtaken by its own later messages.
@@ -129,11 +136,9 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   const std::size_t i = chosen->slot;
   const MPI_Request handle = requests[i];
   TrackedRequest& tracked = *request_table().find(handle);
-  const std::size_t in_inbox = claimed[std::distance(
-      candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
-                                       [&](const auto& c) { return c.slot == i; }))];
-  const PendingStamp stamp =
-      in_inbox == kNotInInbox ? tracked.stamp.entry : shadow->inbox[in_inbox];
+  const PendingStamp stamp = stamps[static_cast<std::size_t>(
+      std::distance(candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
+                                                     [&](const auto& c) { return c.slot == i; })))];
   // Its sender has sent: the data follows at once.
   const Moment decided = Moment::now(monitor.clock());
   const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer);

@@ -92,10 +92,9 @@ void post_undecided(DeferredReceive& receive) {
                receive.comm, &receive.real);
 }
 
-// Decided: the message whose stamp is at `index` in the inbox.
-void post_decided(DeferredReceive& receive, std::size_t index) {
+// Decided: the message whose stamp is `chosen`.
+void post_decided(DeferredReceive& receive, const PendingStamp& chosen) {
   const Shadow& shadow = *receive.shadow;
-  const PendingStamp chosen = shadow.inbox[index];
   receive.wildcard->taken(index_of(receive.function), chosen);
   receive.wildcard.reset();
   receive.decided = true;
@@ -188,7 +187,7 @@ void DeferredReceives::progress(Monitor& monitor, std::optional<std::uint64_t> h
     DeferredReceive& receive = *receives[i];
     if (receive.state == DeferredReceive::State::Undecided &&
         std::find(held.begin(), held.end(), receive.shadow) == held.end()) {
-      const std::optional<std::size_t> chosen = receive.wildcard->attempt(horizon, may_ask);
+      const std::optional<PendingStamp> chosen = receive.wildcard->attempt(horizon, may_ask);
       if (chosen) {
         post_decided(receive, *chosen);
       } else {
@@ -250,6 +249,7 @@ std::optional<std::uint64_t> DeferredReceives::present_arrival(MPI_Request reque
   if (receive->decided || receive->state == DeferredReceive::State::Done) {
     return receive->post.vt; // its message is here or on its way: nobody else must act
   }
+  const StampProtocol::Hold hold;
   return receive->shadow->inbox.earliest_candidate(receive->tag);
 }
 

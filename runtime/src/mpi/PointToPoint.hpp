@@ -301,13 +301,14 @@ public:
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive wildcard(monitor, shadow, tag, place, post.vt);
-      std::size_t index = 0;
       WaitPolicy::wait_until(monitor, wildcard.wait(), [&] {
-        const std::optional<std::size_t> chosen = wildcard.attempt(std::nullopt);
-        index = chosen.value_or(0);
-        return chosen.has_value();
+        const std::optional<PendingStamp> chosen = wildcard.attempt(std::nullopt);
+        if (!chosen || (take && !StampProtocol::take_if_first(shadow, *chosen, tag))) {
+          return false;
+        }
+        stamp = *chosen;
+        return true;
       });
-      stamp = take ? shadow.inbox.take(index) : shadow.inbox[index];
       wildcard.taken(index_of(function), stamp);
       if (transfer_from_rt != nullptr) {
         *transfer_from_rt = Moment::now(monitor.clock()).rt;
@@ -378,7 +379,7 @@ public:
       Receipt::taken(monitor, site, shadow, post, call, monitor.clock().real_at(end_ns), rc, status,
                      update, &stamp.stamp, record);
     } else {
-      shadow.inbox.put_back(stamp);
+      StampProtocol::give_back(shadow, stamp);
     }
   }
 

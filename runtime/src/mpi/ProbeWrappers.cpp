@@ -100,25 +100,23 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
-  std::optional<int> ready_source;
+  std::optional<PendingStamp> ready;
   {
     LayerWork work(*monitor);
     ControlChannel::serve_if_due(*monitor, probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard = polling_decision(
           *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);
-      if (const std::optional<std::size_t> chosen = wildcard.attempt(probed.vt)) {
-        ready_source = shadow->inbox[*chosen].source;
-      }
+      ready = wildcard.attempt(probed.vt);
     } else {
       StampProtocol::drain();
-      const std::optional<std::size_t> index = shadow->inbox.find(source, tag);
-      if (index && shadow->inbox[*index].stamp.send_vt_ns <= probed.vt) {
-        ready_source = source;
+      ready = StampProtocol::peek(*shadow, source, tag);
+      if (ready && ready->stamp.send_vt_ns > probed.vt) {
+        ready.reset();
       }
     }
   }
-  if (!ready_source) {
+  if (!ready) {
     *flag = 0;
     if (message != nullptr) {
       *message = MPI_MESSAGE_NULL;
@@ -127,14 +125,12 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   }
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
-  const int rc = pmpi(*ready_source, st);
+  const int rc = pmpi(ready->source, st);
   if (rc == MPI_SUCCESS && *flag) {
     LayerWork work(*monitor);
     if (source == MPI_ANY_SOURCE) {
       // The next poll decides the next message afresh.
-      if (const std::optional<std::size_t> index = shadow->inbox.find(*ready_source, tag)) {
-        poll.decision->taken(index_of(function), shadow->inbox[*index]);
-      }
+      poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
     }
     remember(*shadow, *st, message, probed);

@@ -48,6 +48,33 @@ struct SyncReply {
 
 class StampProtocol {
 public:
+  // Holds the stamps' lock for a scope. Any thread may file stamps into any communicator's
+  // inbox (MPI_THREAD_MULTIPLE), so the layer reads an inbox only under it; re-entrant, so that
+  // a reader may call the functions below inside. Nothing unless several threads may be in MPI.
+  class Hold {
+  public:
+    Hold()
+        : lock_(CallerCounters::concurrent_callers() && !held_ ? &StampProtocol::lock_ : nullptr) {
+      if (lock_ != nullptr) {
+        while (lock_->test_and_set(std::memory_order_acquire)) {
+          sched_yield();
+        }
+        held_ = true;
+      }
+    }
+    ~Hold() {
+      if (lock_ != nullptr) {
+        held_ = false;
+        lock_->clear(std::memory_order_release);
+      }
+    }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+  private:
+    std::atomic_flag* lock_;
+  };
+
   // Bytes of the message when PMPI will certainly accept the send's arguments, else nullopt:
   // a send that fails must not leave a stamp behind, and a bad rank or tag must reach the
   // user's error handler from PMPI, never from the layer.
@@ -86,21 +113,50 @@ public:
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     const int world_dest = shadow.world_rank_of(dest);
     StampCounts::sent(world_dest);
-    const CallerLock lock(lock_);
+    const Hold hold;
     StampMail::post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }
 
   // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
   // any; first files what has arrived from `source`.
   static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     collect(shadow, source);
     return take_filed(shadow, source, tag);
   }
 
+  // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
+  // any, left there; first files what has arrived from `source`.
+  static std::optional<PendingStamp> peek(const Shadow& shadow, int source, int tag) {
+    const Hold hold;
+    collect(shadow, source);
+    const std::optional<std::size_t> index = shadow.inbox.find(source, tag);
+    return index ? std::optional<PendingStamp>(shadow.inbox[*index]) : std::nullopt;
+  }
+
+  // Takes `chosen` (a wildcard's decision, for a receive with `tag`) if it is still the first
+  // stamp of its source matching `tag`: another thread receiving on the communicator may have
+  // taken it since (the caller then decides again).
+  static bool take_if_first(const Shadow& shadow, const PendingStamp& chosen, int tag) {
+    const Hold hold;
+    const std::optional<std::size_t> index = shadow.inbox.find(chosen.source, tag);
+    if (!index || shadow.inbox[*index].stamp != chosen.stamp) {
+      return false;
+    }
+    shadow.inbox.take(*index);
+    return true;
+  }
+
+  // A stamp taken for a receive that then failed without consuming its message: again the
+  // first of its source.
+  static void give_back(const Shadow& shadow, const PendingStamp& entry) {
+    const Hold hold;
+    file_first(shadow, entry);
+  }
+
   // Whether the sender of the next message from `source` matching `tag` has sent it.
   static bool present(const Shadow& shadow, int source, int tag) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     collect(shadow, source);
     return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
   }
@@ -117,7 +173,7 @@ public:
   // just posted: the first such stamp in the inbox, else the next to arrive that no receive
   // posted earlier claimed. `posted` must not move until finished.
   static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     collect(shadow, source);
     if (const auto pulled = take_filed(shadow, source, tag)) {
       posted.entry = *pulled;
@@ -131,7 +187,7 @@ public:
 
   // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
   static bool arrived(const Shadow& shadow, PostedStamp& posted) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     if (posted.state == PostedStamp::State::Pending) {
       collect(shadow, posted.entry.source);
     }
@@ -149,7 +205,7 @@ public:
   // failed). A stamp it held goes to the next receive that claims it, as MPI gives the
   // message to the next matching receive.
   static void abandon(const Shadow& shadow, PostedStamp& posted) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     if (posted.state == PostedStamp::State::Held) {
       file_first(shadow, posted.entry);
     }
@@ -159,13 +215,13 @@ public:
   // Lets the claimed stamp go with a request the program freed while active: its receive
   // completes unseen, like the data's.
   static void release(const Shadow& shadow, PostedStamp& posted) {
-    const CallerLock lock(lock_);
+    const Hold hold;
     unclaim(shadow, posted);
   }
 
   // Files every stamp that has arrived, from anyone (wildcard decisions).
   static void drain() {
-    const CallerLock lock(lock_);
+    const Hold hold;
     adopt_orphans();
     StampMail::collect_all([](int sender, const StampMessage& message) { file(sender, message); });
   }
@@ -193,7 +249,7 @@ private:
     }
   }
 
-  // The private functions below run under lock_.
+  // The private functions below run under the lock (Hold).
   static std::optional<PendingStamp> take_filed(const Shadow& shadow, int source, int tag) {
     if (!shadow.inbox.empty()) {
       if (const auto index = shadow.inbox.find(source, tag)) {
@@ -277,9 +333,9 @@ private:
   }
 
   static inline std::vector<StampMessage> orphans_;
-  // Filing, the inbox and the claims, while several threads may be in MPI (CallerLock). The
-  // wildcard decisions read the inbox without it (docs/pmpi.md, limitations).
+  // Filing, the inbox and the claims, while several threads may be in MPI (Hold).
   static inline std::atomic_flag lock_;
+  static inline thread_local bool held_ = false;
 };
 
 } // namespace vcmon::runtime::mpi

@@ -13,23 +13,30 @@ WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag
     : monitor_(monitor), shadow_(shadow), tag_(tag),
       wait_(place, post_vt, shadow, MPI_ANY_SOURCE, tag), decision_(monitor, shadow) {}
 
-std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
-                                                    bool may_ask) {
-  StampProtocol::drain();
-  // Scratch per thread: no allocation once grown.
+std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
+                                                     bool may_ask) {
+  // Scratch per thread: no allocation once grown. A candidate's slot indexes `stamps`.
   static thread_local std::vector<vclock::WildcardCandidate> candidates;
+  static thread_local std::vector<PendingStamp> stamps;
   static thread_local std::vector<vclock::SenderBound> senders;
   static thread_local std::vector<char> seen_source;
   candidates.clear();
+  stamps.clear();
   senders.clear();
   seen_source.assign(static_cast<std::size_t>(shadow_.peers), 0);
-  const StampInbox& inbox = shadow_.inbox;
-  for (std::size_t i = 0; i < inbox.size(); ++i) {
-    const PendingStamp& entry = inbox[i];
-    char& seen = seen_source[static_cast<std::size_t>(entry.source)];
-    if (!seen && (tag_ == MPI_ANY_TAG || entry.tag == tag_)) {
-      seen = 1;
-      candidates.push_back({shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, i});
+  {
+    const StampProtocol::Hold hold;
+    StampProtocol::drain();
+    const StampInbox& inbox = shadow_.inbox;
+    for (std::size_t i = 0; i < inbox.size(); ++i) {
+      const PendingStamp& entry = inbox[i];
+      char& seen = seen_source[static_cast<std::size_t>(entry.source)];
+      if (!seen && (tag_ == MPI_ANY_TAG || entry.tag == tag_)) {
+        seen = 1;
+        candidates.push_back(
+            {shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, stamps.size()});
+        stamps.push_back(entry);
+      }
     }
   }
   for (int peer = 0; peer < shadow_.peers; ++peer) {
@@ -54,7 +61,7 @@ std::optional<std::size_t> WildcardReceive::attempt(std::optional<std::uint64_t>
   if (!chosen) {
     return std::nullopt;
   }
-  return chosen->slot;
+  return stamps[chosen->slot];
 }
 
 void WildcardReceive::taken(unsigned function, const PendingStamp& stamp) {

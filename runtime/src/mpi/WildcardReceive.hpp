@@ -21,9 +21,9 @@ public:
   WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
                   std::uint64_t post_vt);
 
-  // One attempt: the inbox index of the stamp to take now, or nullopt. `horizon`, `may_ask`:
-  // see SafeDecision::decide.
-  std::optional<std::size_t> attempt(std::optional<std::uint64_t> horizon, bool may_ask = true);
+  // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,
+  // `may_ask`: see SafeDecision::decide.
+  std::optional<PendingStamp> attempt(std::optional<std::uint64_t> horizon, bool may_ask = true);
   // Whether a candidate is there (the decider then waits for safety, not for a message).
   bool has_candidate() const { return first_candidate_rt_ != 0; }
 

@@ -10,6 +10,8 @@ struct MessageStamp {
   std::uint64_t send_rt_ns = 0; // sender's real time, in the common time base (offsets applied)
   std::uint64_t bytes = 0;
   std::uint32_t flags = 0; // e.g. synchronous send: the receiver answers with its post time
+
+  bool operator==(const MessageStamp&) const = default;
 };
 
 // The receive rule (docs/runtime.md, "Virtual time of a receive"). With P = post_vt_ns,
