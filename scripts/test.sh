@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The test suite: builds everything, runs ctest, then a sanitizer build (clang, address +
 # undefined) of the modules without Clang, with the profile reader's fuzz target run for a
-# bounded time. Tests labelled `long` (repetitions beyond the default, e.g. 10 000 freed
-# communicators, 50 runs of 8 threads) are left out: `ctest -L long` in build/ runs them.
+# bounded time, and a ThreadSanitizer build of the runtime run under MPI_THREAD_MULTIPLE
+# (scripts/tsan.sh). Tests labelled `long` (repetitions beyond the default: 50 runs of 3 ranks
+# x 8 threads) are left out: `ctest -L long` in build/ runs them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 (cd "$root/build" && ctest --output-on-failure -j 2 --timeout 300 -LE long)
+# ThreadSanitizer over MPI_THREAD_MULTIPLE runs (the runtime and one program only).
+"$root/scripts/tsan.sh"
 
 san=$root/build-sanitize
 CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=Debug \

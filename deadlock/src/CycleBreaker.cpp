@@ -64,6 +64,7 @@ std::map<Rank, ProcessState> gather(std::vector<Rank> frontier, StateExchange& e
     }
     frontier.assign(next.begin(), next.end());
   }
+  exchange.reconcile(replies);
   return replies;
 }
 

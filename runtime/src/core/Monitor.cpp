@@ -220,7 +220,7 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
   records.virtual_ns = std::min(clock_.virtual_ns(), records.real_ns);
   records.intrusion_ns = records.real_ns - records.virtual_ns;
   records.clock_offset_ns = clock_offset_ns_;
-  records.counters = counters_;
+  records.counters = counters_.snapshot();
   records.counters.probe_events += collected.probe_events;
   records.counters.folded_activations = collected.folded_activations;
   return collected;

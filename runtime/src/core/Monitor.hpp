@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Config.hpp"
+#include "core/LayerCounters.hpp"
 #include "core/OverflowRecords.hpp"
 #include "core/ProbeCore.hpp"
 #include "core/SiteRegistry.hpp"
@@ -75,7 +76,7 @@ public:
     ProbeCore::add_com(record, transmission_ns, sync_delay_ns, bytes);
   }
 
-  tables::MonitorCounters& counters() { return counters_; }
+  LayerCounters& counters() { return counters_; }
 
   // --- core ---------------------------------------------------------------------------
   std::int32_t world_rank() const { return world_rank_; }
@@ -135,7 +136,7 @@ private:
   OverflowRecords overflow_;
   ThreadRecordsList threads_;
   ProbeCore probes_;
-  tables::MonitorCounters counters_;
+  LayerCounters counters_;
   std::uint64_t action_cost_ns_ = 0;
   std::int64_t start_unix_ns_ = 0;
   long process_id_ = 0; // the process the monitor started in

@@ -98,6 +98,7 @@ private:
     state.activity = deadlock::Activity::BlockedAny;
     add_peers(state, shadow_, peer_);
     if (peer_ == MPI_ANY_SOURCE && tag_ && waiting_thread) {
+      const StampProtocol::Hold hold;
       state.present_arrival_ns = shadow_.inbox.earliest_candidate(*tag_);
     } else if (const std::uint64_t present = present_.load(std::memory_order_relaxed);
                present != kNone) {

@@ -14,12 +14,17 @@ ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow* shado
     for (int rank = 0; rank < monitor.world_size(); ++rank) {
       received_before_.push_back(StampCounts::received_from(rank));
     }
+    if (monitor.world_size() <= kCountedRanks) {
+      for (int rank = 0; rank < monitor.world_size(); ++rank) {
+        counted_.push_back(rank);
+      }
+    }
   }
 }
 
 std::vector<deadlock::ProcessState>
 ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
-  const std::vector<StateReply> replies = ControlChannel::request_states(monitor_, ranks);
+  const std::vector<StateReply> replies = ControlChannel::request_states(monitor_, ranks, counted_);
   std::vector<deadlock::ProcessState> states(replies.size());
   for (std::size_t i = 0; i < replies.size(); ++i) {
     const StateReply& reply = replies[i];
@@ -49,6 +54,41 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
     }
   }
   return states;
+}
+
+std::optional<std::uint64_t> ControlStateExchange::sent(int from, int to) const {
+  if (from == monitor_.world_rank()) {
+    return StampCounts::sent_to(to);
+  }
+  const auto reply = replies_.find(from);
+  if (reply == replies_.end() || reply->second.sent_to.size() != counted_.size() ||
+      static_cast<std::size_t>(to) >= counted_.size()) {
+    return std::nullopt;
+  }
+  return reply->second.sent_to[static_cast<std::size_t>(to)];
+}
+
+void ControlStateExchange::reconcile(std::map<deadlock::Rank, deadlock::ProcessState>& states) {
+  if (counted_.empty()) {
+    return;
+  }
+  for (auto& [rank, state] : states) {
+    const auto own = replies_.find(rank);
+    if (!state.blocked() || state.collective || own == replies_.end() ||
+        own->second.received_from.size() != counted_.size()) {
+      continue; // running, assumed, inside a collective (no stamps), or no counts
+    }
+    for (const int waker : state.waits_on) {
+      const std::optional<std::uint64_t> sent_by_waker = sent(waker, rank);
+      if (sent_by_waker && static_cast<std::size_t>(waker) < counted_.size() &&
+          *sent_by_waker > own->second.received_from[static_cast<std::size_t>(waker)]) {
+        state.activity = deadlock::Activity::Running;
+        state.waits_on.clear();
+        state.present_arrival_ns.reset();
+        break;
+      }
+    }
+  }
 }
 
 std::optional<int> ControlStateExchange::stuck_waiting_for(const StateReply& reply,

@@ -27,6 +27,10 @@ public:
 
   std::vector<deadlock::ProcessState>
   request_states(std::span<const deadlock::Rank> ranks) override;
+  // A wildcard decision's replies carry every rank's stamp counts (up to kCountedRanks ranks):
+  // a rank waiting for another that has sent it more stamps than it had received when it
+  // answered becomes Running at its clock.
+  void reconcile(std::map<deadlock::Rank, deadlock::ProcessState>& states) override;
 
   // The answers so far, by rank.
   const std::map<deadlock::Rank, StateReply>& replies() const { return replies_; }
@@ -36,6 +40,12 @@ public:
   bool assumed_stuck() const { return assumed_stuck_; }
 
 private:
+  // Beyond this many ranks a reply would carry too many counts: reconcile() does nothing.
+  static constexpr int kCountedRanks = 1024;
+
+  // The stamps `from` had sent `to` when it answered (this process: now); nullopt if unknown.
+  std::optional<std::uint64_t> sent(int from, int to) const;
+
   // The rank that `rank`, which did not answer, is taken to wait for: the decider itself when
   // it is stuck in one-sided synchronisation (a lock the decider may hold), the receiver when
   // it is stuck in a blocking send (MPI sends it by rendezvous); nullopt otherwise.
@@ -46,6 +56,9 @@ private:
   std::map<deadlock::Rank, StateReply> replies_;
   // Stamps received from each world rank when the decider looked (a wildcard decision only).
   std::vector<std::uint64_t> received_before_;
+  // The ranks whose counts replies carry: every world rank (a wildcard decision in a world of
+  // at most kCountedRanks), else none.
+  std::vector<int> counted_;
   bool assumed_stuck_ = false;
 };
 

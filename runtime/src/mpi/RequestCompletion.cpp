@@ -29,7 +29,7 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
       StampProtocol::abandon(*request.shadow, request.stamp);
     } else {
       // The stamp claimed when the receive was posted, else (nullptr) taken in Receipt.
-      const bool claimed = request.stamp.state != PostedStamp::State::None;
+      const bool claimed = StampProtocol::claimed(request.stamp);
       const vclock::MessageStamp stamp =
           claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
       Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
@@ -88,7 +88,7 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
 
 void RequestCompletion::start_failed(TrackedRequest& request) {
   request.active = false;
-  if (request.stamp.state != PostedStamp::State::None) {
+  if (StampProtocol::claimed(request.stamp)) {
     StampProtocol::abandon(*request.shadow, request.stamp);
   }
   if (request.layer != nullptr) {
@@ -103,7 +103,7 @@ void RequestCompletion::freed(TrackedRequest& request) {
   if (request.layer != nullptr) {
     LayerRequests::forget(*request.layer);
   }
-  if (request.stamp.state != PostedStamp::State::None) {
+  if (StampProtocol::claimed(request.stamp)) {
     StampProtocol::release(*request.shadow, request.stamp);
   }
   request_table().erase(request);
@@ -136,7 +136,7 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
     if (tracked != nullptr) {
       if (!Receipt::consumed_request(error, status)) {
         StampProtocol::abandon(*tracked->shadow, tracked->stamp);
-      } else if (tracked->stamp.state != PostedStamp::State::None) {
+      } else if (StampProtocol::claimed(tracked->stamp)) {
         const vclock::MessageStamp stamp = StampProtocol::finish(*tracked->shadow, tracked->stamp);
         Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status,
                         &stamp);

@@ -52,7 +52,7 @@ SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
 
 void SafeDecision::record(unsigned function, const PendingStamp& stamp,
                           std::uint64_t first_candidate_rt, std::uint64_t decided_rt) const {
-  tables::MonitorCounters& counters = monitor_.counters();
+  LayerCounters& counters = monitor_.counters();
   ++counters.wildcard_decisions;
   counters.cycle_breaks += broke_cycle_ ? 1 : 0;
   counters.forced_decisions += forced_ ? 1 : 0;

@@ -1,6 +1,8 @@
 #include "mpi/ShadowCommunicators.hpp"
 
+#include "mpi/CallerCounters.hpp"
 #include "mpi/HandleTable.hpp"
+#include "mpi/StampProtocol.hpp"
 #include "mpi/WorldRanks.hpp"
 
 #include <algorithm>
@@ -17,6 +19,7 @@ std::vector<Shadow*> shadows;
 const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
 // Shadows of communicators the user freed, while requests may still refer to them.
 std::vector<Shadow*> retired;
+std::atomic_flag retired_lock = ATOMIC_FLAG_INIT; // threads may free communicators at once
 // Every member has given ids below its own counter to its other communicators.
 std::uint64_t next_id = 1;
 
@@ -117,30 +120,48 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     shadow->self = shadow->rank;
   }
   shadow->id = id;
-  next_id = shadow->id + 1;
   // The table holds as many communicators as MPICH has context ids for two each.
   table.insert(comm, shadow);
+  // Other threads file stamps by id (StampProtocol, under its lock) meanwhile.
+  const StampProtocol::Hold hold;
+  next_id = shadow->id + 1;
   shadows.push_back(shadow);
 }
 
 void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use) {
-  if (Shadow** entry = table.find(comm)) {
-    Shadow* shadow = *entry;
-    table.erase(comm);
-    retired.push_back(shadow);
+  std::vector<Shadow*> unused;
+  {
+    const CallerLock lock(retired_lock);
+    if (Shadow** entry = table.find(comm)) {
+      Shadow* shadow = *entry;
+      table.erase(comm);
+      retired.push_back(shadow);
+    }
+    std::erase_if(retired, [&](Shadow* shadow) {
+      if (StampProtocol::has_claims(*shadow) || in_use(*shadow)) {
+        return false;
+      }
+      unused.push_back(shadow);
+      return true;
+    });
   }
-  std::erase_if(retired, [&](Shadow* shadow) {
-    if (!shadow->claims.empty() || in_use(*shadow)) {
-      return false;
+  if (unused.empty()) {
+    return;
+  }
+  {
+    // No thread filing a stamp may find them any more.
+    const StampProtocol::Hold hold;
+    for (Shadow* shadow : unused) {
+      std::erase(shadows, shadow);
+      if (last_found == shadow) {
+        last_found = nullptr;
+      }
     }
-    std::erase(shadows, shadow);
-    if (last_found == shadow) {
-      last_found = nullptr;
-    }
+  }
+  for (Shadow* shadow : unused) {
     PMPI_Comm_free(&shadow->duplicate);
     delete shadow;
-    return true;
-  });
+  }
 }
 
 void ShadowCommunicators::attach_predefined() {

@@ -185,6 +185,19 @@ public:
     shadow.claims.push_back(&posted);
   }
 
+  // Whether `posted` claimed a stamp (its receive is from a specific source and was posted
+  // tracked); read under the lock, which a thread filing the stamp holds as it writes.
+  static bool claimed(const PostedStamp& posted) {
+    const Hold hold;
+    return posted.state != PostedStamp::State::None;
+  }
+
+  // Whether a receive on `shadow` claimed a stamp that has not arrived (the shadow must live).
+  static bool has_claims(const Shadow& shadow) {
+    const Hold hold;
+    return !shadow.claims.empty();
+  }
+
   // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
   static bool arrived(const Shadow& shadow, PostedStamp& posted) {
     const Hold hold;

@@ -4,6 +4,7 @@
 
 #include "vcmon/deadlock/ProcessState.hpp"
 
+#include <map>
 #include <span>
 #include <vector>
 
@@ -17,6 +18,13 @@ public:
   // and one reply from each. A blocked rank answers from the loop it waits in. The
   // implementation knows the receive it was made for and fills `can_send_to_decider`.
   virtual std::vector<ProcessState> request_states(std::span<const Rank> ranks) = 0;
+
+  // After the last round, with every state gathered (by rank): a rank that reported waiting
+  // for another may already have a message from it on its way, sent after it answered, or
+  // before but not yet filed; then it resumes at that message, not at its sender's next send.
+  // An implementation that can tell (from counts in the replies) makes such a rank Running at
+  // its clock, which is always safe. The default knows nothing more.
+  virtual void reconcile(std::map<Rank, ProcessState>& states) { (void)states; }
 };
 
 } // namespace vcmon::deadlock
