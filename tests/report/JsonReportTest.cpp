@@ -1,6 +1,7 @@
 // The JSON output conforms to docs/report-schema.json, and the checker catches what does not.
 #include "JsonSchemaChecker.hpp"
 #include "ReportProfiles.hpp"
+#include "SimulatedProgram.hpp"
 #include "TempDir.hpp"
 
 #include "vcmon/report/JsonRenderer.hpp"
@@ -42,9 +43,22 @@ TEST(JsonReport, EveryProfileConformsToTheSchema) {
   filtered.site = SiteSelector::parse("fig12.c:14");
   for (const auto& document :
        {rendered(testing::figure12_profile()), rendered(testing::figure12_profile(), filtered),
-        rendered(testing::factorial_profile()), rendered(testing::even_odd_profile())}) {
+        rendered(testing::factorial_profile()), rendered(testing::even_odd_profile()),
+        rendered(testing::simulated_program_profile(3, 5))}) {
     EXPECT_EQ(joined(checker.problems(document)), "");
   }
+}
+
+// A profile of format 1 (tests/tables/data) still gives every section.
+TEST(JsonReport, OldProfilesGiveEverySection) {
+  const testing::JsonSchemaChecker checker(schema());
+  const auto profile =
+      tables::read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
+  const json document = JsonRenderer().to_json(build_report(profile));
+  EXPECT_EQ(joined(checker.problems(document)), "");
+  EXPECT_EQ(document["time_split"]["ranks"].size(), profile.ranks.size());
+  EXPECT_FALSE(document["mpi_functions"].empty());
+  EXPECT_FALSE(document["message_sizes"].empty());
 }
 
 TEST(JsonReport, CarriesTheVersionTreeAndHotPath) {
