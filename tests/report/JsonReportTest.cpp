@@ -1,4 +1,5 @@
 // The JSON output conforms to docs/report-schema.json, and the checker catches what does not.
+#include "JoinedLines.hpp"
 #include "JsonSchemaChecker.hpp"
 #include "ReportProfiles.hpp"
 #include "SimulatedProgram.hpp"
@@ -28,13 +29,7 @@ json rendered(const tables::Profile& profile, const ReportOptions& options = {})
   return json::parse(out.str());
 }
 
-std::string joined(const std::vector<std::string>& problems) {
-  std::string text;
-  for (const auto& p : problems) {
-    text += p + "\n";
-  }
-  return text;
-}
+using testing::joined_lines;
 
 TEST(JsonReport, EveryProfileConformsToTheSchema) {
   const testing::JsonSchemaChecker checker(schema());
@@ -45,7 +40,7 @@ TEST(JsonReport, EveryProfileConformsToTheSchema) {
        {rendered(testing::figure12_profile()), rendered(testing::figure12_profile(), filtered),
         rendered(testing::factorial_profile()), rendered(testing::even_odd_profile()),
         rendered(testing::simulated_program_profile(3, 5))}) {
-    EXPECT_EQ(joined(checker.problems(document)), "");
+    EXPECT_EQ(joined_lines(checker.problems(document)), "");
   }
 }
 
@@ -55,7 +50,7 @@ TEST(JsonReport, OldProfilesGiveEverySection) {
   const auto profile =
       tables::read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
   const json document = JsonRenderer().to_json(build_report(profile));
-  EXPECT_EQ(joined(checker.problems(document)), "");
+  EXPECT_EQ(joined_lines(checker.problems(document)), "");
   EXPECT_EQ(document["time_split"]["ranks"].size(), profile.ranks.size());
   EXPECT_FALSE(document["mpi_functions"].empty());
   EXPECT_FALSE(document["message_sizes"].empty());
@@ -78,7 +73,7 @@ TEST(JsonReport, CheckerRejectsMissingKeysWrongTypesAndStrayKeys) {
   document["header"]["ranks"] = "four";
   document["matrix"]["cells"][0]["colour"] = "red";
   document["tree"]["kind"] = "forest";
-  const auto problems = joined(checker.problems(document));
+  const auto problems = joined_lines(checker.problems(document));
   EXPECT_NE(problems.find("/tree/children/0: lacks required key time"), std::string::npos)
       << problems;
   EXPECT_NE(problems.find("/header/ranks: is string"), std::string::npos) << problems;
