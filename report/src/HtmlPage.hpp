@@ -44,20 +44,35 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <body>
 <h1>vcmon report</h1>
 <table id="banner"></table>
+<h2>Time per rank</h2>
+<p>Application: the program's total on the rank; MPI: the rank's communication records
+(transmission + sync delay). Min, mean and max over the ranks.</p>
+<table id="timesplit"></table>
+<h2>MPI functions by aggregate time</h2>
+<p>Summed over call sites and ranks; MPI% and app% of the time summed over the ranks.</p>
+<table id="functions"></table>
 <h2>Hot path</h2>
 <ol id="hotpath"></ol>
 <h2>Top-down profile</h2>
-<p>Inclusive virtual time; mean/min/max over the ranks; imb = max/mean; ~ = split among call sites.
-Click ▸ to expand.</p>
+<p>Virtual time per rank: mean, min and max inclusive over the ranks, self = exclusive mean;
+imb = max/mean, for a partner over the ranks holding its records; count summed over the ranks;
+transmission, sync delay and bytes in a label are means over the ranks; ~ = split among call
+sites. Click ▸ to expand.</p>
 <div class="row"><span class="cols"><span>%total</span><span>mean</span>
-<span>min</span><span>max</span><span>imb</span><span>max@</span><span>count</span></span>
+<span>min</span><span>max</span><span>imb</span><span>max@</span><span>self</span>
+<span>count (sum)</span></span>
 <span class="bar"></span><span class="label">site</span></div>
 <div id="tree"></div>
 <h2>Icicle view</h2>
 <p>Width is time; each row is one level deeper. Click a box to find it in the tree.</p>
 <div id="icicle"></div>
 <h2>Communication statements</h2>
+<p>Over all contexts, summed over the ranks.</p>
 <table id="statements"></table>
+<h2>Message sizes per call site</h2>
+<p>Summed over the ranks; mean = bytes / count. The smallest and largest message are not
+recorded.</p>
+<table id="messagesizes"></table>
 <h2>Communication matrix</h2>
 <p>Row: the rank holding the records; column: its partner.
 <select id="metric"><option value="time">time</option><option value="messages">messages</option>
@@ -90,7 +105,7 @@ function label(n) {
   if (n.kind !== "program" && n.kind !== "partner") t += "  " + pos(n.position);
   if (n.call_position) t += "  called at " + pos(n.call_position);
   if (n.kind === "loop") t += "  (" + Math.round(n.iterations) + " iterations)";
-  if (n.comm) t += "  [transmit " + dur(n.comm.transmission_ns) + ", sync " + dur(n.comm.sync_delay_ns) + ", " + bytes(n.comm.bytes) + "]";
+  if (n.comm_mean) t += "  [mean transmit " + dur(n.comm_mean.transmission_ns) + ", sync " + dur(n.comm_mean.sync_delay_ns) + ", " + bytes(n.comm_mean.bytes) + "]";
   return t;
 }
 
@@ -133,7 +148,7 @@ function treeNode(n, depth) {
   cols.append(el("span", n.percent.toFixed(1) + "%"), el("span", dur(n.time.mean_ns)),
     el("span", dur(n.time.min_ns)), el("span", dur(n.time.max_ns)),
     el("span", n.time.imbalance.toFixed(2)), el("span", String(n.time.max_rank)),
-    el("span", String(Math.round(n.count))));
+    el("span", dur(n.self_mean_ns)), el("span", String(Math.round(n.count))));
   const bar = el("span", undefined, "bar"), fill = el("i");
   fill.style.width = Math.min(100, Math.max(0, n.percent)) + "%";
   bar.append(fill);
@@ -198,20 +213,40 @@ function icicle() {
   host.style.height = (maxDepth + 1) * 20 + "px";
 }
 
-function statements() {
-  const t = document.getElementById("statements");
-  const head = el("tr");
-  for (const h of ["%total", "total", "transmit", "sync", "bytes", "count", "partners", "statement"])
-    head.append(el("th", h, h === "statement" ? "" : "num"));
+// A table `id` with a header row; cells are numbers (right-aligned) but for the last column
+// when `textLast`.
+function table(id, heads, rows, textLast = true) {
+  const t = document.getElementById(id), head = el("tr");
+  const cls = i => textLast && i + 1 === heads.length ? "" : "num";
+  heads.forEach((h, i) => head.append(el("th", h, cls(i))));
   t.append(head);
-  for (const s of data.statements) {
+  for (const cells of rows) {
     const tr = el("tr");
-    tr.append(el("td", s.percent.toFixed(1) + "%", "num"), el("td", dur(s.time.total_ns), "num"),
-      el("td", dur(s.transmission_ns), "num"), el("td", dur(s.sync_delay_ns), "num"),
-      el("td", bytes(s.bytes), "num"), el("td", String(s.count), "num"),
-      el("td", String(s.partners), "num"), el("td", s.name + "  " + pos(s.position)));
+    cells.forEach((c, i) => tr.append(el("td", c, cls(i))));
     t.append(tr);
   }
+}
+function pct(p) { return p.toFixed(2) + "%"; }
+function timeSplit() {
+  const s = data.time_split;
+  const rows = s.ranks.map(r => [String(r.rank), dur(r.application_ns), dur(r.mpi_ns), pct(r.mpi_percent)]);
+  for (const k of ["min", "mean", "max"])
+    rows.push([k, dur(s.application[k + "_ns"]), dur(s.mpi[k + "_ns"]), pct(s.mpi_percent[k])]);
+  table("timesplit", ["rank", "application", "MPI", "MPI%"], rows, false);
+}
+function functions() {
+  table("functions", ["time", "MPI%", "app%", "count", "sites", "function"],
+    data.mpi_functions.map(f => [dur(f.time_ns), pct(f.mpi_percent), pct(f.application_percent),
+      String(f.count), String(f.sites), f.name]));
+}
+function statements() {
+  table("statements", ["%total", "total", "transmit", "sync", "bytes", "count", "partners", "statement"],
+    data.statements.map(s => [s.percent.toFixed(1) + "%", dur(s.time.total_ns), dur(s.transmission_ns),
+      dur(s.sync_delay_ns), bytes(s.bytes), String(s.count), String(s.partners), s.name + "  " + pos(s.position)]));
+}
+function messageSizes() {
+  table("messagesizes", ["count", "bytes", "mean", "statement"],
+    data.message_sizes.map(m => [String(m.count), bytes(m.bytes), bytes(m.mean_bytes), m.name + "  " + pos(m.position)]));
 }
 
 function heatmap() {
@@ -247,6 +282,7 @@ function heatmap() {
 // #selftest: expand a collapsed node and write what became visible, for the headless test.
 function selftest() {
   const out = document.getElementById("selftest");
+  const rows = id => document.querySelectorAll("#" + id + " tr").length - 1;
   const box = document.querySelector(".node.collapsed");
   if (!box) { out.textContent = "selftest: FAIL no collapsed node"; return; }
   const kids = box.querySelector(".children");
@@ -258,15 +294,19 @@ function selftest() {
   out.textContent = "selftest: " + (ok ? "PASS" : "FAIL") + " expanded " +
     box.querySelector(".name").textContent.split("  ")[0] + " showing " + names.join(", ") +
     "; icicle boxes " + document.querySelectorAll("#icicle div").length +
-    "; statements " + (document.querySelectorAll("#statements tr").length - 1);
+    "; statements " + rows("statements") + "; time split rows " + rows("timesplit") +
+    "; functions " + rows("functions") + "; message sizes " + rows("messagesizes");
 }
 
 banner();
+timeSplit();
+functions();
 const hot = document.getElementById("hotpath");
 for (const n of data.hot_path) hot.append(el("li", label(n) + " — " + n.percent.toFixed(1) + "%"));
 if (data.tree) document.getElementById("tree").append(treeNode(data.tree, 0));
 icicle();
 statements();
+messageSizes();
 heatmap();
 if (location.hash === "#selftest") selftest();
 </script>

@@ -12,11 +12,23 @@ json position(const tables::SourcePos& pos) {
 }
 
 json stats(const RankStats& s) {
-  return {{"total_ns", s.total}, {"min_ns", s.min},        {"mean_ns", s.mean},
-          {"max_ns", s.max},     {"max_rank", s.max_rank}, {"imbalance", s.imbalance()}};
+  return {{"total_ns", s.total},
+          {"min_ns", s.min},
+          {"mean_ns", s.mean},
+          {"max_ns", s.max},
+          {"max_rank", s.max_rank},
+          {"imbalance", s.imbalance()},
+          {"imbalance_ranks", s.imbalance_ranks}};
 }
 
-json node_json(const ReportNode& node) {
+json comm_json(const CommBreakdown& c) {
+  return {{"transmission_ns", c.transmission_ns},
+          {"sync_delay_ns", c.sync_delay_ns},
+          {"bytes", c.bytes}};
+}
+
+// `ranks`: the reported ranks, the divisor of the per-rank means.
+json node_json(const ReportNode& node, std::size_t ranks) {
   json j = {{"id", node.id},
             {"kind", to_string(node.kind)},
             {"name", node.name},
@@ -28,6 +40,7 @@ json node_json(const ReportNode& node) {
             {"percent", node.percent},
             {"counted_ns", node.counted_ns},
             {"self_ns", node.self_ns},
+            {"self_mean_ns", node.self_mean_ns},
             {"recursive", node.recursive},
             {"apportioned", node.apportioned},
             {"children", json::array()}};
@@ -38,20 +51,34 @@ json node_json(const ReportNode& node) {
     j["partner"] = node.partner;
   }
   if (node.comm) {
-    j["comm"] = {{"transmission_ns", node.comm->transmission_ns},
-                 {"sync_delay_ns", node.comm->sync_delay_ns},
-                 {"bytes", node.comm->bytes}};
+    j["comm"] = comm_json(*node.comm);
+    j["comm_mean"] = comm_json(node.comm->mean_over(ranks));
   }
   return j;
 }
 
-json subtree(const ReportTree& tree, std::uint32_t index) {
+json subtree(const ReportTree& tree, std::uint32_t index, std::size_t ranks) {
   const auto& node = tree.node(index);
-  json j = node_json(node);
+  json j = node_json(node, ranks);
   for (const auto child : node.children) {
-    j["children"].push_back(subtree(tree, child));
+    j["children"].push_back(subtree(tree, child, ranks));
   }
   return j;
+}
+
+json time_split_json(const TimeSplit& split) {
+  json ranks = json::array();
+  for (const auto& rank : split.ranks) {
+    ranks.push_back({{"rank", rank.rank},
+                     {"application_ns", rank.application_ns},
+                     {"mpi_ns", rank.mpi_ns},
+                     {"mpi_percent", rank.mpi_percent()}});
+  }
+  const auto& p = split.mpi_percent;
+  return {{"ranks", std::move(ranks)},
+          {"application", stats(split.application)},
+          {"mpi", stats(split.mpi)},
+          {"mpi_percent", {{"min", p.min}, {"mean", p.mean}, {"max", p.max}}}};
 }
 
 json header_json(const ReportHeader& h) {
@@ -93,16 +120,28 @@ json filters_json(const ReportOptions& o) {
 } // namespace
 
 json JsonRenderer::to_json(const Report& report) const {
+  const auto ranks = static_cast<std::size_t>(report.header.ranks_reported);
   json j = {{"schema", "vcmon-report"},
             {"version", kReportSchemaVersion},
             {"header", header_json(report.header)},
             {"filters", filters_json(report.options)},
+            {"time_split", time_split_json(report.time_split)},
+            {"mpi_functions", json::array()},
             {"hot_path", json::array()},
-            {"tree", report.tree.empty() ? json(nullptr) : subtree(report.tree, 0)},
+            {"tree", report.tree.empty() ? json(nullptr) : subtree(report.tree, 0, ranks)},
             {"statements", json::array()},
+            {"message_sizes", json::array()},
             {"matrix", {{"ranks", report.matrix.ranks}, {"cells", json::array()}}}};
+  for (const auto& f : report.mpi_functions) {
+    j["mpi_functions"].push_back({{"name", f.name},
+                                  {"sites", f.sites},
+                                  {"count", f.count},
+                                  {"time_ns", f.time_ns},
+                                  {"mpi_percent", f.mpi_percent},
+                                  {"application_percent", f.application_percent}});
+  }
   for (const auto& step : report.hot_path) {
-    j["hot_path"].push_back(node_json(step));
+    j["hot_path"].push_back(node_json(step, ranks));
   }
   for (const auto& s : report.statements) {
     j["statements"].push_back({{"site", s.site},
@@ -115,6 +154,14 @@ json JsonRenderer::to_json(const Report& report) const {
                                {"count", s.count},
                                {"partners", s.partners},
                                {"percent", s.percent}});
+  }
+  for (const auto& m : report.message_sizes) {
+    j["message_sizes"].push_back({{"site", m.site},
+                                  {"name", m.name},
+                                  {"position", position(m.pos)},
+                                  {"count", m.count},
+                                  {"bytes", m.bytes},
+                                  {"mean_bytes", m.mean_bytes()}});
   }
   auto& cells = j["matrix"]["cells"];
   for (const auto& cell : report.matrix.cells) {

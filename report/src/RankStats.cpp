@@ -21,6 +21,7 @@ RankStats RankStats::of(std::span<const double> values, std::span<const std::int
     }
   }
   stats.mean = stats.total / static_cast<double>(values.size());
+  stats.imbalance_ranks = static_cast<std::int32_t>(values.size());
   return stats;
 }
 

@@ -1,6 +1,7 @@
 #include "vcmon/report/Report.hpp"
 
 #include "CommSummary.hpp"
+#include "MpiSummary.hpp"
 #include "RecordIndex.hpp"
 #include "TreeBuilder.hpp"
 #include "TreeFilter.hpp"
@@ -58,6 +59,9 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
   report.tree = filter_tree(full, options);
 
   report.statements = summarize_statements(profile.graph, index, report.header.program_ns);
+  report.time_split = split_time(index);
+  report.mpi_functions = summarize_mpi_functions(report.statements, report.time_split);
+  report.message_sizes = order_by_bytes(report.statements);
   std::erase_if(report.statements, [&](const CommStatement& statement) {
     return statement.percent < options.threshold_percent;
   });

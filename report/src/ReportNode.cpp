@@ -18,4 +18,12 @@ const char* to_string(NodeKind kind) {
   return "unknown";
 }
 
+CommBreakdown CommBreakdown::mean_over(std::size_t ranks) const {
+  if (ranks == 0) {
+    return {};
+  }
+  const auto n = static_cast<double>(ranks);
+  return {transmission_ns / n, sync_delay_ns / n, bytes / n};
+}
+
 } // namespace vcmon::report

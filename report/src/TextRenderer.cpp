@@ -16,12 +16,16 @@ namespace {
 constexpr std::size_t kMatrixPairs = 32;
 // Up to this many ranks the matrix is also drawn as a grid.
 constexpr std::int32_t kGridRanks = 16;
+// Ranks listed one by one in the time split; beyond, only min/mean/max (JSON and HTML list all).
+constexpr std::size_t kListedRanks = 32;
 
 std::string position(const tables::SourcePos& pos) {
   return pos.file.empty() ? std::string() : fmt::format("{}:{}", pos.file, pos.line);
 }
 
-std::string label(const ReportNode& node) {
+// `ranks`: the reported ranks, over which the statement's transmission, sync and bytes are
+// averaged like the time columns.
+std::string label(const ReportNode& node, std::size_t ranks) {
   std::string text = node.name;
   if (node.kind != NodeKind::Program && node.kind != NodeKind::Partner) {
     text += fmt::format("  {}", position(node.pos));
@@ -33,8 +37,9 @@ std::string label(const ReportNode& node) {
     text += fmt::format("  ({} iterations)", format_count(node.iterations));
   }
   if (node.comm) {
-    text += fmt::format("  [transmit {}, sync {}, {}]", format_duration(node.comm->transmission_ns),
-                        format_duration(node.comm->sync_delay_ns), format_bytes(node.comm->bytes));
+    const CommBreakdown mean = node.comm->mean_over(ranks);
+    text += fmt::format("  [mean transmit {}, sync {}, {}]", format_duration(mean.transmission_ns),
+                        format_duration(mean.sync_delay_ns), format_bytes(mean.bytes));
   }
   if (node.recursive) {
     text += "  [recursive: time already in the enclosing activation]";
@@ -47,9 +52,10 @@ std::string label(const ReportNode& node) {
 
 std::string stats_columns(const ReportNode& node) {
   const auto& t = node.time;
-  return fmt::format("{:>6.1f}% {:>10} {:>10} {:>10} {:>5.2f} {:>5} {:>10}", node.percent,
+  return fmt::format("{:>6.1f}% {:>10} {:>10} {:>10} {:>5.2f} {:>5} {:>10} {:>10}", node.percent,
                      format_duration(t.mean), format_duration(t.min), format_duration(t.max),
-                     t.imbalance(), t.max_rank, format_count(node.count));
+                     t.imbalance(), t.max_rank, format_duration(node.self_mean_ns),
+                     format_count(node.count));
 }
 
 void header(const Report& report, std::ostream& out) {
@@ -112,36 +118,77 @@ void header(const Report& report, std::ostream& out) {
   }
 }
 
+void time_split(const Report& report, std::ostream& out) {
+  const auto& split = report.time_split;
+  fmt::print(out, "\nTime per rank (application: the program's total; MPI: the rank's "
+                  "communication records, transmission + sync delay)\n");
+  fmt::print(out, "  {:>6} {:>12} {:>12} {:>8}\n", "rank", "application", "MPI", "MPI%");
+  auto row = [&](const std::string& name, double application, double mpi, double percent) {
+    fmt::print(out, "  {:>6} {:>12} {:>12} {:>7.2f}%\n", name, format_duration(application),
+               format_duration(mpi), percent);
+  };
+  if (split.ranks.size() <= kListedRanks) {
+    for (const auto& rank : split.ranks) {
+      row(fmt::to_string(rank.rank), rank.application_ns, rank.mpi_ns, rank.mpi_percent());
+    }
+  } else {
+    fmt::print(out, "  ... {} ranks (see --format json or html)\n", split.ranks.size());
+  }
+  row("min", split.application.min, split.mpi.min, split.mpi_percent.min);
+  row("mean", split.application.mean, split.mpi.mean, split.mpi_percent.mean);
+  row("max", split.application.max, split.mpi.max, split.mpi_percent.max);
+}
+
+void mpi_functions(const Report& report, std::ostream& out) {
+  fmt::print(out, "\nMPI functions by aggregate time (summed over call sites and ranks; MPI% and "
+                  "app% of the time summed over the ranks)\n");
+  if (report.mpi_functions.empty()) {
+    fmt::print(out, "  none\n");
+    return;
+  }
+  fmt::print(out, "  {:>10} {:>7} {:>7} {:>10} {:>6}  {}\n", "time", "MPI%", "app%", "count",
+             "sites", "function");
+  for (const auto& f : report.mpi_functions) {
+    fmt::print(out, "  {:>10} {:>6.1f}% {:>6.2f}% {:>10} {:>6}  {}\n", format_duration(f.time_ns),
+               f.mpi_percent, f.application_percent, f.count, f.sites, f.name);
+  }
+}
+
 void hot_path(const Report& report, std::ostream& out) {
-  fmt::print(out, "\nHot path (from the program, the costliest child at each level)\n");
+  const auto ranks = static_cast<std::size_t>(report.header.ranks_reported);
+  fmt::print(out, "\nHot path (from the program, the costliest child at each level; mean over "
+                  "the ranks)\n");
   for (std::size_t i = 0; i < report.hot_path.size(); ++i) {
     const auto& step = report.hot_path[i];
     fmt::print(out, "  {:>6.1f}% {:>10}  {}{}{}\n", step.percent, format_duration(step.time.mean),
-               std::string(2 * i, ' '), label(step),
+               std::string(2 * i, ' '), label(step, ranks),
                i + 1 == report.hot_path.size() && i > 0 ? "   <== tune here" : "");
   }
 }
 
 void tree_lines(const ReportTree& tree, std::uint32_t index, const std::string& prefix, bool last,
-                bool root, std::ostream& out) {
+                bool root, std::size_t ranks, std::ostream& out) {
   const auto& node = tree.node(index);
   const std::string branch = root ? "" : (last ? "└─ " : "├─ ");
-  fmt::print(out, "  {}  {}{}{}\n", stats_columns(node), prefix, branch, label(node));
+  fmt::print(out, "  {}  {}{}{}\n", stats_columns(node), prefix, branch, label(node, ranks));
   const std::string inner = root ? prefix : prefix + (last ? "   " : "│  ");
   for (std::size_t i = 0; i < node.children.size(); ++i) {
-    tree_lines(tree, node.children[i], inner, i + 1 == node.children.size(), false, out);
+    tree_lines(tree, node.children[i], inner, i + 1 == node.children.size(), false, ranks, out);
   }
 }
 
 void tree(const Report& report, std::ostream& out) {
+  const auto ranks = report.header.ranks_reported;
   fmt::print(out,
-             "\nTop-down profile (inclusive virtual time; mean/min/max over {} rank{}; imb = "
-             "max/mean; ~ = split among call sites)\n",
-             report.header.ranks_reported, report.header.ranks_reported == 1 ? "" : "s");
-  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10}  {}\n", "%total", "mean", "min",
-             "max", "imb", "max@", "count", "site");
+             "\nTop-down profile (virtual time over {} rank{}: mean, min and max of the inclusive "
+             "time, self = mean exclusive time;\n  imb = max/mean, for a partner over the ranks "
+             "holding its records; count summed over the ranks; labels show means; ~ = split "
+             "among call sites)\n",
+             ranks, ranks == 1 ? "" : "s");
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10} {:>10}  {}\n", "%total", "mean",
+             "min", "max", "imb", "max@", "self", "count(sum)", "site");
   if (!report.tree.empty()) {
-    tree_lines(report.tree, 0, "", true, true, out);
+    tree_lines(report.tree, 0, "", true, true, static_cast<std::size_t>(ranks), out);
   }
 }
 
@@ -160,6 +207,20 @@ void statements(const Report& report, std::ostream& out) {
                s.percent, format_duration(s.time.total), format_duration(double(s.transmission_ns)),
                format_duration(double(s.sync_delay_ns)), sync_share, format_bytes(double(s.bytes)),
                s.count, s.partners, s.name, position(s.pos));
+  }
+}
+
+void message_sizes(const Report& report, std::ostream& out) {
+  fmt::print(out, "\nMessage sizes per call site (summed over the ranks; mean = bytes / count; the "
+                  "smallest and largest message are not recorded)\n");
+  if (report.message_sizes.empty()) {
+    fmt::print(out, "  no bytes moved\n");
+    return;
+  }
+  fmt::print(out, "  {:>10} {:>11} {:>11}  {}\n", "count", "bytes", "mean", "statement");
+  for (const auto& s : report.message_sizes) {
+    fmt::print(out, "  {:>10} {:>11} {:>11}  {}  {}\n", s.count, format_bytes(double(s.bytes)),
+               format_bytes(s.mean_bytes()), s.name, position(s.pos));
   }
 }
 
@@ -210,9 +271,12 @@ void matrix(const Report& report, std::ostream& out) {
 
 void TextRenderer::render(const Report& report, std::ostream& out) const {
   header(report, out);
+  time_split(report, out);
+  mpi_functions(report, out);
   hot_path(report, out);
   tree(report, out);
   statements(report, out);
+  message_sizes(report, out);
   matrix(report, out);
 }
 

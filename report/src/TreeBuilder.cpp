@@ -245,11 +245,13 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
     node.partner = partner;
     CommBreakdown breakdown;
     std::fill(scratch_.begin(), scratch_.end(), 0.0);
+    std::vector<bool> holds(scratch_.size(), false);
     for (const Run& run : group) {
       for (std::size_t i = run.begin; i < run.end; ++i) {
         const auto& e = entries[i];
         const double part = share[e.rank_index];
         scratch_[e.rank_index] += time_of(e);
+        holds[e.rank_index] = true;
         breakdown.transmission_ns += static_cast<double>(e.record->transmission_ns) * part;
         breakdown.sync_delay_ns += static_cast<double>(e.record->sync_delay_ns) * part;
         breakdown.bytes += static_cast<double>(e.record->bytes) * part;
@@ -257,6 +259,10 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
       }
     }
     node.time = RankStats::of(scratch_, index_.ranks());
+    // A partner's records are held by the ranks that talked to it (often one): balance among
+    // those, not against ranks that could never hold them.
+    node.time.imbalance_ranks =
+        static_cast<std::int32_t>(std::count(holds.begin(), holds.end(), true));
     node.comm = breakdown;
     finish(tree_.add(std::move(node), parent));
   };
@@ -282,7 +288,9 @@ void TreeBuilder::finish(std::uint32_t index) {
     children += tree_.node(child).counted_ns;
   }
   node.counted_ns = node.recursive ? children : node.time.total;
-  node.self_ns = node.recursive ? 0.0 : std::max(0.0, node.time.total - children);
+  node.self_ns = node.recursive ? 0.0 : node.time.total - children;
+  const auto ranks = static_cast<double>(index_.ranks().size());
+  node.self_mean_ns = ranks > 0 ? node.self_ns / ranks : 0.0;
   node.percent = program_total_ > 0 ? 100.0 * node.time.total / program_total_ : 0.0;
 }
 

@@ -1,6 +1,8 @@
 // The JSON output conforms to docs/report-schema.json, and the checker catches what does not.
+#include "JoinedLines.hpp"
 #include "JsonSchemaChecker.hpp"
 #include "ReportProfiles.hpp"
+#include "SimulatedProgram.hpp"
 #include "TempDir.hpp"
 
 #include "vcmon/report/JsonRenderer.hpp"
@@ -27,13 +29,7 @@ json rendered(const tables::Profile& profile, const ReportOptions& options = {})
   return json::parse(out.str());
 }
 
-std::string joined(const std::vector<std::string>& problems) {
-  std::string text;
-  for (const auto& p : problems) {
-    text += p + "\n";
-  }
-  return text;
-}
+using testing::joined_lines;
 
 TEST(JsonReport, EveryProfileConformsToTheSchema) {
   const testing::JsonSchemaChecker checker(schema());
@@ -42,9 +38,22 @@ TEST(JsonReport, EveryProfileConformsToTheSchema) {
   filtered.site = SiteSelector::parse("fig12.c:14");
   for (const auto& document :
        {rendered(testing::figure12_profile()), rendered(testing::figure12_profile(), filtered),
-        rendered(testing::factorial_profile()), rendered(testing::even_odd_profile())}) {
-    EXPECT_EQ(joined(checker.problems(document)), "");
+        rendered(testing::factorial_profile()), rendered(testing::even_odd_profile()),
+        rendered(testing::simulated_program_profile(3, 5))}) {
+    EXPECT_EQ(joined_lines(checker.problems(document)), "");
   }
+}
+
+// A profile of format 1 (tests/tables/data) still gives every section.
+TEST(JsonReport, OldProfilesGiveEverySection) {
+  const testing::JsonSchemaChecker checker(schema());
+  const auto profile =
+      tables::read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
+  const json document = JsonRenderer().to_json(build_report(profile));
+  EXPECT_EQ(joined_lines(checker.problems(document)), "");
+  EXPECT_EQ(document["time_split"]["ranks"].size(), profile.ranks.size());
+  EXPECT_FALSE(document["mpi_functions"].empty());
+  EXPECT_FALSE(document["message_sizes"].empty());
 }
 
 TEST(JsonReport, CarriesTheVersionTreeAndHotPath) {
@@ -64,7 +73,7 @@ TEST(JsonReport, CheckerRejectsMissingKeysWrongTypesAndStrayKeys) {
   document["header"]["ranks"] = "four";
   document["matrix"]["cells"][0]["colour"] = "red";
   document["tree"]["kind"] = "forest";
-  const auto problems = joined(checker.problems(document));
+  const auto problems = joined_lines(checker.problems(document));
   EXPECT_NE(problems.find("/tree/children/0: lacks required key time"), std::string::npos)
       << problems;
   EXPECT_NE(problems.find("/header/ranks: is string"), std::string::npos) << problems;

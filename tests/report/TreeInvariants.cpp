@@ -22,15 +22,6 @@ std::string describe(const ReportNode& node) {
   return text.str();
 }
 
-// `a` <= `b` but for rounding relative to the larger magnitude.
-bool at_most(double a, double b) {
-  return a <= b + kRoundingTolerance * std::max({1.0, std::abs(a), std::abs(b)});
-}
-
-bool equal(double a, double b) {
-  return at_most(a, b) && at_most(b, a);
-}
-
 } // namespace
 
 std::vector<std::string> tree_invariant_violations(const ReportTree& tree, std::size_t ranks) {
@@ -44,29 +35,35 @@ std::vector<std::string> tree_invariant_violations(const ReportTree& tree, std::
     auto fail = [&](const std::string& what) {
       std::ostringstream line;
       line << describe(node) << ": " << what << " (inclusive " << node.time.total << " ns, mean "
-           << node.time.mean << " ns; children add " << children << " ns, mean " << children / n
-           << " ns; self " << node.self_ns << " ns, mean " << node.self_mean_ns << " ns)";
+           << node.time.mean << " ns; children add " << children << " ns; self " << node.self_ns
+           << " ns, mean " << node.self_mean_ns << " ns)";
       violations.push_back(line.str());
     };
+    // Rounding is relative to the largest quantity the node's numbers are formed from.
+    const double slack =
+        kRoundingTolerance * std::max({1.0, std::abs(node.time.total), std::abs(children)});
+    auto differ = [&](double a, double b, double within) { return std::abs(a - b) > within; };
     if (node.recursive) {
       // Its time is already in the enclosing activation: it adds only what its children add,
       // and that is checked where it is added.
-      if (!equal(node.counted_ns, children) || node.self_ns != 0) {
+      if (differ(node.counted_ns, children, slack) || node.self_ns != 0) {
         fail("a recursive node must add exactly its children and have no self time");
       }
       continue;
     }
-    if (!equal(node.counted_ns, node.time.total)) {
+    if (differ(node.counted_ns, node.time.total, slack)) {
       fail("counted time differs from the inclusive time");
     }
-    if (!equal(node.self_ns, node.time.total - children)) {
+    if (differ(node.self_ns, node.time.total - children, slack)) {
       fail("self time is not the inclusive time minus what the children add");
     }
-    if (!at_most(children, node.time.total) || !at_most(0, node.self_ns)) {
+    if (children > node.time.total + slack || node.self_ns < -slack) {
       fail("children exceed the inclusive time (sum over the ranks)");
     }
-    if (!at_most(children / n, node.time.mean) || !at_most(0, node.self_mean_ns) ||
-        !equal(node.self_mean_ns, node.self_ns / n)) {
+    if (n > 0 && differ(node.self_mean_ns, node.self_ns / n, slack / n)) {
+      fail("self mean is not the self time over the ranks");
+    }
+    if (n > 0 && (children / n > node.time.mean + slack / n || node.self_mean_ns < -slack / n)) {
       fail("children exceed the inclusive time (means over the ranks)");
     }
   }

@@ -22,5 +22,7 @@ result=$(grep -o '<pre id="selftest">[^<]*' <<<"$dom" | sed 's/^<pre id="selftes
 echo "${result:-selftest: no result in the DOM}"
 # p1 is the first node the page opens collapsed; expanding it must show p3.
 grep -q '^selftest: PASS expanded p1 showing p3;' <<<"$result"
-# The icicle view drew boxes and both communication statements are listed.
-grep -Eq 'icicle boxes [1-9][0-9]*; statements 2$' <<<"$result"
+# The icicle view drew boxes; both communication statements, their two MPI functions and their
+# message sizes are listed, and the time split has a row per rank (4) and min, mean and max.
+grep -Eq 'icicle boxes [1-9][0-9]*; statements 2; time split rows 7; functions 2; message sizes 2$' \
+  <<<"$result"

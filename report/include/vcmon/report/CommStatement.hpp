@@ -21,6 +21,10 @@ struct CommStatement {
   std::uint64_t count = 0;
   std::uint32_t partners = 0; // distinct partners (collective counts as one)
   double percent = 0;         // of the program's total time
+
+  // The mean message size: a com record holds a message count and a byte sum, so this is
+  // exact, while the smallest and largest message are not recorded.
+  double mean_bytes() const { return count > 0 ? static_cast<double>(bytes) / count : 0; }
 };
 
 } // namespace vcmon::report

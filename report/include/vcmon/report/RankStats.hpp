@@ -12,9 +12,14 @@ struct RankStats {
   double mean = 0;
   double max = 0;
   std::int32_t max_rank = -1; // the rank holding the maximum; -1 when there are no ranks
+  // The ranks imbalance() compares: every reported rank, or only those whose records hold the
+  // quantity when no other rank could (a point-to-point partner is one rank's record).
+  std::int32_t imbalance_ranks = 0;
 
-  // max/mean: 1 is perfectly balanced; 0 when nothing was measured.
-  double imbalance() const { return mean > 0 ? max / mean : 0; }
+  // max over the mean of imbalance_ranks: 1 is perfectly balanced; 0 when nothing was measured.
+  double imbalance() const {
+    return total > 0 && imbalance_ranks > 0 ? max * imbalance_ranks / total : 0;
+  }
 
   // `values[i]` belongs to `ranks[i]`; both spans have the same length.
   static RankStats of(std::span<const double> values, std::span<const std::int32_t> ranks);

@@ -4,9 +4,11 @@
 #include "vcmon/report/CommMatrix.hpp"
 #include "vcmon/report/CommStatement.hpp"
 #include "vcmon/report/HotPath.hpp"
+#include "vcmon/report/MpiFunction.hpp"
 #include "vcmon/report/ReportHeader.hpp"
 #include "vcmon/report/ReportOptions.hpp"
 #include "vcmon/report/ReportTree.hpp"
+#include "vcmon/report/TimeSplit.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <vector>
@@ -15,9 +17,12 @@ namespace vcmon::report {
 
 struct Report {
   ReportHeader header;
-  ReportTree tree;                       // after the filters
-  HotPath hot_path;                      // walked on the unfiltered tree
-  std::vector<CommStatement> statements; // costliest first
+  TimeSplit time_split;
+  std::vector<MpiFunction> mpi_functions;   // costliest first
+  ReportTree tree;                          // after the filters
+  HotPath hot_path;                         // walked on the unfiltered tree
+  std::vector<CommStatement> statements;    // costliest first
+  std::vector<CommStatement> message_sizes; // those that moved bytes, most bytes first
   CommMatrix matrix;
   ReportOptions options;
 };

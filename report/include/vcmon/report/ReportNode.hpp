@@ -5,6 +5,7 @@
 #include "vcmon/report/RankStats.hpp"
 #include "vcmon/tables/Site.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct CommBreakdown {
   double transmission_ns = 0;
   double sync_delay_ns = 0;
   double bytes = 0;
+
+  // Each quantity over `ranks`, as the tree's time columns are.
+  CommBreakdown mean_over(std::size_t ranks) const;
 };
 
 struct ReportNode {
@@ -44,8 +48,12 @@ struct ReportNode {
   // whose time is already part of the enclosing activation and which accounts only for what
   // its children add (DESIGN.md §3: never counted twice around a cycle).
   double counted_ns = 0;
-  double self_ns = 0; // time not spent in any child
-  std::optional<CommBreakdown> comm;
+  // Time not spent in any child, summed over the ranks: time.total minus the children's
+  // counted_ns (0 for a recursive node). Negative only when the children's records exceed the
+  // node's own, which the tree's invariant forbids and the report shows rather than hides.
+  double self_ns = 0;
+  double self_mean_ns = 0;           // self_ns over the reported ranks: the self column
+  std::optional<CommBreakdown> comm; // summed over the ranks
 
   // A call from inside its own recursive component: shown once, never added again.
   bool recursive = false;
