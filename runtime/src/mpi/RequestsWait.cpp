@@ -37,14 +37,6 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
     }
     int done = 0;
     PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (done && needs_ == Needs::One) {
-      // Completed while being described (MPI progresses in get_status): the call returns.
-      state.activity = deadlock::Activity::Running;
-      state.waits_on.clear();
-      state.present_arrival_ns.reset();
-      state.collective.reset();
-      return;
-    }
     if (done) {
       continue;
     }
