@@ -109,6 +109,10 @@ public:
   // sizes) run as their nonblocking twin plus a polled wait, so that the sender answers the
   // control channel while it waits.
   static constexpr std::uint64_t kEagerBytes = 16 * 1024;
+  // Up to this size MPICH sends eagerly whatever the transport: such a send never waits for
+  // its receiver, so it needs no UnpolledCall mark (the mark's stores cost 12% of a 1 KiB
+  // ping-pong; bench/runtime/pingpong_compare.sh, 1.28x against 1.13x).
+  static constexpr std::uint64_t kAlwaysEagerBytes = 2 * 1024;
   // A send's stamp goes ahead of its data, so that a receiver sees it as early as possible
   // (a stamp after the data made an 8-byte ping-pong 8% slower). A buffered send cannot know
   // before PMPI whether it fits: its stamp follows once the send succeeded.
@@ -128,9 +132,10 @@ public:
     // decided meanwhile: the receiver may wait for one of them to match its own send.
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
                                    DeferredReceives::any());
-    const int rc =
-        may_wait ? wait_for_send(*monitor, *send, ipmpi)
-                 : unpolled(entry.start, send ? send->shadow->world_rank_of(send->dest) : -1, pmpi);
+    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi)
+                   : send && send->bytes > kAlwaysEagerBytes
+                       ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
+                       : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
