@@ -72,6 +72,7 @@ public:
       return done != 0;
     });
     check_collective_match(reduced, sequence);
+    shadow->entered_by_all.store(sequence + 1, std::memory_order_relaxed);
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).
     const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;

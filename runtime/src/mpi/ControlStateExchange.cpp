@@ -3,6 +3,7 @@
 #include "mpi/ControlChannel.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/StampCounts.hpp"
+#include "mpi/StampProtocol.hpp"
 
 #include <algorithm>
 
@@ -33,6 +34,14 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
                            received_before_[static_cast<std::size_t>(ranks[i])] < reply.stamps_sent;
     if (reply.answered && !in_flight) {
       state = reply.state;
+      if (collective_passed(state)) {
+        // It waits in a collective this process has seen every member enter: it returns
+        // without anyone's next send (taking the decider for its waker let a decider take a
+        // message that rank's next send preceded).
+        state.activity = deadlock::Activity::Running;
+        state.waits_on.clear();
+        state.collective.reset();
+      }
     } else if (const std::optional<int> waits_for = stuck_waiting_for(reply, ranks[i])) {
       state.rank = ranks[i];
       state.activity = deadlock::Activity::BlockedAny;
@@ -54,6 +63,17 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
     }
   }
   return states;
+}
+
+bool ControlStateExchange::collective_passed(const deadlock::ProcessState& state) {
+  if (!state.collective || state.activity != deadlock::Activity::BlockedAll) {
+    return false;
+  }
+  const std::uint64_t id = *state.collective >> 32;
+  const std::uint64_t sequence = *state.collective & 0xffff'ffffu;
+  const StampProtocol::Hold hold; // shadows are looked up by id under it
+  const Shadow* shadow = ShadowCommunicators::find_by_id(id);
+  return shadow != nullptr && sequence < shadow->entered_by_all.load(std::memory_order_relaxed);
 }
 
 std::optional<std::uint64_t> ControlStateExchange::sent(int from, int to) const {

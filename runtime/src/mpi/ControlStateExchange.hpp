@@ -43,6 +43,10 @@ private:
   // Beyond this many ranks a reply would carry too many counts: reconcile() does nothing.
   static constexpr int kCountedRanks = 1024;
 
+  // Whether `state` waits in a collective instance that this process has seen every member
+  // enter (ShadowCommunicators' entered_by_all).
+  static bool collective_passed(const deadlock::ProcessState& state);
+
   // The stamps `from` had sent `to` when it answered (this process: now); nullopt if unknown.
   std::optional<std::uint64_t> sent(int from, int to) const;
 

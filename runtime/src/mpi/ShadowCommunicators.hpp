@@ -34,6 +34,10 @@ struct Shadow {
   // and a collective instance is (id, sequence number).
   std::uint64_t id = 0;
   mutable std::uint64_t collectives_entered = 0;
+  // Every member has entered this communicator's collectives below this sequence number:
+  // this process saw a blocking collective's entry reduction complete. A member still
+  // described as waiting in one of them is about to return, not waiting for anyone.
+  mutable std::atomic<std::uint64_t> entered_by_all{0};
   // Stamps that have arrived and that no posted receive claimed.
   mutable StampInbox inbox;
   // Nonblocking receives from a specific source waiting for their stamp, in the order they
