@@ -88,7 +88,11 @@ public:
   }
 
   bool satisfied() const override {
-    return tag_ && peer_ != MPI_ANY_SOURCE && StampProtocol::present(shadow_, peer_, *tag_);
+    if (!tag_ || peer_ == MPI_ANY_SOURCE) {
+      return false;
+    }
+    const StampProtocol::Hold hold; // other threads file into the inbox
+    return shadow_.inbox.find(peer_, *tag_).has_value();
   }
 
 private:
