@@ -4,9 +4,9 @@
 #include "mpi/ControlChannel.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/ReceivedSoFar.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/SafeDecision.hpp"
-#include "mpi/SenderBounds.hpp"
 #include "mpi/StampProtocol.hpp"
 #include "mpi/WaitPolicy.hpp"
 
@@ -61,6 +61,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
   std::vector<vclock::SenderBound> senders;
   std::vector<std::size_t> claimed;
   std::vector<PendingStamp> stamps; // the candidates' stamps, in their order
+  ReceivedSoFar sight;
   std::uint64_t first_candidate_rt = 0;
   std::optional<vclock::WildcardCandidate> chosen;
   const auto attempt = [&](std::optional<std::uint64_t> horizon) {
@@ -84,7 +85,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
             candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
             stamps.push_back(tracked->stamp.entry);
           } else {
-            senders.push_back({rank, SenderBounds::of(rank)});
+            senders.push_back({rank, 0}); // its bound: below
           }
           continue;
         }
@@ -102,9 +103,15 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
           candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
           stamps.push_back(shadow->inbox[*entry]);
         } else {
-          senders.push_back({rank, SenderBounds::of(rank)});
+          senders.push_back({rank, 0});
         }
       }
+      // Bounds and counts as the candidates were read: a stamp filed after them must not speak
+      // for a sender whose earlier message is not among them (ReceivedSoFar).
+      sight.read(monitor.world_size());
+    }
+    for (vclock::SenderBound& sender : senders) {
+      sender.earliest_send_ns = sight.bound_of(sender.source);
     }
     // A source with a stamp here cannot be overtaken by its own later messages.
     std::erase_if(senders, [&](const vclock::SenderBound& s) {
@@ -114,7 +121,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     if (!candidates.empty() && first_candidate_rt == 0) {
       first_candidate_rt = Moment::now(monitor.clock()).rt;
     }
-    chosen = decision.decide(candidates, senders, waiting, horizon);
+    chosen = decision.decide(candidates, senders, sight, waiting, horizon);
     return chosen.has_value();
   };
   if (flag != nullptr) {

@@ -9,18 +9,18 @@
 
 namespace vcmon::runtime::mpi {
 
-ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow* shadow)
-    : monitor_(monitor), shadow_(shadow) {
-  if (shadow_ != nullptr) {
+ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow& shadow,
+                                           const ReceivedSoFar& sight)
+    : monitor_(monitor), shadow_(&shadow), sight_(&sight) {
+  if (monitor.world_size() <= kCountedRanks) {
     for (int rank = 0; rank < monitor.world_size(); ++rank) {
-      received_before_.push_back(StampCounts::received_from(rank));
-    }
-    if (monitor.world_size() <= kCountedRanks) {
-      for (int rank = 0; rank < monitor.world_size(); ++rank) {
-        counted_.push_back(rank);
-      }
+      counted_.push_back(rank);
     }
   }
+}
+
+std::uint64_t ControlStateExchange::known_bound(int rank) const {
+  return sight_ != nullptr ? sight_->bound_of(rank) : SenderBounds::of(rank);
 }
 
 std::vector<deadlock::ProcessState>
@@ -30,8 +30,8 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
   for (std::size_t i = 0; i < replies.size(); ++i) {
     const StateReply& reply = replies[i];
     deadlock::ProcessState& state = states[i];
-    const bool in_flight = reply.answered && !received_before_.empty() &&
-                           received_before_[static_cast<std::size_t>(ranks[i])] < reply.stamps_sent;
+    const bool in_flight =
+        reply.answered && sight_ != nullptr && sight_->stamps_from(ranks[i]) < reply.stamps_sent;
     if (reply.answered && !in_flight) {
       state = reply.state;
       if (collective_passed(state)) {
@@ -45,7 +45,7 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
     } else if (const std::optional<int> waits_for = stuck_waiting_for(reply, ranks[i])) {
       state.rank = ranks[i];
       state.activity = deadlock::Activity::BlockedAny;
-      state.clock_ns = SenderBounds::of(ranks[i]);
+      state.clock_ns = known_bound(ranks[i]);
       state.waits_on = {*waits_for};
       assumed_stuck_ = true;
     } else {
@@ -53,7 +53,7 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
       // it sent this rank was not among the decider's candidates, stamped earlier than its
       // clock now: only its known bound holds. Ask again later.
       state.rank = ranks[i];
-      state.clock_ns = SenderBounds::of(ranks[i]);
+      state.clock_ns = known_bound(ranks[i]);
     }
     state.can_send_to_decider =
         shadow_ == nullptr || std::find(shadow_->world_rank.begin(), shadow_->world_rank.end(),
@@ -113,7 +113,7 @@ void ControlStateExchange::reconcile(std::map<deadlock::Rank, deadlock::ProcessS
 
 std::optional<int> ControlStateExchange::stuck_waiting_for(const StateReply& reply,
                                                            int rank) const {
-  if (reply.answered || received_before_.empty()) {
+  if (reply.answered || sight_ == nullptr) {
     return std::nullopt;
   }
   const std::optional<UnpolledState> stuck = ControlChannel::stuck_unpolled(monitor_, rank);
@@ -131,14 +131,27 @@ std::optional<int> ControlStateExchange::stuck_waiting_for(const StateReply& rep
   return std::nullopt;
 }
 
-std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor) {
+namespace {
+
+template <typename BoundOf>
+std::map<deadlock::Rank, std::uint64_t> nonzero_bounds(int world_size, BoundOf&& bound_of) {
   std::map<deadlock::Rank, std::uint64_t> bounds;
-  for (int rank = 0; rank < monitor.world_size(); ++rank) {
-    if (const std::uint64_t bound = SenderBounds::of(rank); bound != 0) {
+  for (int rank = 0; rank < world_size; ++rank) {
+    if (const std::uint64_t bound = bound_of(rank); bound != 0) {
       bounds[rank] = bound;
     }
   }
   return bounds;
+}
+
+} // namespace
+
+std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor) {
+  return nonzero_bounds(monitor.world_size(), [](int rank) { return SenderBounds::of(rank); });
+}
+
+std::map<deadlock::Rank, std::uint64_t> known_bounds(const ReceivedSoFar& sight) {
+  return nonzero_bounds(sight.world_size(), [&](int rank) { return sight.bound_of(rank); });
 }
 
 } // namespace vcmon::runtime::mpi

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mpi/ControlChannel.hpp"
+#include "mpi/ReceivedSoFar.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "core/Monitor.hpp"
@@ -19,11 +20,12 @@ namespace vcmon::runtime::mpi {
 class __attribute__((visibility("hidden"))) ControlStateExchange final
     : public deadlock::StateExchange {
 public:
-  // `shadow`: the decider's communicator; nullptr: every rank counts as a possible sender.
-  // Made right after the decider looked at its candidates: a stamp filed later (this rank
-  // serves, and so files, while it waits for replies) is not among them, and its sender's
-  // reply must not count as if it were.
-  ControlStateExchange(Monitor& monitor, const Shadow* shadow);
+  // For a deadlock check: every rank counts as a possible sender, at its bound now.
+  explicit ControlStateExchange(Monitor& monitor) : monitor_(monitor) {}
+  // For a wildcard decision on `shadow` (the decider's communicator) whose candidates were
+  // read with `sight`: a stamp filed later (this rank serves, and so files, while it waits for
+  // replies) is not among them, and neither its count nor its bound may speak for its sender.
+  ControlStateExchange(Monitor& monitor, const Shadow& shadow, const ReceivedSoFar& sight);
 
   std::vector<deadlock::ProcessState>
   request_states(std::span<const deadlock::Rank> ranks) override;
@@ -55,11 +57,13 @@ private:
   // it is stuck in a blocking send (MPI sends it by rendezvous); nullopt otherwise.
   std::optional<int> stuck_waiting_for(const StateReply& reply, int rank) const;
 
+  // What is known of `rank` without its answer: its bound when the decider looked.
+  std::uint64_t known_bound(int rank) const;
+
   Monitor& monitor_;
-  const Shadow* shadow_;
+  const Shadow* shadow_ = nullptr;       // a wildcard decision only
+  const ReceivedSoFar* sight_ = nullptr; // a wildcard decision only
   std::map<deadlock::Rank, StateReply> replies_;
-  // Stamps received from each world rank when the decider looked (a wildcard decision only).
-  std::vector<std::uint64_t> received_before_;
   // The ranks whose counts replies carry: every world rank (a wildcard decision in a world of
   // at most kCountedRanks), else none.
   std::vector<int> counted_;
@@ -67,7 +71,8 @@ private:
 };
 
 // The bounds this process holds for every rank (SenderBounds), as the deadlock module takes
-// them.
+// them: now, or as `sight` read them.
 std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor);
+std::map<deadlock::Rank, std::uint64_t> known_bounds(const ReceivedSoFar& sight);
 
 } // namespace vcmon::runtime::mpi

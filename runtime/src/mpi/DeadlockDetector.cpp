@@ -49,7 +49,7 @@ Verdict decide_now(Monitor& monitor) {
   Verdict verdict;
   const StateReply own = own_reply(monitor);
   deadlock::UndecidedReceive receive{own.state, {}, known_bounds(monitor)};
-  ControlStateExchange exchange(monitor, nullptr);
+  ControlStateExchange exchange(monitor);
   verdict.decision = deadlock::CycleBreaker().decide(receive, exchange);
   verdict.replies = exchange.replies();
   verdict.replies[own.state.rank] = own;

@@ -13,8 +13,9 @@ namespace vcmon::runtime::mpi {
 
 std::optional<vclock::WildcardCandidate>
 SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
-                     std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
-                     std::optional<std::uint64_t> horizon, bool may_ask) {
+                     std::span<const vclock::SenderBound> senders, const ReceivedSoFar& sight,
+                     const BlockedCall& waiting, std::optional<std::uint64_t> horizon,
+                     bool may_ask) {
   if (candidates.empty()) {
     return std::nullopt;
   }
@@ -44,7 +45,7 @@ SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
   if (now_rt < next_ask_rt_) {
     return std::nullopt;
   }
-  std::optional<vclock::WildcardCandidate> taken = break_cycle(candidates, waiting);
+  std::optional<vclock::WildcardCandidate> taken = break_cycle(candidates, sight, waiting);
   next_ask_rt_ = Moment::now(monitor_.clock()).rt + backoff_ns_;
   backoff_ns_ = std::min<std::uint64_t>(backoff_ns_ * 2, 10'000'000);
   return taken && within(*taken) ? taken : std::nullopt;
@@ -62,14 +63,14 @@ void SafeDecision::record(unsigned function, const PendingStamp& stamp,
 
 std::optional<vclock::WildcardCandidate>
 SafeDecision::break_cycle(std::span<const vclock::WildcardCandidate> candidates,
-                          const BlockedCall& waiting) {
+                          const ReceivedSoFar& sight, const BlockedCall& waiting) {
   deadlock::UndecidedReceive receive;
   receive.self.rank = monitor_.world_rank();
   waiting.describe(receive.self, true);
   receive.self.present_arrival_ns.reset();
   receive.candidates.assign(candidates.begin(), candidates.end());
-  receive.known_bounds = known_bounds(monitor_);
-  ControlStateExchange exchange(monitor_, &shadow_);
+  receive.known_bounds = known_bounds(sight);
+  ControlStateExchange exchange(monitor_, shadow_, sight);
   const deadlock::Decision decision = deadlock::CycleBreaker().decide(receive, exchange);
   for (const auto& [rank, bound] : decision.learned_bounds) {
     SenderBounds::raise(rank, bound);

@@ -12,6 +12,7 @@
 
 #include "mpi/BlockedCall.hpp"
 #include "mpi/NullAnnouncer.hpp"
+#include "mpi/ReceivedSoFar.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "core/Monitor.hpp"
@@ -28,15 +29,15 @@ class __attribute__((visibility("hidden"))) SafeDecision {
 public:
   SafeDecision(Monitor& monitor, const Shadow& shadow) : monitor_(monitor), shadow_(shadow) {}
 
-  // Candidates and senders name world ranks. `waiting`: the decider's own wait, for state
-  // requests. `horizon`: Test-style calls report only arrivals up to it. The candidate to
-  // take now, or nullopt.
+  // Candidates and senders name world ranks; `sight` was read with them, under one hold.
+  // `waiting`: the decider's own wait, for state requests. `horizon`: Test-style calls report
+  // only arrivals up to it. The candidate to take now, or nullopt.
   // `may_ask`: false where the caller must not wait for answers (outside any wait): only the
   // bounds at hand decide then.
   std::optional<vclock::WildcardCandidate>
   decide(std::span<const vclock::WildcardCandidate> candidates,
-         std::span<const vclock::SenderBound> senders, const BlockedCall& waiting,
-         std::optional<std::uint64_t> horizon, bool may_ask = true);
+         std::span<const vclock::SenderBound> senders, const ReceivedSoFar& sight,
+         const BlockedCall& waiting, std::optional<std::uint64_t> horizon, bool may_ask = true);
 
   // Counts the decision taken (and the safety wait since the first candidate came, at real
   // time `first_candidate_rt`, 0: none, until `decided_rt`) and traces it: `function`
@@ -46,7 +47,8 @@ public:
 
 private:
   std::optional<vclock::WildcardCandidate>
-  break_cycle(std::span<const vclock::WildcardCandidate> candidates, const BlockedCall& waiting);
+  break_cycle(std::span<const vclock::WildcardCandidate> candidates, const ReceivedSoFar& sight,
+              const BlockedCall& waiting);
 
   Monitor& monitor_;
   const Shadow& shadow_;

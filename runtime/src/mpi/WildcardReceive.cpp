@@ -1,7 +1,7 @@
 #include "mpi/WildcardReceive.hpp"
 
 #include "mpi/Moment.hpp"
-#include "mpi/SenderBounds.hpp"
+#include "mpi/ReceivedSoFar.hpp"
 #include "mpi/StampProtocol.hpp"
 
 #include <vector>
@@ -20,6 +20,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
   static thread_local std::vector<PendingStamp> stamps;
   static thread_local std::vector<vclock::SenderBound> senders;
   static thread_local std::vector<char> seen_source;
+  static thread_local ReceivedSoFar sight;
   candidates.clear();
   stamps.clear();
   senders.clear();
@@ -38,11 +39,14 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
         stamps.push_back(entry);
       }
     }
+    // Bounds and counts as the candidates were read: a stamp filed after them must not speak
+    // for a sender whose earlier message is not among them.
+    sight.read(monitor_.world_size());
   }
   for (int peer = 0; peer < shadow_.peers; ++peer) {
     if (peer != shadow_.self && !seen_source[static_cast<std::size_t>(peer)]) {
       const int rank = shadow_.world_rank_of(peer);
-      senders.push_back({rank, SenderBounds::of(rank)});
+      senders.push_back({rank, sight.bound_of(rank)});
     }
   }
   if (candidates.empty()) {
@@ -57,7 +61,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
     earliest = std::min(earliest, c.arrival_ns);
   }
   wait_.set_present_arrival(earliest);
-  const auto chosen = decision_.decide(candidates, senders, wait_, horizon, may_ask);
+  const auto chosen = decision_.decide(candidates, senders, sight, wait_, horizon, may_ask);
   if (!chosen) {
     return std::nullopt;
   }
