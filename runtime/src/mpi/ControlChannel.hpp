@@ -44,7 +44,8 @@ public:
   // At MPI_Init (collective over MPI_COMM_WORLD).
   static void open(Monitor& monitor);
   // At MPI_Finalize entry: from here on this rank answers Finished; returns once every rank is
-  // in MPI_Finalize, so no decider can still be waiting for an answer (collective).
+  // in MPI_Finalize, so no decider can still be waiting for an answer, and this rank has taken
+  // in every request and null message sent to it and every answer it was owed (collective).
   static void finish(Monitor& monitor);
 
   // Answers the state requests that have arrived and takes in null messages; true when there
