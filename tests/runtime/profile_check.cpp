@@ -101,6 +101,22 @@ void expect_consistent_times(const RankRecords& r) {
   expect(r.intrusion_ns == r.real_ns - r.virtual_ns, rank + "intrusion = real - virtual");
 }
 
+// The synthetic comm site of MPI function `name`: no file, after the registered sites.
+SiteId synthetic_site(const Profile& profile, const std::string& name) {
+  for (const Site& s : profile.graph.sites()) {
+    if (s.kind == SiteKind::Comm && s.name == name && s.pos.file.empty()) {
+      return s.id;
+    }
+  }
+  throw std::runtime_error("no synthetic comm site " + name);
+}
+
+// The com records of MPI_Init and MPI_Finalize, collective and once each: every rank's own.
+std::set<ComKey> lifecycle_coms(const Profile& profile) {
+  return {{synthetic_site(profile, "MPI_Init"), ComRecord::kCollective, 1, 0},
+          {synthetic_site(profile, "MPI_Finalize"), ComRecord::kCollective, 1, 0}};
+}
+
 // records_program.c under 2 ranks.
 void check_records(const fs::path& dir) {
   const Profile profile = the_profile_in(dir);
@@ -135,8 +151,9 @@ void check_records(const fs::path& dir) {
            rank + "proc records: count per (procedure, activating call site)");
     expect(loop_counts(r) == std::set<LoopKey>{{repeat_loop, 1, 2}, {work_loop, 3, 7}},
            rank + "loop records: executions and iterations");
-    const std::set<ComKey> expected_coms =
+    std::set<ComKey> expected_coms =
         r.rank == 0 ? std::set<ComKey>{{send, 1, 7, 48}} : std::set<ComKey>{{recv, 0, 7, 48}};
+    expected_coms.merge(lifecycle_coms(profile));
     expect(com_counts(r) == expected_coms, rank + "com records: statement, partner, count, bytes");
     // Recursion is charged once: the outermost activation holds the 6 sleeps of 1 ms, the
     // recursive activations add their count but no time.
@@ -147,21 +164,20 @@ void check_records(const fs::path& dir) {
     const ProcRecord* main_record = proc_record(r, main_proc, kNoSite);
     expect(main_record != nullptr && outer != nullptr && main_record->time_ns > outer->time_ns,
            rank + "main (still open at MPI_Finalize) covers fact");
+    // MPI_Init and MPI_Finalize are main's statements: their time lies within main's.
+    std::uint64_t lifecycle_ns = 0;
+    for (const ComRecord& c : r.coms) {
+      if (lifecycle_coms(profile).contains({c.comm, c.partner, c.count, c.bytes})) {
+        lifecycle_ns += c.transmission_ns + c.sync_delay_ns;
+      }
+    }
+    expect(main_record != nullptr && lifecycle_ns + outer->time_ns <= main_record->time_ns,
+           rank + "MPI_Init, MPI_Finalize and fact lie within main");
     // 68 probe events run before MPI_Finalize (main's exit runs after it).
     expect(r.counters.probe_events == 68,
            rank + "68 probe events, counted " + std::to_string(r.counters.probe_events));
     expect_consistent_times(r);
   }
-}
-
-// The synthetic comm site of MPI function `name`: no file, after the registered sites.
-SiteId synthetic_site(const Profile& profile, const std::string& name) {
-  for (const Site& s : profile.graph.sites()) {
-    if (s.kind == SiteKind::Comm && s.name == name && s.pos.file.empty()) {
-      return s.id;
-    }
-  }
-  throw std::runtime_error("no synthetic comm site " + name);
 }
 
 // uninstrumented_program.c under 2 ranks.
@@ -179,7 +195,13 @@ void check_uninstrumented(const fs::path& dir) {
     expect(r.procs.empty() && r.loops.empty(), rank + "no proc or loop records");
     std::set<ComKey> point_to_point;
     std::uint64_t barriers = 0;
+    const std::set<ComKey> lifecycle = lifecycle_coms(profile);
+    std::size_t lifecycle_records = 0;
     for (const ComRecord& c : r.coms) {
+      if (lifecycle.contains({c.comm, c.partner, c.count, c.bytes})) {
+        ++lifecycle_records; // MPI_Init and MPI_Finalize: once each, collective
+        continue;
+      }
       if (c.comm == barrier) {
         expect(c.partner == ComRecord::kCollective, rank + "a barrier is collective");
         barriers += c.count;
@@ -191,6 +213,7 @@ void check_uninstrumented(const fs::path& dir) {
         r.rank == 0 ? std::set<ComKey>{{send, 1, 3, 48}} : std::set<ComKey>{{recv, 0, 3, 48}};
     expect(point_to_point == expected, rank + "point-to-point records per MPI function");
     expect(barriers == 1, rank + "one barrier");
+    expect(lifecycle_records == 2, rank + "one MPI_Init and one MPI_Finalize record");
   }
 }
 

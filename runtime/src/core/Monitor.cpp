@@ -170,14 +170,21 @@ void Monitor::on_mpi_init(int world_rank, int world_size) {
   world_size_ = world_size;
   mpi_initialized_.store(true);
   if (config_.test_clock_offset_ns != 0) {
-    clock_.advance(config_.test_clock_offset_ns * world_rank);
+    shift_time_base(config_.test_clock_offset_ns * world_rank);
   }
   query::on_mpi_started(*this);
 }
 
 void Monitor::set_clock_offset(std::int64_t offset_ns) {
-  clock_.advance(-offset_ns);
+  shift_time_base(-offset_ns);
   clock_offset_ns_ = offset_ns;
+}
+
+void Monitor::shift_time_base(std::int64_t delta_ns) {
+  clock_.advance(delta_ns);
+  // The calling thread's open activations (main, the caller of MPI_Init) began in the old
+  // base; other threads rarely have any before MPI_Init, and theirs keep the shift.
+  ProbeCore::rebase_open_activations(this_thread(), delta_ns);
 }
 
 tables::SiteId Monitor::comm_site(unsigned function_index) {
@@ -327,8 +334,8 @@ void Monitor::on_mpi_finalize() {
   if (!enabled() || mpi_finalized_.exchange(true)) {
     return;
   }
-  query::on_mpi_ending();
   const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
+  query::on_mpi_ending(); // stops the publisher: the monitor's work too
   try {
     gather_and_write_profile(true);
   } catch (const std::exception& error) {

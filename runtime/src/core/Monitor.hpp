@@ -49,9 +49,10 @@ public:
   // (rank r's clock reads r × N ns more); the PMPI layer then measures the clock offset to
   // rank 0 and reports it with set_clock_offset.
   void on_mpi_init(int world_rank, int world_size);
-  // offset_ns = this rank's clock − rank 0's clock at the same instant. Recorded in the
-  // profile and removed from this rank's clock, so that from then on real_ns()/virtual_ns()
-  // of all ranks share rank 0's time base (stamps need no further correction).
+  // offset_ns = this rank's clock − the common time base at the same instant (rank 0's clock,
+  // moved back to the earliest rank's start). Recorded in the profile and removed from this
+  // rank's clock, so that from then on real_ns()/virtual_ns() of all ranks share the base
+  // (stamps need no further correction).
   void set_clock_offset(std::int64_t offset_ns);
   // Before PMPI_Finalize: gathers every rank's records and writes the profile (collective).
   void on_mpi_finalize();
@@ -117,6 +118,9 @@ private:
   static Monitor& construct_instance();
   static inline std::atomic<Monitor*> instance_{nullptr};
   void attach_thread(ThreadState& state);
+  // Every later clock reading is `delta_ns` more (VirtualClock::advance), and the calling
+  // thread's open activations move with it.
+  void shift_time_base(std::int64_t delta_ns);
   // This rank's records; synthetic comm sites numbered after the registered sites. The
   // calling thread's open activations count up to now.
   tables::RankRecords collect_rank_records();

@@ -205,6 +205,17 @@ void ProbeCore::settle_open_activations(ThreadState& thread, std::uint64_t now_v
   }
 }
 
+void ProbeCore::rebase_open_activations(ThreadState& thread, std::int64_t delta_ns) {
+  const auto moved = [delta_ns](std::uint64_t vt) {
+    const std::int64_t shifted = static_cast<std::int64_t>(vt) + delta_ns;
+    return shifted > 0 ? static_cast<std::uint64_t>(shifted) : 0;
+  };
+  for (std::uint32_t i = 0; i < thread.stack.depth; ++i) {
+    thread.stack.frames[i].entry_vt_ns = moved(thread.stack.frames[i].entry_vt_ns);
+  }
+  thread.last_vt_ns = moved(thread.last_vt_ns);
+}
+
 ProbeCore::ComRecordRef ProbeCore::find_com(KeyedSlots& slots, std::uint32_t site,
                                             std::int32_t partner) {
   const auto key = static_cast<std::uint32_t>(partner);

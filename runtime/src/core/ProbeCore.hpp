@@ -42,6 +42,9 @@ public:
   // written while main is still open), restarting them at `now_vt_ns` so that their exits
   // add only what follows.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
+  // The clock moved to another time base (every reading `delta_ns` more): this thread's open
+  // activations move with it, so that the shift is not counted as their time.
+  static void rebase_open_activations(ThreadState& thread, std::int64_t delta_ns);
 
   // The record of (site, partner) in `slots`, found or claimed: this thread's own slot, or a
   // shared overflow entry; neither when both are full.

@@ -50,6 +50,8 @@ constexpr std::size_t kReplyHeader = 13;
 // Requests and null messages sent to each world rank, and taken from each (by serve), so that
 // MPI_Finalize takes in every one addressed to this rank: indexed rank * kCountedKinds + kind.
 enum CountedKind : int { kRequests = 0, kNulls = 1, kCountedKinds = 2 };
+// What a rank tells each other rank at MPI_Finalize: the counts above, then its entry.
+enum FinishWord : int { kEntryVt = kCountedKinds, kFinishWords };
 std::unique_ptr<std::atomic<std::uint64_t>[]> sent_counts;
 std::vector<std::uint64_t> taken_counts; // by the serving thread only
 
@@ -411,9 +413,9 @@ std::uint64_t ControlChannel::null_collective_of(int rank) {
              : 0;
 }
 
-void ControlChannel::finish(Monitor& monitor) {
+std::uint64_t ControlChannel::finish(Monitor& monitor, std::uint64_t entry_vt) {
   if (control == MPI_COMM_NULL) {
-    return;
+    return entry_vt;
   }
   finished.store(true, std::memory_order_release);
   if (monitor.config().deadlock == DeadlockMode::NullMessage) {
@@ -422,16 +424,32 @@ void ControlChannel::finish(Monitor& monitor) {
   // Every rank learns how many requests and null messages each other rank sent it, takes all
   // of them in (answering every request) and receives an answer to every request of its own:
   // nothing is left unmatched at MPI_Finalize, however late it comes. (A grace of 1 s for the
-  // answers gave up under load, and MPI warned of the unmatched reply that came after.)
-  const auto counted = static_cast<std::size_t>(monitor.world_size()) * kCountedKinds;
-  std::vector<std::uint64_t> sent(counted);
-  std::vector<std::uint64_t> owed(counted);
-  for (std::size_t i = 0; i < counted; ++i) {
-    sent[i] = sent_counts[i].load(std::memory_order_relaxed);
+  // answers gave up under load, and MPI warned of the unmatched reply that came after.) The
+  // same exchange carries each rank's entry.
+  const auto ranks = static_cast<std::size_t>(monitor.world_size());
+  std::vector<std::uint64_t> told(ranks * kFinishWords);
+  std::vector<std::uint64_t> heard(ranks * kFinishWords);
+  for (std::size_t rank = 0; rank < ranks; ++rank) {
+    for (std::size_t kind = 0; kind < kCountedKinds; ++kind) {
+      told[rank * kFinishWords + kind] =
+          sent_counts[rank * kCountedKinds + kind].load(std::memory_order_relaxed);
+    }
+    told[rank * kFinishWords + kEntryVt] = entry_vt;
   }
   MPI_Request exchange = MPI_REQUEST_NULL;
-  PMPI_Ialltoall(sent.data(), kCountedKinds, MPI_UINT64_T, owed.data(), kCountedKinds, MPI_UINT64_T,
+  PMPI_Ialltoall(told.data(), kFinishWords, MPI_UINT64_T, heard.data(), kFinishWords, MPI_UINT64_T,
                  control, &exchange);
+  // Whether this rank has taken in all that the others told it they sent.
+  const auto taken_all = [&] {
+    for (std::size_t rank = 0; rank < ranks; ++rank) {
+      for (std::size_t kind = 0; kind < kCountedKinds; ++kind) {
+        if (taken_counts[rank * kCountedKinds + kind] != heard[rank * kFinishWords + kind]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
   for (bool exchanged = false;;) {
     if (!exchanged) {
       int done = 0;
@@ -447,12 +465,17 @@ void ControlChannel::finish(Monitor& monitor) {
       }
       answered = unanswered_total == 0;
     }
-    if (exchanged && answered && std::equal(owed.begin(), owed.end(), taken_counts.begin())) {
+    if (exchanged && answered && taken_all()) {
       break;
     }
     sched_yield();
   }
   report_leftover();
+  std::uint64_t latest_vt = entry_vt;
+  for (std::size_t rank = 0; rank < ranks; ++rank) {
+    latest_vt = std::max(latest_vt, heard[rank * kFinishWords + kEntryVt]);
+  }
+  return latest_vt;
 }
 
 } // namespace vcmon::runtime::mpi

@@ -43,10 +43,11 @@ class ControlChannel {
 public:
   // At MPI_Init (collective over MPI_COMM_WORLD).
   static void open(Monitor& monitor);
-  // At MPI_Finalize entry: from here on this rank answers Finished; returns once every rank is
-  // in MPI_Finalize, so no decider can still be waiting for an answer, and this rank has taken
-  // in every request and null message sent to it and every answer it was owed (collective).
-  static void finish(Monitor& monitor);
+  // At MPI_Finalize entry, at virtual time `entry_vt`: from here on this rank answers
+  // Finished; returns once every rank is in MPI_Finalize, so no decider can still be waiting
+  // for an answer, and this rank has taken in every request and null message sent to it and
+  // every answer it was owed (collective). Returns the latest rank's `entry_vt`.
+  static std::uint64_t finish(Monitor& monitor, std::uint64_t entry_vt);
 
   // Answers the state requests that have arrived and takes in null messages; true when there
   // were any. The caller charges the work to intrusion.

@@ -1,8 +1,12 @@
 // MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: where the layer starts and stops.
 // Start-up, after PMPI_Init: shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset
 // to rank 0 (the core then reads every clock in rank 0's time base), and one reduction so
-// that all ranks leave MPI_Init at the same virtual time, the latest rank's (MPI_Init is
-// collective: DESIGN.md §5's rule for collectives).
+// that all ranks leave MPI_Init at the same virtual time, the latest rank's return from
+// PMPI_Init (MPI_Init is collective: DESIGN.md §5's rule for collectives). Shutdown, before
+// PMPI_Finalize: the control channel's last exchange, which also finds the latest rank's
+// entry into MPI_Finalize, then the profile. Both are the monitor's work, all intrusion:
+// MPI_Init and MPI_Finalize are statements (synthetic comm sites) holding PMPI_Init's own
+// time and the waiting for the latest rank; PMPI_Finalize runs after the profile is taken.
 #include "mpi/CallerCounters.hpp"
 #include "mpi/ClockOffset.hpp"
 #include "mpi/CollectiveEntry.hpp"
@@ -10,6 +14,7 @@
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
+#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampMail.hpp"
@@ -18,6 +23,9 @@
 #include "core/Monitor.hpp"
 
 #include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include <string>
 
@@ -31,15 +39,41 @@ int tag_upper_bound() {
   return found && value != nullptr ? *value : 32767; // 32767: the least MPI guarantees
 }
 
-void start_layer() {
+// Every rank leaves `function` (MPI_Init, MPI_Finalize) at `latest_vt`, the latest rank's
+// arrival at a point they all pass, as from a collective; this rank arrived at `arrived_vt`.
+// The statement holds `own_ns` of the MPI library's time and the waiting, up to where the
+// clock continued (never ahead of real time: clock offsets are estimates).
+void leave_together(Monitor& monitor, MpiFunction function, std::uint64_t own_ns,
+                    std::uint64_t arrived_vt, std::uint64_t latest_vt) {
+  vclock::VirtualClock& clock = monitor.clock();
+  clock.continue_from(latest_vt);
+  const std::uint64_t left_ns = clock.source().now_ns();
+  const std::uint64_t left_vt = clock.virtual_at(left_ns);
+  const vclock::IntrusionScope work(clock, monitor.action_cost_ns(), left_ns);
+  monitor.record_com(monitor.comm_site(index_of(function)), tables::ComRecord::kCollective, own_ns,
+                     left_vt > arrived_vt ? left_vt - arrived_vt : 0, 0);
+}
+
+// The virtual time MPI_Init is called at; 0 when not monitoring.
+std::uint64_t init_called_vt() {
+  Monitor& monitor = Monitor::instance();
+  return monitor.enabled() ? monitor.clock().virtual_ns() : 0;
+}
+
+// After PMPI_Init returned, which it was called at `called_vt`.
+void start_layer(std::uint64_t called_vt) {
   Monitor& monitor = Monitor::instance();
   if (!monitor.enabled()) {
     return;
   }
   vclock::VirtualClock& clock = monitor.clock();
+  const std::uint64_t returned_ns = clock.source().now_ns();
+  const std::uint64_t returned_rt = clock.real_at(returned_ns);
+  const std::uint64_t returned_vt = clock.virtual_at(returned_ns);
   std::uint64_t latest_vt = 0;
+  std::uint64_t arrived_vt = 0;
   {
-    vclock::IntrusionScope work(clock, monitor.action_cost_ns());
+    vclock::IntrusionScope work(clock, monitor.action_cost_ns(), returned_ns);
     int rank = 0;
     int size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -55,11 +89,22 @@ void start_layer() {
     WildcardTrace::open(monitor);
     ShadowCommunicators::attach_predefined();
     const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
-    monitor.set_clock_offset(ClockOffset::estimate(world.duplicate, clock));
-    const std::uint64_t mine = clock.virtual_ns();
-    PMPI_Allreduce(&mine, &latest_vt, 1, MPI_UINT64_T, MPI_MAX, world.duplicate);
+    // Rank r's clock minus rank 0's. The common time base starts at the earliest rank's start
+    // (a rank that started before rank 0 would see its main entered at a negative time): each
+    // rank says how far its own start lies before rank 0's, and the furthest sets the base.
+    const std::int64_t offset = ClockOffset::estimate(world.duplicate, clock);
+    // PMPI_Init's return, and this rank's start, in rank 0's base (with the testing offset).
+    const std::int64_t rebase =
+        static_cast<std::int64_t>(clock.real_at(returned_ns) - returned_rt) - offset;
+    const std::int64_t arrival[2] = {static_cast<std::int64_t>(returned_vt) + rebase, -rebase};
+    std::int64_t latest[2] = {0, 0};
+    PMPI_Allreduce(arrival, latest, 2, MPI_INT64_T, MPI_MAX, world.duplicate);
+    const std::int64_t lead = std::max<std::int64_t>(latest[1], 0);
+    monitor.set_clock_offset(offset - lead);
+    latest_vt = static_cast<std::uint64_t>(latest[0] + lead);
+    arrived_vt = static_cast<std::uint64_t>(arrival[0] + lead);
   }
-  clock.continue_from(latest_vt);
+  leave_together(monitor, MpiFunction::Init, returned_vt - called_vt, arrived_vt, latest_vt);
   Layer::activate(monitor, tag_upper_bound());
 }
 
@@ -70,34 +115,42 @@ using namespace vcmon::runtime;
 using namespace vcmon::runtime::mpi;
 
 extern "C" int MPI_Init(int* argc, char*** argv) {
+  const std::uint64_t called_vt = init_called_vt();
   const int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) {
-    start_layer();
+    start_layer(called_vt);
   }
   return rc;
 }
 
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const std::uint64_t called_vt = init_called_vt();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) {
-    start_layer();
+    start_layer(called_vt);
   }
   return rc;
 }
 
 extern "C" int MPI_Finalize() {
   if (Monitor* monitor = Layer::monitor()) {
+    vcmon::vclock::VirtualClock& clock = monitor->clock();
+    const std::uint64_t entry_ns = clock.source().now_ns();
+    const std::uint64_t entry_vt = clock.virtual_at(entry_ns);
+    std::uint64_t latest_vt = 0;
     {
-      vcmon::vclock::IntrusionScope work(monitor->clock(), monitor->action_cost_ns());
+      const vcmon::vclock::IntrusionScope work(clock, monitor->action_cost_ns(), entry_ns);
       DeferredReceives::post_all_undecided();
-      ControlChannel::finish(*monitor);
+      latest_vt = ControlChannel::finish(*monitor, entry_vt);
+      Layer::deactivate();
+      RequestCompletion::poll_orphans(*monitor);
+      RequestCompletion::free_orphans();
+      LayerRequests::finish_all(*monitor);
+      CollectiveEntry::close();
+      WildcardTrace::close();
     }
-    Layer::deactivate();
-    RequestCompletion::poll_orphans(*monitor);
-    RequestCompletion::free_orphans();
-    LayerRequests::finish_all(*monitor);
-    CollectiveEntry::close();
-    WildcardTrace::close();
+    // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.
+    leave_together(*monitor, MpiFunction::Finalize, 0, entry_vt, latest_vt);
     monitor->on_mpi_finalize();
     StampMail::close();
   }

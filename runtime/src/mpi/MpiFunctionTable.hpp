@@ -32,6 +32,10 @@
   X(Wait)                                                                                          \
   X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free)
 
+// MPI_Init (and MPI_Init_thread) and MPI_Finalize: statements holding the MPI library's own
+// time, while the layer's start-up and shutdown are the monitor's.
+#define VCMON_MPI_LIFECYCLE(X) X(Init) X(Finalize)
+
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \
   X(Barrier, barrier)                                                                              \
@@ -49,14 +53,15 @@
   X(Allreduce, allreduce)                                                                          \
   X(Reduce_scatter, reduce_scatter)                                                                \
   X(Reduce_scatter_block, reduce_scatter_block)                                                    \
-  X(Scan, scan) X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                        \
+  X(Scan, scan)                                                                                    \
+  X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                                      \
       X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)          \
           X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 
 // Dense indices: point-to-point, their large-count twins, probes and completion,
-// collectives, their nonblocking twins.
+// collectives, their nonblocking twins, MPI_Init and MPI_Finalize.
 enum class MpiFunction : unsigned {
 #define VCMON_ENUM(NAME) NAME,
 #define VCMON_ENUM_C(NAME) NAME##_c,
@@ -64,7 +69,7 @@ enum class MpiFunction : unsigned {
 #define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
   VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
       VCMON_MPI_PROBES_AND_COMPLETION(VCMON_ENUM) VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL)
-          VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL)
+          VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
 #undef VCMON_ENUM
 #undef VCMON_ENUM_C
 #undef VCMON_ENUM_COLL
