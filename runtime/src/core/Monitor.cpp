@@ -215,17 +215,23 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
 }
 
 CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
+  // The records' moment is read before collecting them: the collection is the monitor's work
+  // (its caller's scope charges it afterwards), and a moment read after it counted that work
+  // as the program's time, open activations (main) and totals alike.
+  const std::uint64_t now_ns = source_.now_ns();
+  const std::uint64_t real_ns = clock_.real_at(now_ns);
+  const std::uint64_t virtual_ns = std::min(clock_.virtual_at(now_ns), real_ns);
   if (settle_this_thread) {
-    probes_.settle_open_activations(this_thread(), clock_.virtual_ns());
+    probes_.settle_open_activations(this_thread(), virtual_ns);
   }
   CollectedRecords collected =
       collect_records(registry_, threads_, overflow_, mpi_function_count());
   tables::RankRecords& records = collected.records;
   records.rank = world_rank_;
   records.host = host_name();
-  records.real_ns = clock_.real_ns();
-  records.virtual_ns = std::min(clock_.virtual_ns(), records.real_ns);
-  records.intrusion_ns = records.real_ns - records.virtual_ns;
+  records.real_ns = real_ns;
+  records.virtual_ns = virtual_ns;
+  records.intrusion_ns = real_ns - virtual_ns;
   records.clock_offset_ns = clock_offset_ns_;
   records.counters = counters_.snapshot();
   records.counters.probe_events += collected.probe_events;
