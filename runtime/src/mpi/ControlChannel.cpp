@@ -39,12 +39,14 @@ std::uint64_t reply_deadline_ns = kFirstDeadlineNs;
 std::vector<std::uint32_t> unanswered;
 std::uint64_t unanswered_total = 0;
 
-// A request: sequence number, the number of ranks of interest, then those ranks.
-constexpr std::size_t kRequestHeader = 2;
+// A request: sequence number, the number of ranks of interest, the words a reply gives each
+// (ControlChannel::Counts), then those ranks.
+constexpr std::size_t kRequestHeader = 3;
 // A reply: sequence number, how many requests of the asker it answers (the latest stands for
 // those before), stamps sent to the asker, generation, activity,
 // clock, present arrival (flag, value), collective (flag, value), function, site, the number of
-// ranks waited on, those ranks, then a (sent to, received from) pair per rank of interest.
+// ranks waited on, those ranks, then (sent to, received from[, unclaimed from]) per rank of
+// interest.
 constexpr std::size_t kReplyHeader = 13;
 
 // Requests and null messages sent to each world rank, and taken from each (by serve), so that
@@ -72,7 +74,8 @@ std::unique_ptr<std::atomic<std::uint64_t>[]> null_collectives;
 std::vector<std::uint64_t> encode_reply(std::uint64_t sequence, std::uint64_t answers,
                                         std::uint64_t stamps_sent,
                                         const deadlock::ProcessState& state, const WaitPlace& place,
-                                        std::span<const std::uint64_t> interest) {
+                                        std::span<const std::uint64_t> interest,
+                                        std::span<const std::uint64_t> unclaimed) {
   std::vector<std::uint64_t> words{sequence,
                                    answers,
                                    stamps_sent,
@@ -92,19 +95,22 @@ std::vector<std::uint64_t> encode_reply(std::uint64_t sequence, std::uint64_t an
   for (const std::uint64_t rank : interest) {
     words.push_back(StampCounts::sent_to(static_cast<int>(rank)));
     words.push_back(StampCounts::received_from(static_cast<int>(rank)));
+    if (!unclaimed.empty()) {
+      words.push_back(rank < unclaimed.size() ? unclaimed[rank] : 0);
+    }
   }
   return words;
 }
 
 // Fills `reply` from `words` (a reply of rank `rank` to a request with `interest` ranks of
-// interest); false when the words do not hold one.
+// interest, `per_interest` words each); false when the words do not hold one.
 bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t interest,
-                  StateReply& reply) {
+                  std::size_t per_interest, StateReply& reply) {
   if (words.size() < kReplyHeader) {
     return false;
   }
   const std::uint64_t waits = words[12];
-  if (words.size() != kReplyHeader + waits + 2 * interest) {
+  if (words.size() != kReplyHeader + waits + per_interest * interest) {
     return false;
   }
   reply = StateReply{};
@@ -127,8 +133,12 @@ bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t in
     state.waits_on.push_back(static_cast<int>(words[kReplyHeader + i]));
   }
   for (std::size_t i = 0; i < interest; ++i) {
-    reply.sent_to.push_back(words[kReplyHeader + waits + 2 * i]);
-    reply.received_from.push_back(words[kReplyHeader + waits + 2 * i + 1]);
+    const std::size_t at = kReplyHeader + waits + per_interest * i;
+    reply.sent_to.push_back(words[at]);
+    reply.received_from.push_back(words[at + 1]);
+    if (per_interest > 2) {
+      reply.unclaimed_from.push_back(words[at + 2]);
+    }
   }
   return true;
 }
@@ -222,7 +232,8 @@ std::vector<Request> receive_requests() {
     PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
               MPI_STATUS_IGNORE);
     count_taken(status.MPI_SOURCE, kRequests);
-    if (words.size() < kRequestHeader || words.size() != kRequestHeader + words[1]) {
+    if (words.size() < kRequestHeader || words.size() != kRequestHeader + words[1] ||
+        (words[2] != 2 && words[2] != 3)) {
       continue;
     }
     const auto same = std::find_if(requests.begin(), requests.end(),
@@ -313,10 +324,20 @@ bool ControlChannel::serve(Monitor& monitor) {
     StampProtocol::drain();
     WaitPlace place;
     const deadlock::ProcessState state = own_state(monitor, &place);
+    std::vector<std::uint64_t> unclaimed;
+    const auto wants_unclaimed = [](const Request& r) {
+      return r.words[2] == static_cast<std::uint64_t>(Counts::Unclaimed);
+    };
+    if (std::any_of(requests.begin(), requests.end(), wants_unclaimed)) {
+      unclaimed.resize(static_cast<std::size_t>(monitor.world_size()));
+      StampProtocol::count_unclaimed(unclaimed);
+    }
     for (const Request& request : requests) {
       const std::vector<std::uint64_t> reply =
           encode_reply(request.words[0], request.count, StampCounts::sent_to(request.source), state,
-                       place, std::span(request.words).subspan(kRequestHeader));
+                       place, std::span(request.words).subspan(kRequestHeader),
+                       wants_unclaimed(request) ? std::span<const std::uint64_t>(unclaimed)
+                                                : std::span<const std::uint64_t>());
       PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, request.source,
                 kStateReply, control);
       ++monitor.counters().control_messages;
@@ -341,14 +362,15 @@ std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, in
 }
 
 std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::span<const int> ranks,
-                                                       std::span<const int> interest) {
+                                                       std::span<const int> interest,
+                                                       Counts counts) {
   std::vector<StateReply> replies(ranks.size());
   if (ranks.empty() || control == MPI_COMM_NULL) {
     return replies;
   }
   const std::lock_guard lock(asking);
   const std::uint64_t sequence = ++last_sequence;
-  std::vector<std::uint64_t> request{sequence, interest.size()};
+  std::vector<std::uint64_t> request{sequence, interest.size(), static_cast<std::uint64_t>(counts)};
   request.insert(request.end(), interest.begin(), interest.end());
   for (const int rank : ranks) {
     PMPI_Send(request.data(), static_cast<int>(request.size()), MPI_UINT64_T, rank, kStateRequest,
@@ -382,7 +404,8 @@ std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::sp
       }
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         if (ranks[i] == source && !replies[i].answered) {
-          decode_reply(ranks[i], words, interest.size(), replies[i]);
+          decode_reply(ranks[i], words, interest.size(), static_cast<std::size_t>(counts),
+                       replies[i]);
           break;
         }
       }

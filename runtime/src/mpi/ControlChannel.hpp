@@ -37,6 +37,9 @@ struct StateReply {
   // had received from it, over all communicators (after filing every stamp that had arrived).
   std::vector<std::uint64_t> sent_to;
   std::vector<std::uint64_t> received_from;
+  // And of those it received, how many wait in an inbox unclaimed by a posted receive (when
+  // asked for, Counts::Unclaimed).
+  std::vector<std::uint64_t> unclaimed_from;
 };
 
 class ControlChannel {
@@ -68,9 +71,13 @@ public:
   // reply deadline, nor once the calling thread's own blocked call (if any) is satisfied, nor
   // for a rank that has sent this one a stamp since (its answer is moot) or that is stuck in an
   // unpolled MPI call (it may be waiting for this one to move on). `interest`: world ranks
-  // whose stamp counts every reply carries.
+  // whose stamp counts every reply carries; with `Counts::Unclaimed` also how many of those
+  // received wait in an inbox unclaimed by a posted receive (for a deadlock proof only: it
+  // makes every reply a word a rank longer).
+  enum class Counts : std::uint64_t { Stamps = 2, Unclaimed = 3 };
   static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
-                                                std::span<const int> interest = {});
+                                                std::span<const int> interest = {},
+                                                Counts counts = Counts::Stamps);
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
   // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's

@@ -5,6 +5,7 @@
 #include "mpi/ControlStateExchange.hpp"
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/StampCounts.hpp"
 #include "mpi/StampProtocol.hpp"
 #include "mpi/WaitRegistry.hpp"
@@ -18,6 +19,7 @@
 #include <sched.h>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 namespace {
@@ -69,8 +71,12 @@ bool same_calls(const Verdict& first, const Verdict& second) {
   return true;
 }
 
-// Whether every message that the ranks a deadlocked rank waits for have sent it has arrived:
-// asks them all once more for their stamp counts. A collective's members exchange no stamps.
+// Whether every message that the ranks a deadlocked rank waits for have sent it has arrived,
+// and no deadlocked rank's blocking send is held by a receive its receiver has posted: asks
+// them all once more for their stamp counts. A collective's members exchange no stamps. A held
+// send ends once MPI matches it, which needs no more than the receiver's polling (a rank in
+// MPI_Ssend to a rank in MPI_Barrier that had posted the receive was reported deadlocked when
+// MPI had not matched it within the grace, under load at a 10 ms timeout).
 bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
   const std::vector<deadlock::Rank>& deadlocked = verdict.decision.deadlocked;
   std::set<int> involved(deadlocked.begin(), deadlocked.end());
@@ -83,7 +89,8 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
   std::vector<int> asked;
   std::copy_if(interest.begin(), interest.end(), std::back_inserter(asked),
                [&](int rank) { return rank != self; });
-  const std::vector<StateReply> replies = ControlChannel::request_states(monitor, asked, interest);
+  const std::vector<StateReply> replies =
+      ControlChannel::request_states(monitor, asked, interest, ControlChannel::Counts::Unclaimed);
   StampProtocol::drain();
   const auto position = [&](int rank) {
     return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
@@ -104,6 +111,23 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
     }
     return sent ? reply.sent_to[position(other)] : reply.received_from[position(other)];
   };
+  // Stamps from `from` that `of` holds unclaimed by a posted receive; nullopt if unknown.
+  const auto unclaimed = [&](int of, int from) -> std::optional<std::uint64_t> {
+    if (of == self) {
+      std::vector<std::uint64_t> mine(static_cast<std::size_t>(monitor.world_size()));
+      StampProtocol::count_unclaimed(mine);
+      return mine[static_cast<std::size_t>(from)];
+    }
+    const std::size_t i =
+        static_cast<std::size_t>(std::find(asked.begin(), asked.end(), of) - asked.begin());
+    const StateReply& reply = replies[i];
+    const auto before = verdict.replies.find(of);
+    if (!reply.answered || before == verdict.replies.end() ||
+        reply.generation != before->second.generation) {
+      return std::nullopt;
+    }
+    return reply.unclaimed_from[position(from)];
+  };
   for (const deadlock::Rank rank : deadlocked) {
     const deadlock::ProcessState& state = verdict.replies.at(rank).state;
     if (state.collective) {
@@ -114,6 +138,15 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
       const auto received = counts(rank, partner, false);
       if (!sent || !received || *sent != *received) {
         return false;
+      }
+    }
+    if (is_blocking_send(verdict.replies.at(rank).place.function) && state.waits_on.size() == 1) {
+      const int receiver = state.waits_on.front();
+      const auto sent = counts(rank, receiver, true);
+      const auto received = counts(receiver, rank, false);
+      const auto waiting = unclaimed(receiver, rank);
+      if (!sent || !received || !waiting || *received < *sent || *waiting == 0) {
+        return false; // unknown, its stamp still in flight, or its send held by a posted receive
       }
     }
   }

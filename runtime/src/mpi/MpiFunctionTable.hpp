@@ -54,9 +54,10 @@
   X(Reduce_scatter, reduce_scatter)                                                                \
   X(Reduce_scatter_block, reduce_scatter_block)                                                    \
   X(Scan, scan)                                                                                    \
-  X(Exscan, exscan) X(Neighbor_allgather, neighbor_allgather)                                      \
-      X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)          \
-          X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Exscan, exscan)                                                                                \
+  X(Neighbor_allgather, neighbor_allgather)                                                        \
+  X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)              \
+      X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 
@@ -79,6 +80,15 @@ enum class MpiFunction : unsigned {
 
 constexpr unsigned index_of(MpiFunction function) {
   return static_cast<unsigned>(function);
+}
+
+// A blocking send (function index), which may wait for its receiver to match it.
+constexpr bool is_blocking_send(unsigned function) {
+  using enum MpiFunction;
+  return function == index_of(Send) || function == index_of(Bsend) || function == index_of(Rsend) ||
+         function == index_of(Ssend) || function == index_of(Send_c) ||
+         function == index_of(Bsend_c) || function == index_of(Rsend_c) ||
+         function == index_of(Ssend_c);
 }
 
 } // namespace vcmon::runtime::mpi

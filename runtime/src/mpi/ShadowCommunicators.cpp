@@ -67,6 +67,12 @@ const Shadow* ShadowCommunicators::find(MPI_Comm comm) {
   return entry != nullptr ? *entry : nullptr;
 }
 
+void ShadowCommunicators::for_each(const std::function<void(const Shadow&)>& visit) {
+  for (const Shadow* shadow : shadows) {
+    visit(*shadow);
+  }
+}
+
 const Shadow* ShadowCommunicators::find_by_id(std::uint64_t id) {
   if (last_found != nullptr && last_found->id == id) {
     return last_found;

@@ -67,6 +67,8 @@ public:
   static const Shadow* find(MPI_Comm comm);
   // The shadow with agreed id `id` (Shadow::id), or nullptr.
   static const Shadow* find_by_id(std::uint64_t id);
+  // Every shadow stamps are filed to, as find_by_id sees them (under StampProtocol::Hold).
+  static void for_each(const std::function<void(const Shadow&)>& visit);
   // Whether `id` may still become a communicator of this process: a member that left a
   // constructor sends stamps before the slower members have their shadow.
   static bool future_id(std::uint64_t id);

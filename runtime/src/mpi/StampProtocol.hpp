@@ -30,10 +30,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <sched.h>
+#include <span>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
@@ -237,6 +239,24 @@ public:
     const Hold hold;
     adopt_orphans();
     StampMail::collect_all([](int sender, const StampMessage& message) { file(sender, message); });
+  }
+
+  // Per world rank below `counts.size()`, the stamps from it that wait in an inbox, claimed by
+  // no posted receive. A blocking send whose receiver holds none of its sender's stamps
+  // unclaimed (and has all of them) is held by a receive MPI will match: it ends without the
+  // receiver doing more than driving MPI's progress. (Orphans, of communicators the receiver
+  // has yet to make, are not counted: a proof that leans on this only ever holds back.)
+  static void count_unclaimed(std::span<std::uint64_t> counts) {
+    const Hold hold;
+    std::fill(counts.begin(), counts.end(), 0);
+    ShadowCommunicators::for_each([&](const Shadow& shadow) {
+      for (std::size_t i = 0; i < shadow.inbox.size(); ++i) {
+        const int rank = shadow.world_rank_of(shadow.inbox[i].source);
+        if (rank >= 0 && static_cast<std::size_t>(rank) < counts.size()) {
+          ++counts[static_cast<std::size_t>(rank)];
+        }
+      }
+    });
   }
 
   // The sender posts the receive of the reply before its data leaves.
