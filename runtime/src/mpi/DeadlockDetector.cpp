@@ -96,20 +96,27 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
     return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
                                     interest.begin());
   };
-  // Stamps `from` has sent `to`, and `to` has received from `from`; nullopt if unknown.
-  const auto counts = [&](int of, int other, bool sent) -> std::optional<std::uint64_t> {
-    if (of == self) {
-      return sent ? StampCounts::sent_to(other) : StampCounts::received_from(other);
-    }
+  // The last exchange's reply of `of` (not this rank), or nullptr: no answer, or it moved on.
+  const auto current = [&](int of) -> const StateReply* {
     const std::size_t i =
         static_cast<std::size_t>(std::find(asked.begin(), asked.end(), of) - asked.begin());
     const StateReply& reply = replies[i];
     const auto before = verdict.replies.find(of);
-    if (!reply.answered || before == verdict.replies.end() ||
-        reply.generation != before->second.generation) {
-      return std::nullopt; // no answer, or it moved on
+    return reply.answered && before != verdict.replies.end() &&
+                   reply.generation == before->second.generation
+               ? &reply
+               : nullptr;
+  };
+  // Stamps `of` has sent `other` (`sent`), or received from it; nullopt if unknown.
+  const auto counts = [&](int of, int other, bool sent) -> std::optional<std::uint64_t> {
+    if (of == self) {
+      return sent ? StampCounts::sent_to(other) : StampCounts::received_from(other);
     }
-    return sent ? reply.sent_to[position(other)] : reply.received_from[position(other)];
+    const StateReply* reply = current(of);
+    if (reply == nullptr) {
+      return std::nullopt;
+    }
+    return sent ? reply->sent_to[position(other)] : reply->received_from[position(other)];
   };
   // Stamps from `from` that `of` holds unclaimed by a posted receive; nullopt if unknown.
   const auto unclaimed = [&](int of, int from) -> std::optional<std::uint64_t> {
@@ -118,15 +125,11 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
       StampProtocol::count_unclaimed(mine);
       return mine[static_cast<std::size_t>(from)];
     }
-    const std::size_t i =
-        static_cast<std::size_t>(std::find(asked.begin(), asked.end(), of) - asked.begin());
-    const StateReply& reply = replies[i];
-    const auto before = verdict.replies.find(of);
-    if (!reply.answered || before == verdict.replies.end() ||
-        reply.generation != before->second.generation) {
+    const StateReply* reply = current(of);
+    if (reply == nullptr) {
       return std::nullopt;
     }
-    return reply.unclaimed_from[position(from)];
+    return reply->unclaimed_from[position(from)];
   };
   for (const deadlock::Rank rank : deadlocked) {
     const deadlock::ProcessState& state = verdict.replies.at(rank).state;
