@@ -15,6 +15,8 @@
 
 namespace vcmon::runtime::mpi {
 
+class CompletionLedger;
+
 // Real time the operation needed once both sides were there (transmission).
 inline std::uint64_t transfer_ns(const Moment& call, const Moment& partner, std::uint64_t end_rt) {
   return elapsed(std::max(call.rt, partner.rt), end_rt);
@@ -39,6 +41,11 @@ public:
     }
   }
   bool any() const { return any_; }
+  std::uint64_t latest() const { return latest_; }
+
+  // Inside a completion call (CompletionCharge): the requests it completed are charged to it,
+  // the calls that posted them keep their own time, count and bytes.
+  CompletionLedger* ledger = nullptr;
 
 private:
   std::uint64_t latest_ = 0;

@@ -1,6 +1,7 @@
 #include "mpi/CompletionOrder.hpp"
 
 #include "mpi/ClockUpdate.hpp"
+#include "mpi/CompletionLedger.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
@@ -166,11 +167,10 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
       });
   *index = static_cast<int>(i);
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
-  ClockUpdate update;
-  LayerWork work(monitor, end_ns, update);
+  CompletionCharge charge(monitor, function, call, end_ns);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
   RequestCompletion::completed(monitor, tracked, *st, rc, {call.vt, decided.rt},
-                               monitor.clock().real_at(end_ns), update);
+                               monitor.clock().real_at(end_ns), charge.update());
   return rc;
 }
 

@@ -1,5 +1,6 @@
 // MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
 // track go straight to PMPI after one table lookup each.
+#include "mpi/CompletionLedger.hpp"
 #include "mpi/CompletionOrder.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/DeferredReceives.hpp"
@@ -51,11 +52,11 @@ int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_R
 }
 
 // Reports a deferred receive's request the call completed (DeferredReceives).
-void deferred_completed(Monitor& monitor, MPI_Request handle, const Moment& call,
-                        std::uint64_t end_ns) {
-  ClockUpdate update;
-  LayerWork work(monitor, end_ns, update);
-  DeferredReceives::completed(monitor, handle, call, monitor.clock().real_at(end_ns), update);
+void deferred_completed(Monitor& monitor, MpiFunction function, MPI_Request handle,
+                        const Moment& call, std::uint64_t end_ns) {
+  CompletionCharge charge(monitor, function, call, end_ns);
+  DeferredReceives::completed(monitor, handle, call, monitor.clock().real_at(end_ns),
+                              charge.update());
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -82,15 +83,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     const Moment call = Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
-      deferred_completed(*monitor, handle, call, monitor->clock().source().now_ns());
-    }
-    return rc;
-  }
-  if (tracked->kind == TrackedRequest::Kind::Send) {
-    // Recorded when posted; its completion moves no clock: only forget it once MPI freed it.
-    const int rc = run(status, nullptr);
-    if (*request == MPI_REQUEST_NULL) {
-      request_table().erase(*tracked);
+      deferred_completed(*monitor, function, handle, call, monitor->clock().source().now_ns());
     }
     return rc;
   }
@@ -102,10 +95,9 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     return rc;
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
-  ClockUpdate update;
-  LayerWork work(*monitor, end_ns, update);
+  CompletionCharge charge(*monitor, function, call, end_ns);
   RequestCompletion::completed(*monitor, *tracked, *st, rc, call, monitor->clock().real_at(end_ns),
-                               update);
+                               charge.update());
   return rc;
 }
 
@@ -135,8 +127,8 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   const int rc = run(st, &call);
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
-  ClockUpdate update;
-  LayerWork work(*monitor, end_ns, update);
+  CompletionCharge charge(*monitor, function, call, end_ns);
+  ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, const MPI_Status& status) {
     if (batch.deferred(index)) {
       DeferredReceives::completed(*monitor, batch.handle(index), call, end_rt, update);

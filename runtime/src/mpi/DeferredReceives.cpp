@@ -271,7 +271,7 @@ bool DeferredReceives::completed(Monitor& monitor, MPI_Request request, const Mo
   }
   receive->reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(*receive)) {
-    Receipt::taken(monitor, receive->site, *receive->shadow, receive->post, call, end_rt,
+    Receipt::taken(monitor, receive->site, *receive->shadow, receive->post, 0, call, end_rt,
                    receive->error, receive->status, update, &*stamp);
   }
   return true;

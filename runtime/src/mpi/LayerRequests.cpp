@@ -1,5 +1,8 @@
 #include "mpi/LayerRequests.hpp"
 
+#include "mpi/CompletionLedger.hpp"
+
+#include <algorithm>
 #include <array>
 #include <mutex>
 #include <sched.h>
@@ -24,15 +27,26 @@ Moment partner_of(const LayerRequest& request) {
   return {request.reduced.latest_vt(), request.reduced.latest_rt()};
 }
 
-// Records the operation and returns the virtual time (common base) it completes at.
+// Records the operation and returns the virtual time (common base) it completes at. When a
+// completion call completed it (`ledger`, or later its `completion_site`), the posting call
+// keeps the count and bytes, the completion call the waiting (CompletionLedger).
 std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment& call,
-                     std::uint64_t end_rt) {
+                     std::uint64_t end_rt, CompletionLedger* ledger = nullptr) {
   if (request.purpose == LayerRequest::Purpose::CollectiveEntry) {
     check_collective_match(request.reduced, request.sequence);
   }
   const Moment partner = partner_of(request);
-  monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
-                     elapsed(call.vt, partner.vt), request.bytes);
+  if (ledger != nullptr) {
+    monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
+    ledger->add_timed(request.partner, std::max(call.vt, partner.vt));
+  } else if (request.completion_site != tables::kNoSite) {
+    monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
+    monitor.record_com(request.completion_site, request.partner, transfer_ns(call, partner, end_rt),
+                       elapsed(call.vt, partner.vt), 0);
+  } else {
+    monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
+                       elapsed(call.vt, partner.vt), request.bytes);
+  }
   return completion_vt(call, partner, end_rt);
 }
 
@@ -46,6 +60,7 @@ LayerRequest& LayerRequests::acquire() {
     if (slot.in_use.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
       slot.request = MPI_REQUEST_NULL;
       slot.settle = true;
+      slot.completion_site = tables::kNoSite;
       return slot;
     }
   }
@@ -95,9 +110,15 @@ void LayerRequests::user_completed(Monitor& monitor, LayerRequest& request, cons
   int done = 0;
   PMPI_Test(&request.request, &done, MPI_STATUS_IGNORE);
   if (done) {
-    update.include(settle(monitor, request, call, end.rt));
+    update.include(settle(monitor, request, call, end.rt, update.ledger));
     release(request);
     return;
+  }
+  // Its reply, or the others' entries, come later: charged then to the completion call.
+  request.completion_site = tables::kNoSite;
+  if (update.ledger != nullptr) {
+    request.completion_site = update.ledger->site();
+    update.ledger->add_pending();
   }
   request.call = call;
   request.end_rt = end.rt;

@@ -220,23 +220,31 @@ public:
     }
     SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
     const int rc = pmpi();
-    LayerWork work(*monitor);
+    const std::uint64_t end_ns = monitor->clock().source().now_ns();
+    const Moment returned = Moment::at(monitor->clock(), end_ns);
+    LayerWork work(*monitor, end_ns);
     if (stamp_after(*monitor, entry, tag, mode, rc)) {
-      track_send(*monitor, *entry.send, rc, *request);
+      track_send(*monitor, *entry.send, rc, *request, elapsed(entry.start.vt, returned.vt));
     }
     return rc;
   }
 
-  // A nonblocking send posted: synchronous ones wait for their reply at completion.
-  static void track_send(Monitor& monitor, const StampedSend& send, int rc, MPI_Request request) {
-    ClockUpdate unused;
+  // A nonblocking send posted, in `own_ns`: synchronous ones wait for their reply at
+  // completion; the others hold their own time (the completion call holds the rest).
+  static void track_send(Monitor& monitor, const StampedSend& send, int rc, MPI_Request request,
+                         std::uint64_t own_ns) {
     TrackedRequest tracked;
     tracked.site = send.site;
     tracked.shadow = send.shadow;
     tracked.peer = send.dest;
     tracked.post = send.start;
-    if (send.reply == nullptr || rc != MPI_SUCCESS) {
-      sent(monitor, send, rc, nullptr, unused);
+    tracked.own_ns = own_ns;
+    if (send.reply != nullptr && rc != MPI_SUCCESS) {
+      LayerRequests::withdraw(*send.reply);
+      return;
+    }
+    if (send.reply == nullptr) {
+      monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), own_ns, 0, send.bytes);
       if (rc == MPI_SUCCESS) {
         tracked.kind = TrackedRequest::Kind::Send;
         request_table().insert(request, tracked);
@@ -381,8 +389,8 @@ public:
     ClockUpdate update;
     LayerWork work(monitor, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, site, shadow, post, call, monitor.clock().real_at(end_ns), rc, status,
-                     update, &stamp.stamp, record);
+      Receipt::taken(monitor, site, shadow, post, 0, call, monitor.clock().real_at(end_ns), rc,
+                     status, update, &stamp.stamp, record);
     } else {
       StampProtocol::give_back(shadow, stamp);
     }
@@ -395,8 +403,8 @@ public:
     ClockUpdate update;
     LayerWork work(monitor, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, site, shadow, post, post, monitor.clock().real_at(end_ns), rc, status,
-                     update);
+      Receipt::taken(monitor, site, shadow, post, 0, post, monitor.clock().real_at(end_ns), rc,
+                     status, update);
     }
   }
 
@@ -410,8 +418,8 @@ public:
     if (shadow == nullptr || source == MPI_PROC_NULL) {
       return pmpi();
     }
-    const Moment post =
-        ProbedMessages::receive_post(*shadow, source, tag, Moment::now(monitor->clock()));
+    const Moment entry = Moment::now(monitor->clock());
+    const Moment post = ProbedMessages::receive_post(*shadow, source, tag, entry);
     if (source == MPI_ANY_SOURCE &&
         StampProtocol::receivable(*shadow, count, datatype, source, tag)) {
       LayerWork work(*monitor);
@@ -423,17 +431,21 @@ public:
     DeferredReceives::before_matching(*shadow);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
-      LayerWork work(*monitor);
-      track_receive(*monitor, function, *shadow, source, tag, post, *request);
+      const std::uint64_t end_ns = monitor->clock().source().now_ns();
+      const Moment returned = Moment::at(monitor->clock(), end_ns);
+      LayerWork work(*monitor, end_ns);
+      track_receive(*monitor, function, *shadow, source, tag, post, *request,
+                    elapsed(entry.vt, returned.vt));
     }
     return rc;
   }
 
-  // `claim`: the receive's stamp is claimed now (PostedStamp); not for a matched probe's
-  // message, whose stamp the probe left first in line, nor for a wildcard (decided later).
+  // `own_ns`: the posting call's own time. `claim`: the receive's stamp is claimed now
+  // (PostedStamp); not for a matched probe's message, whose stamp the probe left first in
+  // line, nor for a wildcard (decided later).
   static void track_receive(Monitor& monitor, MpiFunction function, const Shadow& shadow,
                             int source, int tag, const Moment& post, MPI_Request request,
-                            bool claim = true) {
+                            std::uint64_t own_ns, bool claim = true) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = monitor.comm_site(index_of(function));
@@ -441,6 +453,7 @@ public:
     tracked.peer = source;
     tracked.tag = tag;
     tracked.post = post;
+    tracked.own_ns = own_ns;
     TrackedRequest* const inserted = request_table().insert(request, tracked);
     if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
       StampProtocol::claim(shadow, source, tag, inserted->stamp);
@@ -577,7 +590,7 @@ public:
       sent(*monitor, *send, rc, nullptr, unused);
     }
     if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-      track_receive(*monitor, function, *shadow, source, recvtag, post, *request);
+      track_receive(*monitor, function, *shadow, source, recvtag, post, *request, 0);
     }
     return rc;
   }
@@ -612,7 +625,7 @@ public:
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor);
       track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, probe.probed,
-                    *request, false);
+                    *request, 0, false);
     }
     return rc;
   }

@@ -1,5 +1,6 @@
 #include "mpi/Receipt.hpp"
 
+#include "mpi/CompletionLedger.hpp"
 #include "mpi/StampProtocol.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
@@ -66,17 +67,23 @@ void Receipt::unseen(Monitor& monitor, tables::SiteId site, const Shadow& shadow
 }
 
 void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
-                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
+                    std::uint64_t own_ns, const Moment& call, std::uint64_t end_rt, int error,
+                    const MPI_Status& status, ClockUpdate& update,
+                    const vclock::MessageStamp* taken_stamp,
                     const ProbeCore::ComRecordRef* record) {
   const vclock::MessageStamp stamp = answered(shadow, post, status, taken_stamp);
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);
-  Monitor::add_com(record != nullptr
-                       ? *record
-                       : monitor.com_record(site, shadow.world_rank_of(status.MPI_SOURCE)),
-                   transfer, timing.sync_delay_ns, received_bytes(error, status, stamp));
+  const std::int32_t partner = shadow.world_rank_of(status.MPI_SOURCE);
+  const std::uint64_t bytes = received_bytes(error, status, stamp);
+  if (update.ledger != nullptr) {
+    monitor.record_com(site, partner, own_ns, 0, bytes);
+    update.ledger->add_timed(partner, call.vt + timing.sync_delay_ns);
+  } else {
+    Monitor::add_com(record != nullptr ? *record : monitor.com_record(site, partner), transfer,
+                     timing.sync_delay_ns, bytes);
+  }
   update.include(completion_vt(call, sender, end_rt));
 }
 

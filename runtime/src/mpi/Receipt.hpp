@@ -24,13 +24,16 @@ public:
   // The same for a request that completed: also, it was not cancelled.
   static bool consumed_request(int error, const MPI_Status& status);
 
-  // The receive was posted at `post` and completed, with `error`, in a call entered at `call`
-  // that returned at real time `end_rt`; `status` names the actual source and tag. `stamp`:
-  // the message's stamp when the receive already took it, else nullptr (taken here).
-  // `record`: the com record, if found before the data arrived (else found here).
+  // The receive was posted at `post` (a call that took `own_ns` itself) and completed, with
+  // `error`, in a call entered at `call` that returned at real time `end_rt`; `status` names
+  // the actual source and tag. `stamp`: the message's stamp when the receive already took it,
+  // else nullptr (taken here). `record`: the com record, if found before the data arrived
+  // (else found here). In a completion call (`update.ledger`) the posting call's record gets
+  // its own time and the message, the completion call the waiting (CompletionLedger).
   static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    const Moment& call, std::uint64_t end_rt, int error, const MPI_Status& status,
-                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr,
+                    std::uint64_t own_ns, const Moment& call, std::uint64_t end_rt, int error,
+                    const MPI_Status& status, ClockUpdate& update,
+                    const vclock::MessageStamp* stamp = nullptr,
                     const ProbeCore::ComRecordRef* record = nullptr);
 
   // A receive the program freed while active completed unseen (nobody waited for it, no clock

@@ -1,5 +1,6 @@
 #include "mpi/RequestCompletion.hpp"
 
+#include "mpi/CompletionLedger.hpp"
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Receipt.hpp"
 #include "mpi/StampProtocol.hpp"
@@ -22,7 +23,11 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
   }
   switch (request.kind) {
   case TrackedRequest::Kind::Send:
-    break; // recorded when posted
+    // Recorded when posted; the completion call holds the time it took.
+    if (update.ledger != nullptr) {
+      update.ledger->add_untimed(request.shadow->world_rank_of(request.peer));
+    }
+    break;
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
     if (!Receipt::consumed_request(error, status)) {
@@ -32,8 +37,8 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
       const bool claimed = StampProtocol::claimed(request.stamp);
       const vclock::MessageStamp stamp =
           claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
-      Receipt::taken(monitor, request.site, *request.shadow, request.post, call, end_rt, error,
-                     status, update, claimed ? &stamp : nullptr);
+      Receipt::taken(monitor, request.site, *request.shadow, request.post, request.own_ns, call,
+                     end_rt, error, status, update, claimed ? &stamp : nullptr);
     }
     break;
   case TrackedRequest::Kind::SyncSend:
@@ -48,8 +53,11 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
       }
       request.layer = nullptr;
     } else if (request.kind == TrackedRequest::Kind::PersistentSend) {
-      monitor.record_com(request.site, request.shadow->world_rank_of(request.peer), 0, 0,
-                         request.bytes);
+      const std::int32_t partner = request.shadow->world_rank_of(request.peer);
+      monitor.record_com(request.site, partner, 0, 0, request.bytes);
+      if (update.ledger != nullptr) {
+        update.ledger->add_untimed(partner);
+      }
     }
     break;
   case TrackedRequest::Kind::Collective:

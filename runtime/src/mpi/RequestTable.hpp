@@ -40,6 +40,7 @@ struct TrackedRequest {
   std::uint64_t sequence = 0;    // Collective: its sequence number on the communicator
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
   Moment post;                   // when posted (persistent: when last started)
+  std::uint64_t own_ns = 0;      // the posting call's own time (nonblocking calls)
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective
   PostedStamp stamp;             // receives from a specific source, while active
 
