@@ -33,7 +33,11 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
   return statements;
 }
 
-CommMatrix build_matrix(const RecordIndex& index) {
+bool completes_requests(std::string_view statement_name) {
+  return statement_name.starts_with("MPI_Wait") || statement_name.starts_with("MPI_Test");
+}
+
+CommMatrix build_matrix(const tables::ProgramGraph& graph, const RecordIndex& index) {
   CommMatrix matrix;
   matrix.ranks = index.world_size();
   // One row per rank: its point-to-point records sorted by partner, then merged.
@@ -42,7 +46,9 @@ CommMatrix build_matrix(const RecordIndex& index) {
     row.clear();
     for (const auto& com : records->coms) {
       if (com.partner != tables::ComRecord::kCollective) {
-        row.push_back({records->rank, com.partner, com.count, com.bytes, com.transmission_ns,
+        const std::uint64_t messages =
+            completes_requests(graph.site(com.comm).name) ? 0 : com.count;
+        row.push_back({records->rank, com.partner, messages, com.bytes, com.transmission_ns,
                        com.sync_delay_ns});
       }
     }

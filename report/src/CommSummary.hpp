@@ -7,6 +7,7 @@
 #include "vcmon/report/CommMatrix.hpp"
 #include "vcmon/report/CommStatement.hpp"
 
+#include <string_view>
 #include <vector>
 
 namespace vcmon::report {
@@ -15,6 +16,10 @@ namespace vcmon::report {
 std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& graph,
                                                 const RecordIndex& index, double program_total_ns);
 
-CommMatrix build_matrix(const RecordIndex& index);
+// A completion call's records (MPI_Wait*, MPI_Test*) hold time per partner but no messages:
+// the calls that posted the requests hold those (docs/runtime.md, "Accounting").
+bool completes_requests(std::string_view statement_name);
+
+CommMatrix build_matrix(const tables::ProgramGraph& graph, const RecordIndex& index);
 
 } // namespace vcmon::report

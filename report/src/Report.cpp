@@ -65,7 +65,7 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
   std::erase_if(report.statements, [&](const CommStatement& statement) {
     return statement.percent < options.threshold_percent;
   });
-  report.matrix = build_matrix(index);
+  report.matrix = build_matrix(profile.graph, index);
   return report;
 }
 
