@@ -3,89 +3,132 @@
 #include "mpi/UnpolledCall.hpp"
 #include "mpi/WorldRanks.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <new>
+#include <string>
+#include <unistd.h>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 
+namespace {
+
+// Equal for two processes exactly when they share a node (and so its /dev/shm): the host name
+// with the boot's id, which tells apart hosts cloned under one name.
+std::uint64_t node_key() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string key = host;
+  if (std::FILE* boot = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char id[64] = {};
+    if (std::fgets(id, sizeof id, boot) != nullptr) {
+      key += id;
+    }
+    std::fclose(boot);
+  }
+  return std::hash<std::string>{}(key);
+}
+
+// What each rank tells the others at MPI_Init.
+struct Introduction {
+  std::uint64_t node = 0;
+  std::uint64_t pid = 0;
+  std::uint64_t ring_slots = 0;
+};
+static_assert(sizeof(Introduction) == 3 * sizeof(std::uint64_t));
+
+} // namespace
+
 void StampMail::open(std::uint32_t ring_slots) {
   int world_size = 1;
+  int world_rank = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   inbound_.assign(static_cast<std::size_t>(world_size), Inbound{});
   outbound_.assign(static_cast<std::size_t>(world_size), Outbound{});
   ring_sources_.clear();
+  segments_.clear();
   PMPI_Comm_dup(MPI_COMM_WORLD, &messages_);
   PMPI_Comm_set_errhandler(messages_, MPI_ERRORS_RETURN);
-  // Every rank lays out the rings alike, even if VCMON_STAMP_RING differs between them.
-  PMPI_Allreduce(MPI_IN_PLACE, &ring_slots, 1, MPI_UINT32_T, MPI_MIN, messages_);
-  if (ring_slots == 0) {
+  // Who shares this node, by which process, and the ring size (every rank lays out the rings
+  // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
+  const Introduction mine{node_key(), static_cast<std::uint64_t>(::getpid()), ring_slots};
+  std::vector<Introduction> ranks(static_cast<std::size_t>(world_size));
+  PMPI_Allgather(&mine, 3, MPI_UINT64_T, ranks.data(), 3, MPI_UINT64_T, messages_);
+  std::uint64_t slots = mine.ring_slots;
+  std::vector<int> node; // world ranks on this node, ascending
+  for (int r = 0; r < world_size; ++r) {
+    const Introduction& rank = ranks[static_cast<std::size_t>(r)];
+    slots = std::min(slots, rank.ring_slots);
+    if (rank.node == mine.node) {
+      node.push_back(r);
+    }
+  }
+  if (slots == 0) {
     return;
   }
-  ring_slots = std::bit_ceil(ring_slots);
+  ring_slots = std::bit_ceil(static_cast<std::uint32_t>(slots));
+  const auto local_size = node.size();
+  const auto local_rank =
+      static_cast<std::size_t>(std::find(node.begin(), node.end(), world_rank) - node.begin());
   // Each rank's segment holds its UnpolledMark line, then the rings from every rank of its node
   // to it.
-  MPI_Comm node = MPI_COMM_NULL;
-  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
-  int local_size = 1;
-  int local_rank = 0;
-  PMPI_Comm_size(node, &local_size);
-  PMPI_Comm_rank(node, &local_rank);
   const std::size_t ring_bytes = StampRing::bytes(ring_slots);
   constexpr std::size_t kMarkBytes = StampRing::kLine;
   static_assert(sizeof(UnpolledMark) <= kMarkBytes);
-  const std::size_t segment_bytes = kMarkBytes + ring_bytes * static_cast<std::size_t>(local_size);
-  char* mine = nullptr;
-  // Without the shared segment (no room in /dev/shm, say) every rank of the node sends its
-  // stamps as messages: they agree, since a rank's rings exist only if all of them do.
-  int allocated = PMPI_Win_allocate_shared(static_cast<MPI_Aint>(segment_bytes), 1, MPI_INFO_NULL,
-                                           node, &mine, &window_) == MPI_SUCCESS;
-  PMPI_Allreduce(MPI_IN_PLACE, &allocated, 1, MPI_INT, MPI_MIN, node);
-  if (!allocated) {
-    if (local_rank == 0) {
+  const std::size_t segment_bytes = kMarkBytes + ring_bytes * local_size;
+  segments_.resize(local_size);
+  segments_[local_rank] = NodeSegment::create(segment_bytes);
+  int ready = segments_[local_rank].valid();
+  if (ready) {
+    new (segments_[local_rank].base()) UnpolledMark; // before anyone maps it
+  }
+  // Every segment is made (or one could not be) before anyone maps its peers'.
+  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
+  for (std::size_t i = 0; ready && i < local_size; ++i) {
+    if (i != local_rank) {
+      segments_[i] = NodeSegment::open(
+          static_cast<std::int64_t>(ranks[static_cast<std::size_t>(node[i])].pid), segment_bytes);
+      ready = segments_[i].valid();
+    }
+  }
+  // Every peer has mapped this segment (or given up): its name is no longer needed.
+  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
+  NodeSegment::unlink_own();
+  if (!ready) {
+    // No room in /dev/shm, a name taken by another user, or ranks of one host in separate
+    // IPC namespaces: every rank sends its stamps as messages (they all agree).
+    if (world_rank == 0) {
       std::fprintf(stderr,
                    "vcmon: no shared memory for stamp rings (%zu bytes a rank); stamps "
                    "travel as MPI messages\n",
                    segment_bytes);
     }
-    if (window_ != MPI_WIN_NULL) {
-      PMPI_Win_free(&window_);
-    }
-    PMPI_Comm_free(&node);
+    segments_.clear();
     return;
   }
-  std::memset(mine, 0, segment_bytes);
-  new (mine) UnpolledMark;
-  const std::vector<std::int32_t> world = world_ranks_of(node, local_size, false);
+  char* const own = segments_[local_rank].base();
   std::vector<UnpolledMark*> marks(static_cast<std::size_t>(world_size), nullptr);
-  for (int i = 0; i < local_size; ++i) {
-    MPI_Aint size = 0;
-    int unit = 1;
-    char* theirs = nullptr;
-    PMPI_Win_shared_query(window_, i, &size, &unit, &theirs);
-    const auto peer = static_cast<std::size_t>(world[static_cast<std::size_t>(i)]);
-    // Each owner made its line below, before the barrier that ends this function.
+  for (std::size_t i = 0; i < local_size; ++i) {
+    char* const theirs = segments_[i].base();
+    const auto peer = static_cast<std::size_t>(node[i]);
     marks[peer] = std::launder(reinterpret_cast<UnpolledMark*>(theirs));
     char* const rings = theirs + kMarkBytes;
-    outbound_[peer].ring =
-        StampRing(rings + ring_bytes * static_cast<std::size_t>(local_rank), ring_slots);
-    inbound_[peer].ring =
-        StampRing(mine + kMarkBytes + ring_bytes * static_cast<std::size_t>(i), ring_slots);
+    outbound_[peer].ring = StampRing(rings + ring_bytes * local_rank, ring_slots);
+    inbound_[peer].ring = StampRing(own + kMarkBytes + ring_bytes * i, ring_slots);
     ring_sources_.push_back(static_cast<int>(peer));
   }
-  UnpolledCall::attach(std::move(marks), std::launder(reinterpret_cast<UnpolledMark*>(mine)));
-  // Nobody writes into a segment before its owner zeroed it.
-  PMPI_Barrier(node);
-  PMPI_Comm_free(&node);
+  UnpolledCall::attach(std::move(marks), std::launder(reinterpret_cast<UnpolledMark*>(own)));
 }
 
 void StampMail::close() {
   UnpolledCall::detach();
-  if (window_ != MPI_WIN_NULL) {
-    PMPI_Win_free(&window_);
-  }
+  // A peer still mapping a segment keeps it: only this process's view goes.
+  segments_.clear();
   inbound_.clear();
   outbound_.clear();
   ring_sources_.clear();

@@ -10,6 +10,7 @@
 // (StampProtocol holds its CallerLock).
 #pragma once
 
+#include "mpi/NodeSegment.hpp"
 #include "mpi/StampRing.hpp"
 
 #include <mpi.h>
@@ -118,7 +119,7 @@ private:
   static inline std::vector<Outbound> outbound_;
   static inline std::vector<int> ring_sources_; // world ranks with a ring to this one
   static inline MPI_Comm messages_ = MPI_COMM_NULL;
-  static inline MPI_Win window_ = MPI_WIN_NULL;
+  static inline std::vector<NodeSegment> segments_; // this node's ranks', mapped (rings on)
   static inline unsigned idle_polls_ = 0;
 };
 
