@@ -158,6 +158,7 @@ function treeNode(n, depth) {
   text.append(toggle, el("span", label(n), "name"));
   row.append(cols, bar, text);
   if (n.recursive) row.append(el("span", "recursive: already in the enclosing activation", "flag"));
+  if (n.outside_main) row.append(el("span", "outside main: not added to the program", "flag"));
   if (n.apportioned) row.append(el("span", "~", "flag"));
   box.append(row);
   if (n.children.length) {

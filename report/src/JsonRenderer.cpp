@@ -42,6 +42,7 @@ json node_json(const ReportNode& node, std::size_t ranks) {
             {"self_ns", node.self_ns},
             {"self_mean_ns", node.self_mean_ns},
             {"recursive", node.recursive},
+            {"outside_main", node.outside_main},
             {"apportioned", node.apportioned},
             {"children", json::array()}};
   if (node.kind == NodeKind::Loop) {

@@ -44,6 +44,9 @@ std::string label(const ReportNode& node, std::size_t ranks) {
   if (node.recursive) {
     text += "  [recursive: time already in the enclosing activation]";
   }
+  if (node.outside_main) {
+    text += "  [outside main: beside or inside main, not added to the program]";
+  }
   if (node.apportioned) {
     text += "  ~";
   }

@@ -38,12 +38,22 @@ ReportTree TreeBuilder::build() {
   std::vector<SiteId> roots(index_.callees(tables::kNoSite).begin(),
                             index_.callees(tables::kNoSite).end());
   if (const auto main_proc = graph_.find_procedure("main")) {
+    main_proc_ = *main_proc;
     std::stable_partition(roots.begin(), roots.end(),
                           [&](SiteId proc) { return proc == *main_proc; });
   }
   const Share whole(index_.ranks().size(), 1.0);
   for (const SiteId proc : roots) {
     add_activation(0, proc, tables::kNoSite, whole, false);
+  }
+  // Every root but main ran beside main (a thread) or inside it (a callback): the program
+  // adds only main (docs/report.md, "The tree's invariant").
+  for (const auto child : tree_.node(0).children) {
+    ReportNode& root = tree_.mutable_node(child);
+    if (root.site != main_proc_) {
+      root.outside_main = true;
+      root.counted_ns = 0;
+    }
   }
   finish(0);
   return std::move(tree_);

@@ -58,6 +58,7 @@ private:
   std::unordered_map<std::size_t, std::vector<double>> external_time_;
   std::vector<double> scratch_;
   double program_total_ = 0;
+  tables::SiteId main_proc_ = tables::kNoSite; // the procedure named main, if instrumented
   bool truncated_ = false;
 };
 

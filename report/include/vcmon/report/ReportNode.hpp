@@ -46,7 +46,8 @@ struct ReportNode {
   double percent = 0;    // time.total over the program's total
   // Time this node accounts for in its parent: its own time, except for a recursive node,
   // whose time is already part of the enclosing activation and which accounts only for what
-  // its children add (DESIGN.md §3: never counted twice around a cycle).
+  // its children add (DESIGN.md §3: never counted twice around a cycle), and for a node
+  // outside main, which adds nothing.
   double counted_ns = 0;
   // Time not spent in any child, summed over the ranks: time.total minus the children's
   // counted_ns (0 for a recursive node). Negative only when the children's records exceed the
@@ -57,6 +58,10 @@ struct ReportNode {
 
   // A call from inside its own recursive component: shown once, never added again.
   bool recursive = false;
+  // A procedure entered from outside the program other than main (a thread's body started by
+  // pthread_create, a callback from uninstrumented code): its time ran beside main or inside
+  // it, so the program node does not add it (counted_ns 0).
+  bool outside_main = false;
   // Records are per site, not per calling context: when a procedure is activated from several
   // call sites its inner sites are split in proportion to each activation's time.
   bool apportioned = false;
