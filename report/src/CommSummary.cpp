@@ -19,10 +19,21 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
     }
     statement.time = RankStats::of(per_rank, index.ranks());
     for (const auto& entry : column.entries) {
-      statement.transmission_ns += entry.record->transmission_ns;
-      statement.sync_delay_ns += entry.record->sync_delay_ns;
-      statement.bytes += entry.record->bytes;
-      statement.count += entry.record->count;
+      const tables::ComRecord& record = *entry.record;
+      statement.transmission_ns += record.transmission_ns;
+      statement.sync_delay_ns += record.sync_delay_ns;
+      statement.bytes += record.bytes;
+      statement.count += record.count;
+      if (const std::uint64_t messages = record.messages(); messages > 0) {
+        statement.min_bytes = statement.messages > 0
+                                  ? std::min(statement.min_bytes, record.min_bytes)
+                                  : record.min_bytes;
+        statement.max_bytes = std::max(statement.max_bytes, record.max_bytes);
+        statement.messages += messages;
+        for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
+          statement.size_classes[c] += record.size_classes[c];
+        }
+      }
     }
     statement.partners = column.partners;
     statement.percent = program_total_ns > 0 ? 100.0 * statement.time.total / program_total_ns : 0;

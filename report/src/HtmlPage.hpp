@@ -70,8 +70,7 @@ sites. Click ▸ to expand.</p>
 <p>Over all contexts, summed over the ranks.</p>
 <table id="statements"></table>
 <h2>Message sizes per call site</h2>
-<p>Summed over the ranks; mean = bytes / count. The smallest and largest message are not
-recorded.</p>
+<p>Summed over the ranks; mean = bytes / messages; sizes: messages per size class.</p>
 <table id="messagesizes"></table>
 <h2>Communication matrix</h2>
 <p>Row: the rank holding the records; column: its partner.
@@ -246,8 +245,14 @@ function statements() {
       dur(s.sync_delay_ns), bytes(s.bytes), String(s.count), String(s.partners), s.name + "  " + pos(s.position)]));
 }
 function messageSizes() {
-  table("messagesizes", ["count", "bytes", "mean", "statement"],
-    data.message_sizes.map(m => [String(m.count), bytes(m.bytes), bytes(m.mean_bytes), m.name + "  " + pos(m.position)]));
+  const classes = ["0 B", "1-16 B", "16-256 B", "256 B-4 KiB", "4-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16 MiB+"];
+  const sizes = m => m.sizes_recorded
+    ? m.size_classes.map((n, c) => n > 0 ? classes[c] + " x" + n : "").filter(s => s).join(", ")
+    : "not recorded";
+  table("messagesizes", ["messages", "bytes", "mean", "min", "max", "sizes", "statement"],
+    data.message_sizes.map(m => [String(m.sizes_recorded ? m.messages : m.count), bytes(m.bytes),
+      bytes(m.mean_bytes), m.sizes_recorded ? bytes(m.min_bytes) : "-",
+      m.sizes_recorded ? bytes(m.max_bytes) : "-", sizes(m), m.name + "  " + pos(m.position)]));
 }
 
 function heatmap() {

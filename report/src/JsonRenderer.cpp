@@ -157,12 +157,18 @@ json JsonRenderer::to_json(const Report& report) const {
                                {"percent", s.percent}});
   }
   for (const auto& m : report.message_sizes) {
-    j["message_sizes"].push_back({{"site", m.site},
-                                  {"name", m.name},
-                                  {"position", position(m.pos)},
-                                  {"count", m.count},
-                                  {"bytes", m.bytes},
-                                  {"mean_bytes", m.mean_bytes()}});
+    json sizes = {{"site", m.site},
+                  {"name", m.name},
+                  {"position", position(m.pos)},
+                  {"count", m.count},
+                  {"bytes", m.bytes},
+                  {"mean_bytes", m.mean_bytes()},
+                  {"sizes_recorded", m.sizes_recorded()},
+                  {"messages", m.messages},
+                  {"min_bytes", m.min_bytes},
+                  {"max_bytes", m.max_bytes},
+                  {"size_classes", m.size_classes}};
+    j["message_sizes"].push_back(std::move(sizes));
   }
   auto& cells = j["matrix"]["cells"];
   for (const auto& cell : report.matrix.cells) {

@@ -214,16 +214,29 @@ void statements(const Report& report, std::ostream& out) {
 }
 
 void message_sizes(const Report& report, std::ostream& out) {
-  fmt::print(out, "\nMessage sizes per call site (summed over the ranks; mean = bytes / count; the "
-                  "smallest and largest message are not recorded)\n");
+  fmt::print(out, "\nMessage sizes per call site (summed over the ranks; mean = bytes / messages; "
+                  "sizes: messages per size class)\n");
   if (report.message_sizes.empty()) {
     fmt::print(out, "  no bytes moved\n");
     return;
   }
-  fmt::print(out, "  {:>10} {:>11} {:>11}  {}\n", "count", "bytes", "mean", "statement");
+  fmt::print(out, "  {:>10} {:>11} {:>11} {:>11} {:>11}  {}\n", "messages", "bytes", "mean", "min",
+             "max", "statement");
   for (const auto& s : report.message_sizes) {
-    fmt::print(out, "  {:>10} {:>11} {:>11}  {}  {}\n", s.count, format_bytes(double(s.bytes)),
-               format_bytes(s.mean_bytes()), s.name, position(s.pos));
+    const bool recorded = s.sizes_recorded();
+    fmt::print(out, "  {:>10} {:>11} {:>11} {:>11} {:>11}  {}  {}\n",
+               recorded ? s.messages : s.count, format_bytes(double(s.bytes)),
+               format_bytes(s.mean_bytes()), recorded ? format_bytes(double(s.min_bytes)) : "-",
+               recorded ? format_bytes(double(s.max_bytes)) : "-", s.name, position(s.pos));
+    std::string sizes;
+    for (std::size_t c = 0; c < s.size_classes.size(); ++c) {
+      if (s.size_classes[c] > 0) {
+        sizes += fmt::format("{}{} x{}", sizes.empty() ? "" : ", ", format_size_class(c),
+                             s.size_classes[c]);
+      }
+    }
+    fmt::print(out, "  {:>58}  sizes: {}\n", "",
+               recorded ? sizes : "not recorded (a profile before format 3)");
   }
 }
 

@@ -1,5 +1,7 @@
 #include "Units.hpp"
 
+#include "vcmon/tables/Records.hpp"
+
 #include <array>
 #include <cmath>
 #include <ctime>
@@ -28,6 +30,13 @@ std::string format_bytes(double bytes) {
     }
   }
   return fmt::format("{:.0f} B", bytes);
+}
+
+std::string format_size_class(std::size_t size_class) {
+  static constexpr std::array<const char*, tables::kSizeClasses> labels{
+      "0 B",      "1-16 B",       "16-256 B", "256 B-4 KiB",
+      "4-64 KiB", "64 KiB-1 MiB", "1-16 MiB", "16 MiB+"};
+  return size_class < labels.size() ? labels[size_class] : "?";
 }
 
 std::string format_count(double count) {

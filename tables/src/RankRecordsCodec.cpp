@@ -92,6 +92,11 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     out.varint(c.sync_delay_ns);
     out.varint(c.count);
     out.varint(c.bytes);
+    out.varint(c.min_bytes);
+    out.varint(c.max_bytes);
+    for (const std::uint64_t messages : c.size_classes) {
+      out.varint(messages);
+    }
   }
 }
 
@@ -138,6 +143,13 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
     c.sync_delay_ns = in.varint("a com record's synchronisation delay");
     c.count = in.varint("a com record's count");
     c.bytes = in.varint("a com record's bytes");
+    if (version >= 3) {
+      c.min_bytes = in.varint("a com record's smallest message");
+      c.max_bytes = in.varint("a com record's largest message");
+      for (std::uint64_t& messages : c.size_classes) {
+        messages = in.varint("a com record's messages of one size class");
+      }
+    }
   }
   return r;
 }

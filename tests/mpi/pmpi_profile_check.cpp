@@ -5,6 +5,9 @@
 //       the com record of that synthetic site and partner has sync delay = expected ± tolerance
 //   pmpi_profile_check <dir> records <rank> <MPI function> <partner|coll> <count> <bytes>
 //       ... has exactly that count and bytes
+//   pmpi_profile_check <dir> sizes <rank> <MPI function> <partner|coll> <min> <max>
+//       ... has every operation a message, the smallest and largest of that size, and each in
+//       a size class between theirs
 //   pmpi_profile_check <dir> offset <rank> <expected ns> <tolerance ns>
 //       the rank's estimated clock offset to rank 0
 //   pmpi_profile_check <dir> transmission <rank> <MPI function> <partner|coll> <at most ms>
@@ -78,6 +81,22 @@ bool check(const std::vector<std::string>& args) {
   }
   if (what == "records") {
     return com.count == std::stoull(args.at(5)) && com.bytes == std::stoull(args.at(6));
+  }
+  if (what == "sizes") {
+    const std::uint64_t least = std::stoull(args.at(5));
+    const std::uint64_t most = std::stoull(args.at(6));
+    std::uint64_t between = 0;
+    for (std::size_t c = size_class(least); c <= size_class(most); ++c) {
+      between += com.size_classes[c];
+    }
+    std::printf("messages %llu (%llu in the classes from %llu to %llu B), %llu to %llu B\n",
+                static_cast<unsigned long long>(com.messages()),
+                static_cast<unsigned long long>(between), static_cast<unsigned long long>(least),
+                static_cast<unsigned long long>(most),
+                static_cast<unsigned long long>(com.min_bytes),
+                static_cast<unsigned long long>(com.max_bytes));
+    return com.messages() == com.count && between == com.count && com.min_bytes == least &&
+           com.max_bytes == most;
   }
   if (what == "transmission") {
     return ms(com.transmission_ns) <= std::stod(args.at(5));

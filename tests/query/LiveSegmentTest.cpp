@@ -209,12 +209,22 @@ TEST(LiveSegment, StaleSegmentsOfDeadProcessesAreRefusedAndRemoved) {
   const std::vector<std::string> names = names_of_job(job);
   ASSERT_EQ(names.size(), 1u);
   const std::string& name = names.front();
-  EXPECT_NE(read_error(name).find("is stale: its process " + std::to_string(child) + " is gone"),
-            std::string::npos)
-      << read_error(name);
+  // An MPI job starting on this node meanwhile (or vcmon-query) removes this user's stale
+  // segments too: then this one is gone before it is read or removed here, never readable.
+  const std::string before = read_error(name);
+  const bool gone_before = before.find("does not exist") != std::string::npos;
+  if (!gone_before) {
+    EXPECT_NE(before.find("is stale: its process " + std::to_string(child) + " is gone"),
+              std::string::npos)
+        << before;
+  }
   const auto removed = remove_stale_live_segments(uid());
-  EXPECT_NE(std::find(removed.begin(), removed.end(), name), removed.end());
-  EXPECT_NE(read_error(name).find("does not exist"), std::string::npos);
+  const bool removed_here = std::find(removed.begin(), removed.end(), name) != removed.end();
+  const std::string after = read_error(name);
+  EXPECT_NE(after.find("does not exist"), std::string::npos) << after;
+  if (!removed_here) {
+    std::printf("segment %s was removed by another process\n", name.c_str());
+  }
 }
 
 // Each writer draws its own name, so two of the same rank (a stale one, say) never collide.

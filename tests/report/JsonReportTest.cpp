@@ -54,6 +54,11 @@ TEST(JsonReport, OldProfilesGiveEverySection) {
   EXPECT_EQ(document["time_split"]["ranks"].size(), profile.ranks.size());
   EXPECT_FALSE(document["mpi_functions"].empty());
   EXPECT_FALSE(document["message_sizes"].empty());
+  for (const json& sizes : document["message_sizes"]) { // format 3 brought the sizes
+    EXPECT_FALSE(sizes["sizes_recorded"].get<bool>());
+    EXPECT_EQ(sizes["mean_bytes"].get<double>(),
+              sizes["bytes"].get<double>() / sizes["count"].get<double>());
+  }
 }
 
 TEST(JsonReport, CarriesTheVersionTreeAndHotPath) {

@@ -198,7 +198,11 @@ private:
     record.transmission_ns += transmission;
     record.sync_delay_ns += sync;
     ++record.count;
-    record.bytes += function == "MPI_Barrier" ? 0 : 8 * (1 + below(512));
+    const std::uint64_t bytes = function == "MPI_Barrier" ? 0 : 8 * (1 + below(512));
+    record.bytes += bytes;
+    record.min_bytes = record.messages() > 0 ? std::min(record.min_bytes, bytes) : bytes;
+    record.max_bytes = std::max(record.max_bytes, bytes);
+    ++record.size_classes[tables::size_class(bytes)];
     return transmission + sync;
   }
 

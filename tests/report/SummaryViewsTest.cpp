@@ -12,6 +12,7 @@
 #include "vcmon/report/TextRenderer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -132,23 +133,40 @@ TEST(MpiFunctionsReport, SumsEachFunctionOverItsSitesAndRanksCostliestFirst) {
 
 TEST(MessageSizesReport, CountsBytesAndTheMeanPerStatementMostBytesFirst) {
   for (const auto& profile : simulated(3)) {
-    std::map<SiteId, std::pair<std::uint64_t, std::uint64_t>> expected; // count, bytes
+    struct Expected {
+      std::uint64_t count = 0, bytes = 0, messages = 0, min = ~std::uint64_t{0}, max = 0;
+      std::array<std::uint64_t, tables::kSizeClasses> classes{};
+    };
+    std::map<SiteId, Expected> expected;
     for (const auto& records : profile.ranks) {
       for (const auto& com : records.coms) {
-        expected[com.comm].first += com.count;
-        expected[com.comm].second += com.bytes;
+        Expected& e = expected[com.comm];
+        e.count += com.count;
+        e.bytes += com.bytes;
+        e.messages += com.messages();
+        e.min = std::min(e.min, com.min_bytes);
+        e.max = std::max(e.max, com.max_bytes);
+        for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
+          e.classes[c] += com.size_classes[c];
+        }
       }
     }
-    std::erase_if(expected, [](const auto& entry) { return entry.second.second == 0; });
+    std::erase_if(expected, [](const auto& entry) { return entry.second.bytes == 0; });
     const Report report = build_report(profile);
     ASSERT_EQ(report.message_sizes.size(), expected.size());
     for (std::size_t i = 0; i < report.message_sizes.size(); ++i) {
       const auto& sizes = report.message_sizes[i];
-      const auto& [count, bytes] = expected.at(sizes.site);
+      const Expected& e = expected.at(sizes.site);
       EXPECT_EQ(sizes.name, profile.graph.site(sizes.site).name);
-      EXPECT_EQ(sizes.count, count);
-      EXPECT_EQ(sizes.bytes, bytes);
-      EXPECT_DOUBLE_EQ(sizes.mean_bytes(), double(bytes) / double(count));
+      EXPECT_EQ(sizes.count, e.count);
+      EXPECT_EQ(sizes.bytes, e.bytes);
+      // Over every rank and partner: the extremes of all, the classes summed.
+      ASSERT_TRUE(sizes.sizes_recorded());
+      EXPECT_EQ(sizes.messages, e.messages);
+      EXPECT_EQ(sizes.min_bytes, e.min);
+      EXPECT_EQ(sizes.max_bytes, e.max);
+      EXPECT_EQ(sizes.size_classes, e.classes);
+      EXPECT_DOUBLE_EQ(sizes.mean_bytes(), double(e.bytes) / double(e.messages));
       if (i > 0) {
         EXPECT_GE(report.message_sizes[i - 1].bytes, sizes.bytes);
       }

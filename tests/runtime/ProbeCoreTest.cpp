@@ -197,7 +197,7 @@ TEST_F(ProbeCoreTest, FoldedActivationsKeepTheirCallSites) {
 
 TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
   register_unit();
-  KeyedSlots& slots = *thread_->records->coms.get(0);
+  ComSlots& slots = *thread_->records->coms.get(0);
   for (std::int32_t partner = -1; partner < 9; ++partner) {
     ProbeCore::add_com(core_.find_com(slots, 5, partner), 10, 20,
                        100 + static_cast<std::uint64_t>(partner));
@@ -212,12 +212,37 @@ TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
     EXPECT_EQ(c.transmission_ns, 11u);
     EXPECT_EQ(c.sync_delay_ns, 22u);
     EXPECT_EQ(c.bytes, 103u + static_cast<std::uint64_t>(c.partner));
+    // Message sizes, from the thread's own slots and the shared table alike.
+    EXPECT_EQ(c.min_bytes, 3u);
+    EXPECT_EQ(c.max_bytes, 100u + static_cast<std::uint64_t>(c.partner));
+    EXPECT_EQ(c.size_classes[tables::size_class(3)], 1u);
+    EXPECT_EQ(c.size_classes[tables::size_class(c.max_bytes)], 1u);
+    EXPECT_EQ(c.messages(), 2u);
   }
+}
+
+TEST_F(ProbeCoreTest, WaitingWithoutAMessageHasNoSize) {
+  register_unit();
+  ComSlots& slots = *thread_->records->coms.get(0);
+  ProbeCore::add_com(core_.find_com(slots, 5, 1), 10, 20, 0, false); // a completion call's
+  ProbeCore::add_com(core_.find_com(slots, 5, 1), 10, 20, 70000);
+  ProbeCore::add_com(core_.find_com(slots, 5, 2), 10, 20, 0, false);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.coms.size(), 2u);
+  EXPECT_EQ(r.coms[0].count, 2u);
+  EXPECT_EQ(r.coms[0].messages(), 1u);
+  EXPECT_EQ(r.coms[0].min_bytes, 70000u);
+  EXPECT_EQ(r.coms[0].max_bytes, 70000u);
+  EXPECT_EQ(r.coms[0].size_classes[5], 1u); // [64 KiB, 1 MiB)
+  EXPECT_EQ(r.coms[1].count, 1u);
+  EXPECT_EQ(r.coms[1].messages(), 0u);
+  EXPECT_EQ(r.coms[1].min_bytes, 0u);
+  EXPECT_EQ(r.coms[1].max_bytes, 0u);
 }
 
 TEST_F(ProbeCoreTest, AComRecordFoundButNeverAddedToIsNotCollected) {
   register_unit();
-  KeyedSlots& slots = *thread_->records->coms.get(0);
+  ComSlots& slots = *thread_->records->coms.get(0);
   core_.find_com(slots, 5, 3); // a receive that found its record, then failed
   ProbeCore::add_com(core_.find_com(slots, 5, 4), 7, 8, 9);
   const tables::RankRecords r = collect();
@@ -229,7 +254,7 @@ TEST_F(ProbeCoreTest, AComRecordFoundButNeverAddedToIsNotCollected) {
 
 TEST_F(ProbeCoreTest, AFullOverflowTableDropsAndCounts) {
   register_unit();
-  KeyedSlots& slots = *thread_->records->coms.get(0);
+  ComSlots& slots = *thread_->records->coms.get(0);
   for (std::int32_t partner = 0; partner < 200; ++partner) {
     ProbeCore::add_com(core_.find_com(slots, 5, partner), 1, 1, 1);
   }

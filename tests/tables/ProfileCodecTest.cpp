@@ -72,6 +72,18 @@ TEST(ProfileCodec, EncoderRefusesRecordsThatDoNotMatchTheGraph) {
   p = small_profile();
   std::swap(p.ranks[0], p.ranks[1]);
   EXPECT_THROW(encode_profile(p), std::invalid_argument);
+  // Message sizes that contradict themselves or the count.
+  p = small_profile();
+  ComRecord& com = p.ranks[0].coms.at(0);
+  com.size_classes = {};
+  com.size_classes[size_class(100)] = com.count + 1; // more messages than operations
+  com.min_bytes = com.max_bytes = 100;
+  EXPECT_THROW(encode_profile(p), std::invalid_argument);
+  com.size_classes[size_class(100)] = com.count;
+  com.max_bytes = 5000; // its class holds no message
+  EXPECT_THROW(encode_profile(p), std::invalid_argument);
+  com.max_bytes = 200;
+  EXPECT_NO_THROW(encode_profile(p));
 }
 
 TEST(ProfileCodec, TruncationAtEveryOffsetIsAProfileError) {
@@ -109,7 +121,8 @@ TEST(ProfileCodec, ForeignFilesAreNotProfiles) {
 TEST(ProfileCodec, NewerVersionIsRejectedByNumber) {
   std::vector<std::byte> bytes = encode_profile(small_profile());
   bytes[8] = std::byte{7}; // the version follows the 8-byte magic, little-endian
-  EXPECT_EQ(decode_error(bytes), "profile version 7 is newer than this vcmon (2)");
+  EXPECT_EQ(decode_error(bytes),
+            "profile version 7 is newer than this vcmon (" + std::to_string(kProfileVersion) + ")");
   bytes[8] = std::byte{0};
   EXPECT_EQ(decode_error(bytes), "profile version 0 does not exist");
 }

@@ -84,8 +84,13 @@ RankRecords make_rank(const ProgramGraph& graph, const ProfileShape& shape, std:
       for (std::int32_t k = 0; k < shape.partners; ++k) {
         const std::int32_t partner =
             s.name == "MPI_Allreduce" ? ComRecord::kCollective : (rank + 1 + k) % shape.ranks;
-        r.coms.push_back(
-            {s.id, partner, g.magnitude(32), g.magnitude(32), g.magnitude(20), g.magnitude(30)});
+        ComRecord& com = r.coms.emplace_back(ComRecord{
+            s.id, partner, g.magnitude(32), g.magnitude(32), g.magnitude(20), g.magnitude(30)});
+        // Every message of one size: the sizes agree with count and bytes.
+        if (com.count > 0) {
+          com.min_bytes = com.max_bytes = com.bytes / com.count;
+          com.size_classes[size_class(com.min_bytes)] = com.count;
+        }
       }
       break;
     case SiteKind::Procedure:

@@ -193,8 +193,8 @@ tables::SiteId Monitor::comm_site(unsigned function_index) {
 }
 
 void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
-                         std::uint64_t sync_delay_ns, std::uint64_t bytes) {
-  add_com(com_record(site, partner), transmission_ns, sync_delay_ns, bytes);
+                         std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message) {
+  ProbeCore::add_com(com_record(site, partner), transmission_ns, sync_delay_ns, bytes, message);
 }
 
 ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner) {
@@ -202,7 +202,7 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
     return {};
   }
   ThreadRecords& records = *this_thread().records;
-  KeyedSlots* slots = nullptr;
+  ComSlots* slots = nullptr;
   if (site >= kSyntheticCommBase) {
     if (site - kSyntheticCommBase < mpi_function_count()) {
       slots = records.synthetic_coms.get(site - kSyntheticCommBase);

@@ -66,9 +66,10 @@ public:
   tables::SiteId comm_site(unsigned function_index);
 
   // Adds to the com record of (site, partner). partner: rank in MPI_COMM_WORLD, or
-  // tables::ComRecord::kCollective. O(1), no allocation, thread-safe.
+  // tables::ComRecord::kCollective. `message`: the operation moved `bytes` of data (false: a
+  // completion call's waiting, MPI_Init's own time). O(1), no allocation, thread-safe.
   void record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
-                  std::uint64_t sync_delay_ns, std::uint64_t bytes);
+                  std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message = true);
   // The same in two steps: the record first (e.g. while a receive's data is still arriving),
   // the values once known. An empty reference records nothing.
   ProbeCore::ComRecordRef com_record(tables::SiteId site, std::int32_t partner);

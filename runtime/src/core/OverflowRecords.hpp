@@ -21,6 +21,7 @@ public:
     std::atomic<std::uint64_t> time_ns{0};
     std::atomic<std::uint64_t> sync_delay_ns{0};
     std::atomic<std::uint64_t> bytes{0};
+    MessageSizeCounters sizes; // com records only
   };
 
   explicit OverflowRecords(std::uint32_t capacity); // a power of two

@@ -216,27 +216,33 @@ void ProbeCore::rebase_open_activations(ThreadState& thread, std::int64_t delta_
   thread.last_vt_ns = moved(thread.last_vt_ns);
 }
 
-ProbeCore::ComRecordRef ProbeCore::find_com(KeyedSlots& slots, std::uint32_t site,
+ProbeCore::ComRecordRef ProbeCore::find_com(ComSlots& slots, std::uint32_t site,
                                             std::int32_t partner) {
   const auto key = static_cast<std::uint32_t>(partner);
-  if (KeyedRecord* record = slots.find_or_claim(key)) [[likely]] {
+  if (ComKeyedRecord* record = slots.find_or_claim(key)) [[likely]] {
     return {record, nullptr};
   }
   return {nullptr, overflow_.find_or_claim(site, key)};
 }
 
 void ProbeCore::add_com(const ComRecordRef& record, std::uint64_t transmission_ns,
-                        std::uint64_t sync_delay_ns, std::uint64_t bytes) {
-  if (KeyedRecord* owned = record.owned) [[likely]] {
+                        std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message) {
+  if (ComKeyedRecord* owned = record.owned) [[likely]] {
     add_owned(owned->count, 1);
     add_owned(owned->time_ns, transmission_ns);
     add_owned(owned->sync_delay_ns, sync_delay_ns);
     add_owned(owned->bytes, bytes);
+    if (message) {
+      owned->sizes.add_owned(bytes);
+    }
   } else if (OverflowRecords::Entry* entry = record.shared) {
     entry->count.fetch_add(1, std::memory_order_relaxed);
     entry->time_ns.fetch_add(transmission_ns, std::memory_order_relaxed);
     entry->sync_delay_ns.fetch_add(sync_delay_ns, std::memory_order_relaxed);
     entry->bytes.fetch_add(bytes, std::memory_order_relaxed);
+    if (message) {
+      entry->sizes.add_shared(bytes);
+    }
   }
 }
 

@@ -49,14 +49,15 @@ public:
   // The record of (site, partner) in `slots`, found or claimed: this thread's own slot, or a
   // shared overflow entry; neither when both are full.
   struct ComRecordRef {
-    KeyedRecord* owned = nullptr;
+    ComKeyedRecord* owned = nullptr;
     OverflowRecords::Entry* shared = nullptr;
   };
-  ComRecordRef find_com(KeyedSlots& slots, std::uint32_t site, std::int32_t partner);
+  ComRecordRef find_com(ComSlots& slots, std::uint32_t site, std::int32_t partner);
   // Adds one communication to a record found before (a receive finds it while its data is
-  // still arriving). Not a probe: the PMPI layer charges its own work.
+  // still arriving). Not a probe: the PMPI layer charges its own work. `message`: it moved
+  // `bytes` of data (false: a completion call's waiting, MPI_Init's own time).
   static void add_com(const ComRecordRef& record, std::uint64_t transmission_ns,
-                      std::uint64_t sync_delay_ns, std::uint64_t bytes);
+                      std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message = true);
 
 private:
   std::uint64_t now_ns() const { return clock_.source().now_ns(); }

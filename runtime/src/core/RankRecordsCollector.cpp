@@ -1,6 +1,9 @@
 #include "core/RankRecordsCollector.hpp"
 
+#include <algorithm>
+#include <array>
 #include <map>
+#include <type_traits>
 #include <utility>
 
 namespace vcmon::runtime {
@@ -15,12 +18,24 @@ struct Sums {
   std::uint64_t sync_delay_ns = 0;
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;
+  std::uint64_t min_bytes = ~std::uint64_t{0}; // com records: message sizes
+  std::uint64_t max_bytes = 0;
+  std::array<std::uint64_t, tables::kSizeClasses> size_classes{};
+
+  void add(const MessageSizeCounters& sizes) {
+    min_bytes = std::min(min_bytes, sizes.min_bytes.load(std::memory_order_relaxed));
+    max_bytes = std::max(max_bytes, sizes.max_bytes.load(std::memory_order_relaxed));
+    for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
+      size_classes[c] += sizes.classes[c].load(std::memory_order_relaxed);
+    }
+  }
 };
 
 using Key = std::pair<SiteId, std::uint32_t>; // (site in the profile, call site or partner)
 
-void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlots& slots) {
-  for (const KeyedRecord& slot : slots.slots) {
+template <typename Record>
+void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlotsOf<Record>& slots) {
+  for (const Record& slot : slots.slots) {
     const std::uint32_t key = slot.key.load(std::memory_order_acquire);
     if (key == KeyedRecord::kEmptyKey) {
       continue;
@@ -30,6 +45,9 @@ void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlots& slots) 
     s.time_ns += slot.time_ns.load(std::memory_order_relaxed);
     s.sync_delay_ns += slot.sync_delay_ns.load(std::memory_order_relaxed);
     s.bytes += slot.bytes.load(std::memory_order_relaxed);
+    if constexpr (std::is_same_v<Record, ComKeyedRecord>) {
+      s.add(slot.sizes);
+    }
   }
 }
 
@@ -61,13 +79,13 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
           s.iterations += loop->iterations.load(std::memory_order_relaxed);
         }
       } else if (entry->kind == SiteKind::Comm) {
-        if (const KeyedSlots* com = thread.coms.find(entry->kind_index)) {
+        if (const ComSlots* com = thread.coms.find(entry->kind_index)) {
           add_slots(coms, site, *com);
         }
       }
     }
     for (std::uint32_t index = 0; index < synthetic_count; ++index) {
-      if (const KeyedSlots* com = thread.synthetic_coms.find(index)) {
+      if (const ComSlots* com = thread.synthetic_coms.find(index)) {
         add_slots(coms, site_count + index, *com);
       }
     }
@@ -93,6 +111,9 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
     s.time_ns += entry.time_ns.load(std::memory_order_relaxed);
     s.sync_delay_ns += entry.sync_delay_ns.load(std::memory_order_relaxed);
     s.bytes += entry.bytes.load(std::memory_order_relaxed);
+    if (is_com) {
+      s.add(entry.sizes);
+    }
   }
   out.dropped_records = overflow.dropped();
 
@@ -108,8 +129,18 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
   // while the data arrives, and may then fail): without a count it records nothing.
   for (const auto& [key, s] : coms) {
     if (s.count > 0) {
-      out.records.coms.push_back({key.first, static_cast<std::int32_t>(key.second), s.time_ns,
-                                  s.sync_delay_ns, s.count, s.bytes});
+      tables::ComRecord& com = out.records.coms.emplace_back();
+      com.comm = key.first;
+      com.partner = static_cast<std::int32_t>(key.second);
+      com.transmission_ns = s.time_ns;
+      com.sync_delay_ns = s.sync_delay_ns;
+      com.count = s.count;
+      com.bytes = s.bytes;
+      com.size_classes = s.size_classes;
+      if (com.messages() > 0) {
+        com.min_bytes = s.min_bytes;
+        com.max_bytes = s.max_bytes;
+      }
     }
   }
   return out;

@@ -2,6 +2,8 @@
 // its record in O(1): a few keyed slots inline per site, the rest in OverflowRecords.
 #pragma once
 
+#include "vcmon/tables/Records.hpp"
+
 #include <atomic>
 #include <cstdint>
 
@@ -25,17 +27,52 @@ struct KeyedRecord {
   std::atomic<std::uint64_t> bytes{0};
 };
 
+// The sizes of a com record's messages (tables::ComRecord): the smallest (all ones while there
+// is none), the largest, and how many per size class.
+struct MessageSizeCounters {
+  std::atomic<std::uint64_t> min_bytes{~std::uint64_t{0}};
+  std::atomic<std::uint64_t> max_bytes{0};
+  std::atomic<std::uint64_t> classes[tables::kSizeClasses]{};
+
+  // Owner thread only: plain loads and stores.
+  void add_owned(std::uint64_t bytes) {
+    runtime::add_owned(classes[tables::size_class(bytes)], 1);
+    if (bytes < min_bytes.load(std::memory_order_relaxed)) {
+      min_bytes.store(bytes, std::memory_order_relaxed);
+    }
+    if (bytes > max_bytes.load(std::memory_order_relaxed)) {
+      max_bytes.store(bytes, std::memory_order_relaxed);
+    }
+  }
+  // Any thread (shared overflow entries).
+  void add_shared(std::uint64_t bytes) {
+    classes[tables::size_class(bytes)].fetch_add(1, std::memory_order_relaxed);
+    std::uint64_t least = min_bytes.load(std::memory_order_relaxed);
+    while (bytes < least &&
+           !min_bytes.compare_exchange_weak(least, bytes, std::memory_order_relaxed)) {
+    }
+    std::uint64_t most = max_bytes.load(std::memory_order_relaxed);
+    while (bytes > most &&
+           !max_bytes.compare_exchange_weak(most, bytes, std::memory_order_relaxed)) {
+    }
+  }
+};
+
+struct ComKeyedRecord : KeyedRecord {
+  MessageSizeCounters sizes;
+};
+
 // Call sites per procedure and partners per communication statement held inline; most
 // procedures have few callers and most statements few partners.
 inline constexpr unsigned kInlineKeys = 4;
 
-struct KeyedSlots {
-  KeyedRecord slots[kInlineKeys];
+template <typename Record> struct KeyedSlotsOf {
+  Record slots[kInlineKeys];
 
   // The slot of `key`, claiming an empty one; nullptr when all are taken by other keys.
   // Owner thread only.
-  KeyedRecord* find_or_claim(std::uint32_t key) {
-    for (KeyedRecord& slot : slots) {
+  Record* find_or_claim(std::uint32_t key) {
+    for (Record& slot : slots) {
       const std::uint32_t k = slot.key.load(std::memory_order_relaxed);
       if (k == key) {
         return &slot;
@@ -48,6 +85,9 @@ struct KeyedSlots {
     return nullptr;
   }
 };
+
+using KeyedSlots = KeyedSlotsOf<KeyedRecord>;  // proc records by call site
+using ComSlots = KeyedSlotsOf<ComKeyedRecord>; // com records by partner
 
 struct ProcSlots {
   KeyedSlots by_call_site;

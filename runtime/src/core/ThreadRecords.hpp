@@ -15,9 +15,9 @@ struct ThreadRecords {
   // Indexed by the site's index among sites of its kind (SiteEntry::kind_index).
   PagedArray<ProcSlots, 8, 1024> procs;
   PagedArray<LoopCounters, 8, 1024> loops;
-  PagedArray<KeyedSlots, 8, 1024> coms;
+  PagedArray<ComSlots, 8, 1024> coms;
   // Indexed by MPI function (MpiFunctionTable): records of MPI calls outside comm statements.
-  PagedArray<KeyedSlots, 6, 64> synthetic_coms;
+  PagedArray<ComSlots, 6, 64> synthetic_coms;
 
   std::atomic<std::uint64_t> probe_events{0};
   std::atomic<std::uint64_t> folded_activations{0}; // entered deeper than the stack holds

@@ -20,7 +20,7 @@ void CompletionLedger::charge(Monitor& monitor, std::uint64_t call_vt, std::uint
     if (pending_) {
       return; // the call's record comes with its pending request
     }
-    monitor.record_com(site_, tables::ComRecord::kCollective, end_vt - call_vt, 0, 0);
+    monitor.record_com(site_, tables::ComRecord::kCollective, end_vt - call_vt, 0, 0, false);
     return;
   }
   // Timed requests first, in the order their partners became ready, else in completion order
@@ -45,7 +45,7 @@ void CompletionLedger::charge(Monitor& monitor, std::uint64_t call_vt, std::uint
       cursor = ready;
     }
     const std::uint64_t transmission = &entry == completing ? end_vt - cursor : 0;
-    monitor.record_com(site_, entry.partner, transmission, sync, 0);
+    monitor.record_com(site_, entry.partner, transmission, sync, 0, false);
   }
 }
 

@@ -42,7 +42,7 @@ std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment
   } else if (request.completion_site != tables::kNoSite) {
     monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
     monitor.record_com(request.completion_site, request.partner, transfer_ns(call, partner, end_rt),
-                       elapsed(call.vt, partner.vt), 0);
+                       elapsed(call.vt, partner.vt), 0, false);
   } else {
     monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
                        elapsed(call.vt, partner.vt), request.bytes);

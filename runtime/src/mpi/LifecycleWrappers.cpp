@@ -51,7 +51,7 @@ void leave_together(Monitor& monitor, MpiFunction function, std::uint64_t own_ns
   const std::uint64_t left_vt = clock.virtual_at(left_ns);
   const vclock::IntrusionScope work(clock, monitor.action_cost_ns(), left_ns);
   monitor.record_com(monitor.comm_site(index_of(function)), tables::ComRecord::kCollective, own_ns,
-                     left_vt > arrived_vt ? left_vt - arrived_vt : 0, 0);
+                     left_vt > arrived_vt ? left_vt - arrived_vt : 0, 0, false);
 }
 
 // The virtual time MPI_Init is called at; 0 when not monitoring.

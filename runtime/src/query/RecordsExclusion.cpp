@@ -1,5 +1,6 @@
 #include "query/RecordsExclusion.hpp"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -25,6 +26,43 @@ auto key_of(const ComRecord& r) {
   return std::tuple(r.comm, r.partner);
 }
 
+// Message sizes: the classes add and subtract exactly. The extremes of a sum are exact; after
+// a subtraction they stay unless their class emptied, then they move to that side's class
+// boundary (the excluded messages may have held them).
+void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
+  const std::uint64_t had = a.messages();
+  for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
+    a.size_classes[c] =
+        add ? a.size_classes[c] + b.size_classes[c] : minus(a.size_classes[c], b.size_classes[c]);
+  }
+  if (a.messages() == 0) {
+    a.min_bytes = a.max_bytes = 0;
+    return;
+  }
+  if (add) {
+    if (b.messages() > 0) {
+      a.min_bytes = had > 0 ? std::min(a.min_bytes, b.min_bytes) : b.min_bytes;
+      a.max_bytes = had > 0 ? std::max(a.max_bytes, b.max_bytes) : b.max_bytes;
+    }
+    return;
+  }
+  std::size_t first = 0;
+  while (a.size_classes[first] == 0) {
+    ++first;
+  }
+  std::size_t last = tables::kSizeClasses - 1;
+  while (a.size_classes[last] == 0) {
+    --last;
+  }
+  if (tables::size_class(a.min_bytes) != first) {
+    a.min_bytes = tables::size_class_floor(first);
+  }
+  if (tables::size_class(a.max_bytes) != last) {
+    a.max_bytes = last + 1 < tables::kSizeClasses ? tables::size_class_floor(last + 1) - 1
+                                                  : ~std::uint64_t{0};
+  }
+}
+
 // Each field a + sign × b (saturating at zero).
 void combine(ProcRecord& a, const ProcRecord& b, bool add) {
   a.time_ns = add ? a.time_ns + b.time_ns : minus(a.time_ns, b.time_ns);
@@ -42,6 +80,7 @@ void combine(ComRecord& a, const ComRecord& b, bool add) {
       add ? a.sync_delay_ns + b.sync_delay_ns : minus(a.sync_delay_ns, b.sync_delay_ns);
   a.count = add ? a.count + b.count : minus(a.count, b.count);
   a.bytes = add ? a.bytes + b.bytes : minus(a.bytes, b.bytes);
+  combine_sizes(a, b, add);
 }
 
 bool is_empty(const ProcRecord& r) {

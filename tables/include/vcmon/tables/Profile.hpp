@@ -49,8 +49,9 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// 2 added the folded activations (docs/profile-format.md, "Versioning"); 1 is still read.
-inline constexpr std::uint32_t kProfileVersion = 2;
+// 2 added the folded activations, 3 the message sizes of com records (docs/profile-format.md,
+// "Versioning"); 1 and 2 are still read.
+inline constexpr std::uint32_t kProfileVersion = 3;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
 // site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).

@@ -4,7 +4,11 @@
 
 #include "vcmon/tables/Site.hpp"
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -28,6 +32,20 @@ struct LoopRecord {
   bool operator==(const LoopRecord&) const = default;
 };
 
+// Message size classes: empty, then one per factor of 16 from 1 B: [1 B, 16 B), [16 B, 256 B),
+// [256 B, 4 KiB), [4 KiB, 64 KiB), [64 KiB, 1 MiB), [1 MiB, 16 MiB), 16 MiB and more.
+inline constexpr std::size_t kSizeClasses = 8;
+constexpr std::size_t size_class(std::uint64_t bytes) {
+  return bytes == 0
+             ? 0
+             : std::min<std::size_t>(kSizeClasses - 1,
+                                     1 + (static_cast<std::size_t>(std::bit_width(bytes)) - 1) / 4);
+}
+// The smallest size of class `c` (its lower bound).
+constexpr std::uint64_t size_class_floor(std::size_t c) {
+  return c == 0 ? 0 : std::uint64_t{1} << (4 * (c - 1));
+}
+
 // Per (communication statement, partner rank). partner is the rank in MPI_COMM_WORLD, or
 // kCollective for collective operations.
 struct ComRecord {
@@ -38,6 +56,16 @@ struct ComRecord {
   std::uint64_t sync_delay_ns = 0;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
+  // Of the `count` operations, those that moved a message (or a collective's data), by size
+  // class, with the smallest and the largest (0 when none). A completion call's records hold
+  // waiting, not messages (docs/runtime.md, "Accounting"). Profiles before format 3 have none.
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  std::array<std::uint64_t, kSizeClasses> size_classes{};
+
+  std::uint64_t messages() const {
+    return std::accumulate(size_classes.begin(), size_classes.end(), std::uint64_t{0});
+  }
   bool operator==(const ComRecord&) const = default;
 };
 
