@@ -48,6 +48,14 @@ bool completes_requests(std::string_view statement_name) {
   return statement_name.starts_with("MPI_Wait") || statement_name.starts_with("MPI_Test");
 }
 
+const char* rankless_partner_label(std::string_view statement_name) {
+  const bool own_time_only = completes_requests(statement_name) ||
+                             statement_name.starts_with("MPI_Start") ||
+                             statement_name.starts_with("MPI_Request_") ||
+                             statement_name == "MPI_Cancel";
+  return own_time_only ? "no partner" : "collective";
+}
+
 CommMatrix build_matrix(const tables::ProgramGraph& graph, const RecordIndex& index) {
   CommMatrix matrix;
   matrix.ranks = index.world_size();

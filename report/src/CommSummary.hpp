@@ -19,6 +19,10 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
 // A completion call's records (MPI_Wait*, MPI_Test*) hold time per partner but no messages:
 // the calls that posted the requests hold those (docs/runtime.md, "Accounting").
 bool completes_requests(std::string_view statement_name);
+// The label of a record without a rank for a partner (tables::ComRecord::kCollective): a
+// collective's, or, for a call that holds its own time only (MPI_Start, MPI_Request_free,
+// a completion call that completed none of the layer's requests), no partner at all.
+const char* rankless_partner_label(std::string_view statement_name);
 
 CommMatrix build_matrix(const tables::ProgramGraph& graph, const RecordIndex& index);
 

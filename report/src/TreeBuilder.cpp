@@ -1,5 +1,7 @@
 #include "TreeBuilder.hpp"
 
+#include "CommSummary.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
@@ -280,8 +282,9 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
   for (std::size_t i = 0; i < std::min(runs.size(), kMaxPartners); ++i) {
     const std::int32_t partner = entries[runs[i].begin].record->partner;
     add_partner(partner,
-                partner == tables::ComRecord::kCollective ? std::string("collective")
-                                                          : fmt::format("rank {}", partner),
+                partner == tables::ComRecord::kCollective
+                    ? std::string(rankless_partner_label(tree_.node(parent).name))
+                    : fmt::format("rank {}", partner),
                 all.subspan(i, 1));
   }
   if (runs.size() > kMaxPartners) {

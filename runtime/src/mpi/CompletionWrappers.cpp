@@ -1,5 +1,6 @@
 // MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
 // track go straight to PMPI after one table lookup each.
+#include "mpi/CallTime.hpp"
 #include "mpi/CompletionLedger.hpp"
 #include "mpi/CompletionOrder.hpp"
 #include "mpi/ControlChannel.hpp"
@@ -78,12 +79,15 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   };
   if (tracked == nullptr) {
     if (monitor == nullptr || DeferredReceives::shadow_of(handle) == nullptr) {
+      const CallTime time(monitor, function);
       return run(status, nullptr);
     }
     const Moment call = Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
       deferred_completed(*monitor, function, handle, call, monitor->clock().source().now_ns());
+    } else {
+      record_call_time(*monitor, function, call.vt);
     }
     return rc;
   }
@@ -92,6 +96,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = run(st, &call);
   if (done != nullptr && !*done) {
+    record_call_time(*monitor, function, call.vt);
     return rc;
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
@@ -120,6 +125,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     });
   };
   if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
+    const CallTime time(monitor, function);
     return run(statuses, nullptr);
   }
   const Moment call = Moment::now(monitor->clock());
@@ -265,6 +271,7 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Start(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Start);
   TrackedRequest* tracked = monitor != nullptr ? request_table().find(*request) : nullptr;
   if (tracked == nullptr) {
     return PMPI_Start(request);
@@ -283,6 +290,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
 
 extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 ||
       !batch.collect({requests, static_cast<std::size_t>(count)})) {
@@ -309,8 +317,9 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
 }
 
 extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-  if (Monitor* monitor = Layer::monitor();
-      monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Request_get_status);
+  if (monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
     LayerWork work(*monitor);
     DeferredReceives::progress(*monitor, Moment::now(monitor->clock()).vt, true);
   }
@@ -318,8 +327,9 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
 }
 
 extern "C" int MPI_Cancel(MPI_Request* request) {
-  if (Monitor* monitor = Layer::monitor();
-      monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Cancel);
+  if (monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
     LayerWork work(*monitor);
     DeferredReceives::cancel(*request);
   }
@@ -328,6 +338,7 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
 
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
   if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
     LayerWork work(*monitor);

@@ -36,6 +36,27 @@
 // time, while the layer's start-up and shutdown are the monitor's.
 #define VCMON_MPI_LIFECYCLE(X) X(Init) X(Finalize)
 
+// Requests and communicators managed, not communicated on: each call holds its own time
+// (CallTime), so that every MPI call the layer wraps is a record.
+#define VCMON_MPI_MANAGEMENT(X)                                                                    \
+  X(Cancel)                                                                                        \
+  X(Request_get_status)                                                                            \
+  X(Comm_dup)                                                                                      \
+  X(Comm_dup_with_info)                                                                            \
+  X(Comm_split)                                                                                    \
+  X(Comm_split_type)                                                                               \
+  X(Comm_create)                                                                                   \
+  X(Comm_create_group)                                                                             \
+  X(Comm_create_from_group)                                                                        \
+  X(Intercomm_create)                                                                              \
+  X(Intercomm_create_from_groups)                                                                  \
+  X(Intercomm_merge)                                                                               \
+  X(Cart_create)                                                                                   \
+  X(Cart_sub)                                                                                      \
+  X(Graph_create)                                                                                  \
+  X(Dist_graph_create)                                                                             \
+  X(Dist_graph_create_adjacent) X(Comm_free) X(Comm_disconnect)
+
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \
   X(Barrier, barrier)                                                                              \
@@ -56,13 +77,14 @@
   X(Scan, scan)                                                                                    \
   X(Exscan, exscan)                                                                                \
   X(Neighbor_allgather, neighbor_allgather)                                                        \
-  X(Neighbor_allgatherv, neighbor_allgatherv) X(Neighbor_alltoall, neighbor_alltoall)              \
-      X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Neighbor_allgatherv, neighbor_allgatherv)                                                      \
+  X(Neighbor_alltoall, neighbor_alltoall) X(Neighbor_alltoallv, neighbor_alltoallv)                \
+      X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 
 // Dense indices: point-to-point, their large-count twins, probes and completion,
-// collectives, their nonblocking twins, MPI_Init and MPI_Finalize.
+// collectives, their nonblocking twins, MPI_Init and MPI_Finalize, management.
 enum class MpiFunction : unsigned {
 #define VCMON_ENUM(NAME) NAME,
 #define VCMON_ENUM_C(NAME) NAME##_c,
@@ -71,11 +93,12 @@ enum class MpiFunction : unsigned {
   VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
       VCMON_MPI_PROBES_AND_COMPLETION(VCMON_ENUM) VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL)
           VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
+              VCMON_MPI_MANAGEMENT(VCMON_ENUM)
 #undef VCMON_ENUM
 #undef VCMON_ENUM_C
 #undef VCMON_ENUM_COLL
 #undef VCMON_ENUM_ICOLL
-              Count
+                  Count
 };
 
 constexpr unsigned index_of(MpiFunction function) {
