@@ -8,9 +8,19 @@ std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> m
   return gather_to(0, mine);
 }
 
+namespace {
+MPI_Comm lent = MPI_COMM_NULL;
+} // namespace
+
+void lend_gather_communicator(MPI_Comm comm) {
+  lent = comm;
+}
+
 std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm comm = lent;
+  if (comm == MPI_COMM_NULL) {
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
@@ -28,7 +38,9 @@ std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byt
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displacements.data(),
                MPI_BYTE, root, comm);
-  PMPI_Comm_free(&comm);
+  if (comm != lent) {
+    PMPI_Comm_free(&comm);
+  }
 
   std::vector<std::vector<std::byte>> per_rank;
   for (std::size_t r = 0; r < sizes.size(); ++r) {

@@ -2,6 +2,7 @@
 
 #include "mpi/CallerCounters.hpp"
 #include "mpi/Moment.hpp"
+#include "mpi/PrivateWorld.hpp"
 #include "mpi/SenderBounds.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampCounts.hpp"
@@ -19,8 +20,6 @@
 
 namespace vcmon::runtime::mpi {
 namespace {
-
-enum Tag : int { kStateRequest = 1, kStateReply = 2, kNullMessage = 3 };
 
 MPI_Comm control = MPI_COMM_NULL;
 std::atomic<bool> finished{false};
@@ -148,13 +147,14 @@ bool absorb_null_messages() {
   for (bool any = false;; any = true) {
     int flag = 0;
     MPI_Status status;
-    PMPI_Iprobe(MPI_ANY_SOURCE, kNullMessage, control, &flag, &status);
+    PMPI_Iprobe(MPI_ANY_SOURCE, kNullMessageTag, control, &flag, &status);
     if (!flag) {
       return any;
     }
     // bound, stamps sent to this rank before it, collective instance
     std::uint64_t null[3] = {0, 0, 0};
-    PMPI_Recv(null, 3, MPI_UINT64_T, status.MPI_SOURCE, kNullMessage, control, MPI_STATUS_IGNORE);
+    PMPI_Recv(null, 3, MPI_UINT64_T, status.MPI_SOURCE, kNullMessageTag, control,
+              MPI_STATUS_IGNORE);
     count_taken(status.MPI_SOURCE, kNulls);
     const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
     auto& pending = pending_nulls[source];
@@ -180,7 +180,7 @@ void send_nulls(Monitor& monitor, std::uint64_t bound, std::uint64_t collective)
   for (int rank = 0; rank < monitor.world_size(); ++rank) {
     if (rank != monitor.world_rank()) {
       const std::uint64_t null[3] = {bound, StampCounts::sent_to(rank), collective};
-      PMPI_Send(null, 3, MPI_UINT64_T, rank, kNullMessage, control);
+      PMPI_Send(null, 3, MPI_UINT64_T, rank, kNullMessageTag, control);
       count(sent_counts.get(), rank, kNulls);
     }
   }
@@ -191,14 +191,14 @@ void send_nulls(Monitor& monitor, std::uint64_t bound, std::uint64_t collective)
 int receive_reply(std::vector<std::uint64_t>& words) {
   int flag = 0;
   MPI_Status status;
-  PMPI_Iprobe(MPI_ANY_SOURCE, kStateReply, control, &flag, &status);
+  PMPI_Iprobe(MPI_ANY_SOURCE, kStateReplyTag, control, &flag, &status);
   if (!flag) {
     return -1;
   }
   int count = 0;
   PMPI_Get_count(&status, MPI_UINT64_T, &count);
   words.assign(static_cast<std::size_t>(std::max(count, 0)), 0);
-  PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateReply, control,
+  PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateReplyTag, control,
             MPI_STATUS_IGNORE);
   auto& owed = unanswered[static_cast<std::size_t>(status.MPI_SOURCE)];
   const std::uint32_t answers =
@@ -222,14 +222,14 @@ std::vector<Request> receive_requests() {
   for (;;) {
     int flag = 0;
     MPI_Status status;
-    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequest, control, &flag, &status);
+    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequestTag, control, &flag, &status);
     if (!flag) {
       return requests;
     }
     int count = 0;
     PMPI_Get_count(&status, MPI_UINT64_T, &count);
     std::vector<std::uint64_t> words(static_cast<std::size_t>(std::max(count, 0)));
-    PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateRequest, control,
+    PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateRequestTag, control,
               MPI_STATUS_IGNORE);
     count_taken(status.MPI_SOURCE, kRequests);
     if (words.size() < kRequestHeader || words.size() != kRequestHeader + words[1] ||
@@ -250,22 +250,23 @@ std::vector<Request> receive_requests() {
 // After the last exchange nothing may be left on the control channel: MPI_Finalize would drop
 // it, or report it unmatched. Said, so that a test catches a protocol that leaves one.
 void report_leftover() {
-  int flag = 0;
-  MPI_Status status;
-  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, control, &flag, &status);
-  if (flag) {
-    std::fprintf(stderr,
-                 "vcmon: internal error: a control message (tag %d from rank %d) is left "
-                 "unmatched at MPI_Finalize\n",
-                 status.MPI_TAG, status.MPI_SOURCE);
+  for (const int tag : {kStateRequestTag, kStateReplyTag, kNullMessageTag}) {
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Iprobe(MPI_ANY_SOURCE, tag, control, &flag, &status);
+    if (flag) {
+      std::fprintf(stderr,
+                   "vcmon: internal error: a control message (tag %d from rank %d) is left "
+                   "unmatched at MPI_Finalize\n",
+                   status.MPI_TAG, status.MPI_SOURCE);
+    }
   }
 }
 
 } // namespace
 
 void ControlChannel::open(Monitor& monitor) {
-  PMPI_Comm_dup(MPI_COMM_WORLD, &control);
-  PMPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
+  control = PrivateWorld::comm();
   SenderBounds::open(monitor.world_size());
   StampCounts::open(monitor.world_size());
   pending_nulls.assign(static_cast<std::size_t>(monitor.world_size()), {0, 0});
@@ -339,7 +340,7 @@ bool ControlChannel::serve(Monitor& monitor) {
                        wants_unclaimed(request) ? std::span<const std::uint64_t>(unclaimed)
                                                 : std::span<const std::uint64_t>());
       PMPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_UINT64_T, request.source,
-                kStateReply, control);
+                kStateReplyTag, control);
       ++monitor.counters().control_messages;
     }
     any = true;
@@ -373,8 +374,8 @@ std::vector<StateReply> ControlChannel::request_states(Monitor& monitor, std::sp
   std::vector<std::uint64_t> request{sequence, interest.size(), static_cast<std::uint64_t>(counts)};
   request.insert(request.end(), interest.begin(), interest.end());
   for (const int rank : ranks) {
-    PMPI_Send(request.data(), static_cast<int>(request.size()), MPI_UINT64_T, rank, kStateRequest,
-              control);
+    PMPI_Send(request.data(), static_cast<int>(request.size()), MPI_UINT64_T, rank,
+              kStateRequestTag, control);
     count(sent_counts.get(), rank, kRequests);
     ++unanswered[static_cast<std::size_t>(rank)];
     ++unanswered_total;

@@ -16,6 +16,7 @@
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
 #include "mpi/MpiFunctionTable.hpp"
+#include "mpi/PrivateWorld.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/StampMail.hpp"
@@ -83,6 +84,7 @@ void start_layer(std::uint64_t called_vt) {
     PMPI_Query_thread(&provided);
     CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
     clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
+    PrivateWorld::open();
     ControlChannel::open(monitor);
     CollectiveEntry::open();
     StampMail::open(monitor.config().stamp_ring_slots);

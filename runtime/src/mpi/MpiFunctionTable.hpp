@@ -78,8 +78,8 @@
   X(Exscan, exscan)                                                                                \
   X(Neighbor_allgather, neighbor_allgather)                                                        \
   X(Neighbor_allgatherv, neighbor_allgatherv)                                                      \
-  X(Neighbor_alltoall, neighbor_alltoall) X(Neighbor_alltoallv, neighbor_alltoallv)                \
-      X(Neighbor_alltoallw, neighbor_alltoallw)
+  X(Neighbor_alltoall, neighbor_alltoall)                                                          \
+  X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 namespace vcmon::runtime::mpi {
 

@@ -1,5 +1,6 @@
 #include "mpi/StampMail.hpp"
 
+#include "mpi/PrivateWorld.hpp"
 #include "mpi/UnpolledCall.hpp"
 #include "mpi/WorldRanks.hpp"
 
@@ -52,8 +53,7 @@ void StampMail::open(std::uint32_t ring_slots) {
   outbound_.assign(static_cast<std::size_t>(world_size), Outbound{});
   ring_sources_.clear();
   segments_.clear();
-  PMPI_Comm_dup(MPI_COMM_WORLD, &messages_);
-  PMPI_Comm_set_errhandler(messages_, MPI_ERRORS_RETURN);
+  messages_ = PrivateWorld::comm();
   // Who shares this node, by which process, and the ring size (every rank lays out the rings
   // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
   const Introduction mine{node_key(), static_cast<std::uint64_t>(::getpid()), ring_slots};
@@ -143,14 +143,14 @@ void StampMail::post(int dest, StampMessage message) {
     }
     to.ring.note_diverted();
   }
-  PMPI_Send(&message, sizeof message, MPI_BYTE, dest, 0, messages_);
+  PMPI_Send(&message, sizeof message, MPI_BYTE, dest, kStampTag, messages_);
 }
 
 bool StampMail::receive(int& source, StampMessage& message) {
   int found = 0;
   MPI_Message handle = MPI_MESSAGE_NULL;
   MPI_Status status;
-  PMPI_Improbe(source, 0, messages_, &found, &handle, &status);
+  PMPI_Improbe(source, kStampTag, messages_, &found, &handle, &status);
   if (!found) {
     return false;
   }

@@ -117,8 +117,8 @@ private:
 
   static inline std::vector<Inbound> inbound_;
   static inline std::vector<Outbound> outbound_;
-  static inline std::vector<int> ring_sources_; // world ranks with a ring to this one
-  static inline MPI_Comm messages_ = MPI_COMM_NULL;
+  static inline std::vector<int> ring_sources_;     // world ranks with a ring to this one
+  static inline MPI_Comm messages_ = MPI_COMM_NULL; // PrivateWorld's
   static inline std::vector<NodeSegment> segments_; // this node's ranks', mapped (rings on)
   static inline unsigned idle_polls_ = 0;
 };
