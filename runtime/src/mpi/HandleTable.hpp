@@ -49,9 +49,7 @@ public:
     }
   }
   // Erases the entry `value` (one this table returned), found or hidden.
-  void erase_entry(Value& value) {
-    keys_[slot_of(value)].store(kErased, std::memory_order_release);
-  }
+  void erase_entry(Value& value) { keys_[slot_of(value)].store(kErased, std::memory_order_release); }
 
   // Hides the entry `value` from lookups and inserts, keeping it: MPI may give the handle of a
   // request it completes to another thread's new request before this thread is done with the
