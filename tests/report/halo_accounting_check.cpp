@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
     const Profile profile = vcmon::testing::the_profile_in(argv[1]);
     constexpr int kSteps = 3;
     constexpr double kWorkMs = 20;
+    // The nonblocking calls' own time over all steps: microseconds, up to a few ms when the
+    // rank is descheduled inside one (ASan, a loaded machine); their waits would be 60-120 ms.
+    constexpr double kOwnMs = kWorkMs / 2;
     bool ok = true;
     const Totals waitall = statements(profile, 0, "MPI_Waitall");
     // Rank 0 waited for rank 1's work in every step (a little less: rank 1 starts first).
@@ -76,12 +79,12 @@ int main(int argc, char** argv) {
       const Totals irecv = statements(profile, rank, "MPI_Irecv");
       ok &= expect(irecv.sites == 2 && irecv.count == 2 * kSteps &&
                        irecv.bytes == 2 * kSteps * sizeof(double) && irecv.sync_ns == 0 &&
-                       ms(irecv.time_ns) < 0.1 * kWorkMs,
+                       ms(irecv.time_ns) < kOwnMs,
                    rank == 0 ? "rank 0 MPI_Irecv holds its own time and its messages"
                              : "rank 1 MPI_Irecv holds its own time and its messages",
                    irecv);
       const Totals isend = statements(profile, rank, "MPI_Isend");
-      ok &= expect(isend.count == 2 * kSteps && ms(isend.time_ns) < 0.1 * kWorkMs,
+      ok &= expect(isend.count == 2 * kSteps && ms(isend.time_ns) < kOwnMs,
                    rank == 0 ? "rank 0 MPI_Isend holds its own time"
                              : "rank 1 MPI_Isend holds its own time",
                    isend);
