@@ -72,9 +72,12 @@ private:
 // A receive or probe from one peer or any (OR-wait), or a send waiting for its receiver.
 class PeerWait final : public BlockedCall {
 public:
-  // A send, or a receive whose message is already chosen: it waits for `peer`.
-  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer)
-      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer) {}
+  // A send, or a receive whose message is already chosen: it waits for `peer` until
+  // `*request` completes (a state exchange stops waiting for answers once it has: a blocking
+  // send's check waited out its 20 ms deadline for a computing receiver after the match).
+  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer,
+           const MPI_Request* request)
+      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), request_(request) {}
   // A receive or probe from `peer` (or MPI_ANY_SOURCE) with `tag`, waiting for the stamp of its
   // message.
   PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer, int tag)
@@ -88,6 +91,11 @@ public:
   }
 
   bool satisfied() const override {
+    if (request_ != nullptr) {
+      int done = 0;
+      PMPI_Request_get_status(*request_, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    }
     if (!tag_ || peer_ == MPI_ANY_SOURCE) {
       return false;
     }
@@ -113,6 +121,7 @@ private:
   const Shadow& shadow_;
   int peer_;
   std::optional<int> tag_;
+  const MPI_Request* request_ = nullptr;
   std::atomic<std::uint64_t> present_{kNone};
 };
 

@@ -149,7 +149,8 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
                                                      [&](const auto& c) { return c.slot == i; })))];
   // Its sender has sent: the data follows at once.
   const Moment decided = Moment::now(monitor.clock());
-  const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer);
+  const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer,
+                      &requests[i]);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = WaitPolicy::block(

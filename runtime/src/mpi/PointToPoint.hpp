@@ -200,7 +200,7 @@ public:
       return rc;
     }
     const PeerWait wait({index_of(send.function), send.site}, send.start.vt, *send.shadow,
-                        send.dest);
+                        send.dest, &request);
     return WaitPolicy::block(
         monitor, wait,
         [&] {
@@ -528,7 +528,7 @@ public:
       incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
       call.rt = Moment::now(monitor->clock()).rt;
       rc = recv(incoming.source, st);
-      const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest);
+      const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest, &outgoing);
       const int sent_rc = WaitPolicy::block(
           *monitor, wait,
           [&] {
