@@ -106,13 +106,22 @@ TEST(QueryCommand, StaleSegmentIsRemoved) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   const CommandRun run = vcmon_query(job);
   EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("no running job " + job), std::string::npos) << run.err;
+  const std::vector<std::string> left = list_live_segments(uid());
+  EXPECT_TRUE(std::none_of(left.begin(), left.end(), [&](const std::string& name) {
+    return name.find("-" + job + "-") != std::string::npos;
+  })) << "the stale segment is still there";
+  // An MPI job starting on this node meanwhile removes this user's stale segments too (as
+  // query_example did once in CI): then vcmon-query found none to remove, and says nothing.
   const std::string removed =
       "vcmon-query: removed stale segment /vcmon-" + std::to_string(uid()) + "-" + job + "-0-";
   const std::size_t at = run.err.find(removed);
-  ASSERT_NE(at, std::string::npos) << run.err;
+  if (at == std::string::npos) {
+    std::printf("the stale segment was removed by another process first\n");
+    return;
+  }
   const std::string reason = " (its process is gone)\n";
   EXPECT_EQ(run.err.substr(at + removed.size() + 16, reason.size()), reason) << run.err;
-  EXPECT_NE(run.err.find("no running job " + job), std::string::npos) << run.err;
 }
 
 TEST(QueryCommand, CorruptSegmentIsOneLine) {
