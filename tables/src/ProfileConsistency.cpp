@@ -3,22 +3,6 @@
 namespace vcmon::tables::detail {
 namespace {
 
-// The size classes of a com record's smallest and largest message (it has some).
-std::size_t first_class(const ComRecord& c) {
-  std::size_t k = 0;
-  while (c.size_classes[k] == 0) {
-    ++k;
-  }
-  return k;
-}
-std::size_t last_class(const ComRecord& c) {
-  std::size_t k = kSizeClasses - 1;
-  while (c.size_classes[k] == 0) {
-    --k;
-  }
-  return k;
-}
-
 using std::to_string;
 
 // Why `id` cannot be a site of `kind` in `graph`, or nothing when it can.
@@ -60,9 +44,9 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Profil
              " is not a rank of the " + to_string(profile.meta.ranks) + "-rank run";
     }
     const std::uint64_t messages = c.messages();
-    if (messages > c.count ||
-        (messages > 0 && (c.min_bytes > c.max_bytes || size_class(c.min_bytes) != first_class(c) ||
-                          size_class(c.max_bytes) != last_class(c)))) {
+    if (messages > c.count || (messages > 0 && (c.min_bytes > c.max_bytes ||
+                                                size_class(c.min_bytes) != c.first_size_class() ||
+                                                size_class(c.max_bytes) != c.last_size_class()))) {
       return "com record of site " + to_string(c.comm) + ": message sizes disagree (" +
              to_string(messages) + " messages of " + to_string(c.count) + " operations, " +
              to_string(c.min_bytes) + " to " + to_string(c.max_bytes) + " bytes)";

@@ -46,14 +46,8 @@ void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
     }
     return;
   }
-  std::size_t first = 0;
-  while (a.size_classes[first] == 0) {
-    ++first;
-  }
-  std::size_t last = tables::kSizeClasses - 1;
-  while (a.size_classes[last] == 0) {
-    --last;
-  }
+  const std::size_t first = a.first_size_class();
+  const std::size_t last = a.last_size_class();
   if (tables::size_class(a.min_bytes) != first) {
     a.min_bytes = tables::size_class_floor(first);
   }

@@ -66,6 +66,21 @@ struct ComRecord {
   std::uint64_t messages() const {
     return std::accumulate(size_classes.begin(), size_classes.end(), std::uint64_t{0});
   }
+  // The size classes of the smallest and the largest message (only when messages() > 0).
+  std::size_t first_size_class() const {
+    std::size_t c = 0;
+    while (size_classes[c] == 0) {
+      ++c;
+    }
+    return c;
+  }
+  std::size_t last_size_class() const {
+    std::size_t c = kSizeClasses - 1;
+    while (size_classes[c] == 0) {
+      --c;
+    }
+    return c;
+  }
   bool operator==(const ComRecord&) const = default;
 };
 
