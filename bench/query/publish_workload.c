@@ -11,11 +11,11 @@
 #include <vcmon/query.h>
 
 static const vcmon_site_desc sites[] = {
-    {VCMON_SITE_PROCEDURE, 1, 1, -1, "main", "main"},
-    {VCMON_SITE_LOOP, 2, 3, 0, "for", ""},
-    {VCMON_SITE_CALL, 3, 5, 1, "work", "work"},
-    {VCMON_SITE_PROCEDURE, 4, 1, -1, "work", "work"},
-    {VCMON_SITE_COMM, 5, 5, 1, "MPI_Sendrecv", ""},
+    {VCMON_SITE_PROCEDURE, 1, 1, -1, "main", "main", VCMON_PROBING_TIMED},
+    {VCMON_SITE_LOOP, 2, 3, 0, "for", "", VCMON_PROBING_TIMED},
+    {VCMON_SITE_CALL, 3, 5, 1, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_PROCEDURE, 4, 1, -1, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_COMM, 5, 5, 1, "MPI_Sendrecv", "", VCMON_PROBING_TIMED},
 };
 static unsigned base;
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__,

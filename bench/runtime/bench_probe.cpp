@@ -11,10 +11,10 @@ namespace {
 enum { kMain, kCall, kProc, kLoop, kSiteCount };
 
 const vcmon_site_desc kSites[kSiteCount] = {
-    {VCMON_SITE_PROCEDURE, 1, 1, -1, "main", "main"},
-    {VCMON_SITE_CALL, 2, 3, kMain, "work", "work"},
-    {VCMON_SITE_PROCEDURE, 5, 1, -1, "work", "work"},
-    {VCMON_SITE_LOOP, 6, 3, kProc, "for", ""},
+    {VCMON_SITE_PROCEDURE, 1, 1, -1, "main", "main", VCMON_PROBING_TIMED},
+    {VCMON_SITE_CALL, 2, 3, kMain, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_PROCEDURE, 5, 1, -1, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_LOOP, 6, 3, kProc, "for", "", VCMON_PROBING_TIMED},
 };
 const vcmon_unit_desc kUnit = {VCMON_PROBE_ABI_VERSION, "bench_probe.cpp", kSiteCount, kSites};
 

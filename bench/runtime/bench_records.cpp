@@ -56,10 +56,11 @@ Unit make_unit() {
     const int proc = static_cast<int>(unit.sites.size());
     const char* name = unit.names.back().c_str();
     const unsigned line = 10 * p + 1;
-    unit.sites.push_back({VCMON_SITE_PROCEDURE, line, 1, -1, name, name});
-    unit.sites.push_back({VCMON_SITE_CALL, line + 1, 3, proc, name, name});
-    unit.sites.push_back({VCMON_SITE_LOOP, line + 2, 3, proc, "for", ""});
-    unit.sites.push_back({VCMON_SITE_COMM, line + 3, 5, proc + 2, "MPI_Send", ""});
+    unit.sites.push_back({VCMON_SITE_PROCEDURE, line, 1, -1, name, name, VCMON_PROBING_TIMED});
+    unit.sites.push_back({VCMON_SITE_CALL, line + 1, 3, proc, name, name, VCMON_PROBING_TIMED});
+    unit.sites.push_back({VCMON_SITE_LOOP, line + 2, 3, proc, "for", "", VCMON_PROBING_TIMED});
+    unit.sites.push_back(
+        {VCMON_SITE_COMM, line + 3, 5, proc + 2, "MPI_Send", "", VCMON_PROBING_TIMED});
   }
   unit.desc = {VCMON_PROBE_ABI_VERSION, "bench_records.cpp", kSites, unit.sites.data()};
   return unit;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-static const vcmon_site_desc sites[] = {{VCMON_SITE_PROCEDURE, 20, 1, -1, "main", "main"}};
+static const vcmon_site_desc sites[] = {{VCMON_SITE_PROCEDURE, 20, 1, -1, "main", "main", VCMON_PROBING_TIMED}};
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 1, sites};
 static unsigned main_site;
 __attribute__((constructor)) static void register_unit(void) {

@@ -10,12 +10,21 @@ std::string ProbeText::procedure_entry(std::uint32_t index) const {
   return " VCMON_PROC_SCOPE" + args(index) + ";";
 }
 
-std::string ProbeText::loop_open(std::uint32_t index) const {
-  return "{ VCMON_LOOP_SCOPE" + args(index) + "; ";
+std::string ProbeText::loop_open(std::uint32_t index,
+                                 const std::vector<std::uint32_t>& counted) const {
+  std::string text = "{ VCMON_LOOP_SCOPE" + args(index) + "; ";
+  for (const std::uint32_t inner : counted) {
+    text += "VCMON_COUNTED_LOOP" + args(inner) + "; ";
+  }
+  return text;
 }
 
-std::string ProbeText::iteration(std::uint32_t index) const {
-  return " VCMON_LOOP_ITER" + args(index) + ";";
+std::string ProbeText::counted_loop_open(std::uint32_t index) const {
+  return "{ VCMON_COUNTED_RUN" + args(index) + "; ";
+}
+
+std::string ProbeText::iteration(std::uint32_t index, bool counted) const {
+  return std::string(counted ? " VCMON_COUNTED_ITER" : " VCMON_LOOP_ITER") + args(index) + ";";
 }
 
 std::string ProbeText::call_open(std::uint32_t index, bool communication) const {

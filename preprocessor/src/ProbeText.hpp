@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vcmon::preprocessor {
 
@@ -14,13 +15,18 @@ public:
 
   // Right after the `{` of a procedure body.
   std::string procedure_entry(std::uint32_t index) const;
-  // Around a loop statement: `{` + declaration before it, `}` after it.
-  std::string loop_open(std::uint32_t index) const;
+  // Around a timed loop statement: `{` + its scope and the counters of the counted loops it
+  // encloses, `}` after it.
+  std::string loop_open(std::uint32_t index, const std::vector<std::uint32_t>& counted) const;
+  // Around a counted loop statement: `{` + the count of its execution.
+  std::string counted_loop_open(std::uint32_t index) const;
   static std::string loop_close() { return " }"; }
   // At the start of each iteration: after the `{` of a braced body, or wrapping an unbraced
   // body between iteration_open and iteration_close.
-  std::string iteration(std::uint32_t index) const;
-  std::string iteration_open(std::uint32_t index) const { return "{" + iteration(index) + " "; }
+  std::string iteration(std::uint32_t index, bool counted) const;
+  std::string iteration_open(std::uint32_t index, bool counted) const {
+    return "{" + iteration(index, counted) + " ";
+  }
   static std::string iteration_close() { return " }"; }
 
   // A call or communication statement as a GNU statement expression: the scope covers just

@@ -39,7 +39,8 @@ bool is_call_operator(const clang::CallExpr* call) {
 SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
                              const CollectorOptions& options, ProbeText probes)
     : context_(context), sources_(context.getSourceManager()), file_(std::move(file)),
-      options_(options), probes_(std::move(probes)), cplusplus_(context.getLangOpts().CPlusPlus) {}
+      options_(options), probes_(std::move(probes)), cplusplus_(context.getLangOpts().CPlusPlus),
+      tiny_leaves_(context) {}
 
 void SiteCollector::collect() {
   TraverseDecl(context_.getTranslationUnitDecl());
@@ -190,10 +191,18 @@ std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* fu
   if (lines < options_.min_lines) {
     return std::nullopt;
   }
+  if (folds(function)) {
+    return graph_.add_site(SiteKind::Procedure, position(name_loc), name, kNoSite,
+                           symbol_of(function), tables::SiteProbing::Folded);
+  }
   const SiteId id =
       graph_.add_site(SiteKind::Procedure, position(name_loc), name, kNoSite, symbol_of(function));
   edits_.open(*open + 1, 2 * order_++, probes_.procedure_entry(id));
   return id;
+}
+
+bool SiteCollector::folds(const clang::FunctionDecl* function) {
+  return options_.fold_tiny_leaves && tiny_leaves_.is_tiny_leaf(function);
 }
 
 template <typename Traverse>
@@ -320,18 +329,43 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
 
   const SiteId id = graph_.add_site(SiteKind::Loop, position(keyword), name, parent);
   const std::uint64_t order = 2 * order_++;
-  edits_.open(range->begin, order, probes_.loop_open(id));
-  edits_.close(statement_end(range->end), order, ProbeText::loop_close());
-  if (block_open) {
-    edits_.open(*block_open + 1, order + 1, probes_.iteration(id));
-  } else {
-    edits_.open(body_range->begin, order + 1, probes_.iteration_open(id));
-    edits_.close(statement_end(body_range->end), order + 1, ProbeText::iteration_close());
-  }
   scopes_.push_back(id);
   const bool go_on = traverse();
   scopes_.pop_back();
+
+  // Known only now that the body has been read: a loop nested in a loop, with no probed call
+  // inside, is counted in registers (docs/instrument.md, "Loops").
+  const bool counted = options_.count_inner_loops && graph_.site(parent).kind == SiteKind::Loop &&
+                       !loops_with_probed_calls_.contains(id);
+  std::vector<SiteId> inner_counted;
+  if (const auto it = undeclared_counted_.find(id); it != undeclared_counted_.end()) {
+    inner_counted = std::move(it->second);
+    undeclared_counted_.erase(it);
+  }
+  if (counted) {
+    graph_.set_probing(id, tables::SiteProbing::Counted);
+    std::vector<SiteId>& outer = undeclared_counted_[parent];
+    outer.push_back(id);
+    outer.insert(outer.end(), inner_counted.begin(), inner_counted.end());
+    edits_.open(range->begin, order, probes_.counted_loop_open(id));
+  } else {
+    edits_.open(range->begin, order, probes_.loop_open(id, inner_counted));
+  }
+  edits_.close(statement_end(range->end), order, ProbeText::loop_close());
+  if (block_open) {
+    edits_.open(*block_open + 1, order + 1, probes_.iteration(id, counted));
+  } else {
+    edits_.open(body_range->begin, order + 1, probes_.iteration_open(id, counted));
+    edits_.close(statement_end(body_range->end), order + 1, ProbeText::iteration_close());
+  }
   return go_on;
+}
+
+void SiteCollector::mark_loops_with_probed_call(SiteId parent) {
+  for (SiteId at = parent; at != kNoSite && graph_.site(at).kind == SiteKind::Loop;
+       at = graph_.site(at).parent) {
+    loops_with_probed_calls_.insert(at);
+  }
 }
 
 bool SiteCollector::TraverseForStmt(clang::ForStmt* stmt, DataRecursionQueue*) {
@@ -370,6 +404,7 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
   std::string name;
   std::string symbol;
   bool communication = false;
+  bool folded = false;
   if (const clang::FunctionDecl* function = call->getDirectCallee()) {
     name = function->getNameAsString();
     if (function->getBuiltinID() != 0 || llvm::isa<clang::CXXDestructorDecl>(function) ||
@@ -391,6 +426,7 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
                            !method->getParent()->hasAttr<clang::FinalAttr>();
       if (!dynamic) {
         symbol = symbol_of(function); // a virtual call's callee is known at run time only
+        folded = folds(function);
       }
     }
   } else if (const auto* lookup = llvm::dyn_cast<clang::UnresolvedLookupExpr>(callee)) {
@@ -448,8 +484,14 @@ bool SiteCollector::VisitCallExpr(clang::CallExpr* call) {
     name_loc = lookup->getNameLoc();
   }
 
+  if (folded) {
+    graph_.add_site(SiteKind::Call, position(name_loc), name, parent, symbol,
+                    tables::SiteProbing::Folded);
+    return true;
+  }
   const SiteId id = graph_.add_site(communication ? SiteKind::Comm : SiteKind::Call,
                                     position(name_loc), name, parent, symbol);
+  mark_loops_with_probed_call(parent);
   const std::uint64_t order = 2 * order_++;
   // A statement expression keeps the scope to the call itself; C++ objects and references
   // would be copied by it, so they take the guard temporary.

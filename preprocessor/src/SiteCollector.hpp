@@ -5,6 +5,7 @@
 #include "ProbeText.hpp"
 #include "Selection.hpp"
 #include "SourceEdits.hpp"
+#include "TinyLeaves.hpp"
 
 #include "vcmon/tables/ProgramGraph.hpp"
 
@@ -13,6 +14,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -22,6 +25,12 @@ struct CollectorOptions {
   bool loops = true;           // false with --no-loops
   bool call_statements = true; // false with --mpi-only
   unsigned min_lines = 0;      // procedures whose body spans fewer lines are left alone
+  // Tiny leaf procedures and calls of them are folded, not probed (TinyLeaves); false with
+  // --probe-all.
+  bool fold_tiny_leaves = true;
+  // Loops nested in a loop with no probed call inside are counted, not timed; false with
+  // --probe-all.
+  bool count_inner_loops = true;
   Selection selection;
 };
 
@@ -92,6 +101,9 @@ private:
   std::string symbol_of(const clang::FunctionDecl* function) const;
   bool in_system_header(const clang::Decl* decl) const;
   bool loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body, unsigned begin) const;
+  bool folds(const clang::FunctionDecl* function);
+  // A call or communication statement that probes sits in every loop it is nested in.
+  void mark_loops_with_probed_call(tables::SiteId parent);
 
   tables::SourcePos position(clang::SourceLocation loc) const;
   std::optional<FileRange> file_range(const clang::Stmt* stmt) const;
@@ -114,6 +126,11 @@ private:
   unsigned unevaluated_depth_ = 0;
   const clang::Stmt* attributed_ = nullptr;
   std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice
+  TinyLeaves tiny_leaves_;
+  std::unordered_set<tables::SiteId> loops_with_probed_calls_; // in their bodies, at any depth
+  // Counted loops whose nearest timed enclosing loop is not decided yet, by their enclosing
+  // loop: the timed loop that takes them declares their counters.
+  std::unordered_map<tables::SiteId, std::vector<tables::SiteId>> undeclared_counted_;
 };
 
 } // namespace vcmon::preprocessor

@@ -19,6 +19,18 @@ const char* kind_enumerator(tables::SiteKind kind) {
   return "VCMON_SITE_PROCEDURE";
 }
 
+const char* probing_enumerator(tables::SiteProbing probing) {
+  switch (probing) {
+  case tables::SiteProbing::Timed:
+    return "VCMON_PROBING_TIMED";
+  case tables::SiteProbing::Counted:
+    return "VCMON_PROBING_COUNTED";
+  case tables::SiteProbing::Folded:
+    return "VCMON_PROBING_FOLDED";
+  }
+  return "VCMON_PROBING_TIMED";
+}
+
 } // namespace
 
 std::string c_string_literal(std::string_view text) {
@@ -56,7 +68,8 @@ std::string tables_source(const tables::ProgramGraph& graph, std::string_view fi
       const long parent = s.parent == tables::kNoSite ? -1L : static_cast<long>(s.parent);
       out += "    {" + std::string(kind_enumerator(s.kind)) + ", " + std::to_string(s.pos.line) +
              ", " + std::to_string(s.pos.column) + ", " + std::to_string(parent) + ", " +
-             c_string_literal(s.name) + ", " + c_string_literal(s.symbol) + "},\n";
+             c_string_literal(s.name) + ", " + c_string_literal(s.symbol) + ", " +
+             probing_enumerator(s.probing) + "},\n";
     }
     out += "};\n";
   }

@@ -72,6 +72,9 @@ sites. Click ▸ to expand.</p>
 <h2>Message sizes per call site</h2>
 <p>Summed over the ranks; mean = bytes / messages; sizes: messages per size class.</p>
 <table id="messagesizes"></table>
+<h2>Folded into their callers</h2>
+<p>Tiny leaf procedures vcmon-instrument did not probe: their time is their callers'.</p>
+<table id="folded"></table>
 <h2>Communication matrix</h2>
 <p>Row: the rank holding the records; column: its partner.
 <select id="metric"><option value="time">time</option><option value="messages">messages</option>
@@ -159,6 +162,7 @@ function treeNode(n, depth) {
   if (n.recursive) row.append(el("span", "recursive: already in the enclosing activation", "flag"));
   if (n.outside_main) row.append(el("span", "outside main: not added to the program", "flag"));
   if (n.apportioned) row.append(el("span", "~", "flag"));
+  if (n.counted_only) row.append(el("span", "counted: time in the enclosing loop", "flag"));
   box.append(row);
   if (n.children.length) {
     const kids = el("div", undefined, "children");
@@ -255,6 +259,11 @@ function messageSizes() {
       m.sizes_recorded ? bytes(m.max_bytes) : "-", sizes(m), m.name + "  " + pos(m.position)]));
 }
 
+function folded() {
+  table("folded", ["procedure", "folded call sites"],
+    data.folded.map(f => [f.name + "  " + pos(f.position), String(f.call_sites)]));
+}
+
 function heatmap() {
   const canvas = document.getElementById("heatmap"), select = document.getElementById("metric");
   const n = data.matrix.ranks;
@@ -313,6 +322,7 @@ if (data.tree) document.getElementById("tree").append(treeNode(data.tree, 0));
 icicle();
 statements();
 messageSizes();
+folded();
 heatmap();
 if (location.hash === "#selftest") selftest();
 </script>

@@ -44,6 +44,7 @@ json node_json(const ReportNode& node, std::size_t ranks) {
             {"recursive", node.recursive},
             {"outside_main", node.outside_main},
             {"apportioned", node.apportioned},
+            {"counted_only", node.counted_only},
             {"children", json::array()}};
   if (node.kind == NodeKind::Loop) {
     j["iterations"] = node.iterations;
@@ -132,6 +133,7 @@ json JsonRenderer::to_json(const Report& report) const {
             {"tree", report.tree.empty() ? json(nullptr) : subtree(report.tree, 0, ranks)},
             {"statements", json::array()},
             {"message_sizes", json::array()},
+            {"folded", json::array()},
             {"matrix", {{"ranks", report.matrix.ranks}, {"cells", json::array()}}}};
   for (const auto& f : report.mpi_functions) {
     j["mpi_functions"].push_back({{"name", f.name},
@@ -169,6 +171,12 @@ json JsonRenderer::to_json(const Report& report) const {
                   {"max_bytes", m.max_bytes},
                   {"size_classes", m.size_classes}};
     j["message_sizes"].push_back(std::move(sizes));
+  }
+  for (const auto& f : report.folded) {
+    j["folded"].push_back({{"site", f.site},
+                           {"name", f.name},
+                           {"position", position(f.pos)},
+                           {"call_sites", f.call_sites}});
   }
   auto& cells = j["matrix"]["cells"];
   for (const auto& cell : report.matrix.cells) {

@@ -67,7 +67,7 @@ RecordIndex::RecordIndex(const tables::Profile& profile, std::optional<std::int3
     procs.erase(std::unique(procs.begin(), procs.end()), procs.end());
   }
 
-  auto main_proc = profile.graph.find_procedure("main");
+  auto main_proc = profile.graph.find_main();
   program_time_.resize(ranks_.size());
   const Activation* main_record = main_proc ? activation(*main_proc, tables::kNoSite) : nullptr;
   for (std::size_t i = 0; i < ranks_.size(); ++i) {

@@ -66,6 +66,7 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
     return statement.percent < options.threshold_percent;
   });
   report.matrix = build_matrix(profile.graph, index);
+  report.folded = folded_procedures(profile.graph);
   return report;
 }
 

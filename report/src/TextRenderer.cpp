@@ -34,7 +34,8 @@ std::string label(const ReportNode& node, std::size_t ranks) {
     text += fmt::format("  called at {}", position(*node.call_pos));
   }
   if (node.kind == NodeKind::Loop && node.count > 0) {
-    text += fmt::format("  ({} iterations)", format_count(node.iterations));
+    text += fmt::format("  ({} iterations{})", format_count(node.iterations),
+                        node.counted_only ? "; counted: time in the enclosing loop" : "");
   }
   if (node.comm) {
     const CommBreakdown mean = node.comm->mean_over(ranks);
@@ -240,6 +241,18 @@ void message_sizes(const Report& report, std::ostream& out) {
   }
 }
 
+void folded(const Report& report, std::ostream& out) {
+  if (report.folded.empty()) {
+    return;
+  }
+  fmt::print(out, "\nFolded into their callers (tiny leaf procedures, not probed: their time is "
+                  "their callers'; vcmon-instrument --probe-all probes them)\n");
+  for (const auto& f : report.folded) {
+    fmt::print(out, "  {}  {}  ({} folded call site{})\n", f.name, position(f.pos), f.call_sites,
+               f.call_sites == 1 ? "" : "s");
+  }
+}
+
 void matrix(const Report& report, std::ostream& out) {
   const auto& m = report.matrix;
   fmt::print(out, "\nCommunication matrix (row: rank holding the records, column: partner)\n");
@@ -291,6 +304,7 @@ void TextRenderer::render(const Report& report, std::ostream& out) const {
   mpi_functions(report, out);
   hot_path(report, out);
   tree(report, out);
+  folded(report, out);
   statements(report, out);
   message_sizes(report, out);
   matrix(report, out);

@@ -39,7 +39,7 @@ ReportTree TreeBuilder::build() {
   // Procedures entered from outside the program: main first, then the rest in site order.
   std::vector<SiteId> roots(index_.callees(tables::kNoSite).begin(),
                             index_.callees(tables::kNoSite).end());
-  if (const auto main_proc = graph_.find_procedure("main")) {
+  if (const auto main_proc = graph_.find_main()) {
     main_proc_ = *main_proc;
     std::stable_partition(roots.begin(), roots.end(),
                           [&](SiteId proc) { return proc == *main_proc; });
@@ -77,6 +77,7 @@ ReportNode TreeBuilder::node_for(SiteId site, NodeKind kind, bool apportioned) c
     const auto& s = graph_.site(site);
     node.name = s.name;
     node.pos = s.pos;
+    node.counted_only = s.probing == tables::SiteProbing::Counted;
   }
   node.id = static_cast<std::uint32_t>(tree_.size());
   return node;

@@ -160,7 +160,9 @@ RunMetadata read_metadata(ByteReader& in, const StringTableReader& strings, std:
 void write_graph(ByteWriter& out, StringTableWriter& strings, const ProgramGraph& graph) {
   out.varint(graph.size());
   for (const Site& s : graph.sites()) {
-    out.u8(static_cast<std::uint8_t>(s.kind));
+    // Since format 4 the kind byte also holds how the site was probed, in bits 2-3.
+    out.u8(static_cast<std::uint8_t>(static_cast<unsigned>(s.kind) |
+                                     static_cast<unsigned>(s.probing) << 2));
     // Parents precede their children, and usually closely: store the distance back.
     out.varint(s.parent == kNoSite ? 0 : s.id - s.parent);
     strings.write(out, s.pos.file);
@@ -171,16 +173,22 @@ void write_graph(ByteWriter& out, StringTableWriter& strings, const ProgramGraph
   }
 }
 
-ProgramGraph read_graph(ByteReader& in, const StringTableReader& strings) {
+ProgramGraph read_graph(ByteReader& in, const StringTableReader& strings, std::uint32_t version) {
   ProgramGraph graph;
   const std::size_t count = in.count(kMinSiteBytes, "sites");
   for (std::size_t i = 0; i < count; ++i) {
     const auto id = static_cast<SiteId>(i);
     const std::size_t start = in.offset();
-    const std::uint8_t kind = in.u8("a site kind");
+    const std::uint8_t kind_byte = in.u8("a site kind");
+    const std::uint8_t kind = version >= 4 ? kind_byte & 0x3u : kind_byte;
+    const std::uint8_t probing = version >= 4 ? kind_byte >> 2 : 0;
     if (kind > static_cast<std::uint8_t>(SiteKind::Comm)) {
       ByteReader::fail_at(start, "site " + std::to_string(id) + " has unknown kind " +
                                      std::to_string(kind));
+    }
+    if (probing > static_cast<std::uint8_t>(SiteProbing::Folded)) {
+      ByteReader::fail_at(start, "site " + std::to_string(id) + " has unknown probing " +
+                                     std::to_string(probing));
     }
     const std::uint64_t distance = in.varint("a site's parent");
     if (distance > id) {
@@ -195,7 +203,7 @@ ProgramGraph read_graph(ByteReader& in, const StringTableReader& strings) {
     std::string symbol = strings.read(in, "a site's symbol");
     try {
       graph.add_site(static_cast<SiteKind>(kind), std::move(pos), std::move(name), parent,
-                     std::move(symbol));
+                     std::move(symbol), static_cast<SiteProbing>(probing));
     } catch (const std::invalid_argument& e) {
       ByteReader::fail_at(start, e.what());
     }
@@ -247,7 +255,7 @@ Profile decode_profile(std::span<const std::byte> bytes) {
   expect_end(metadata, section_name(Section::Metadata));
 
   ByteReader graph = read_section(payload, Section::Graph);
-  profile.graph = read_graph(graph, strings);
+  profile.graph = read_graph(graph, strings, framed.version);
   expect_end(graph, section_name(Section::Graph));
 
   ByteReader ranks = read_section(payload, Section::Ranks);

@@ -15,10 +15,21 @@ std::string describe(SiteId id) {
   return "site " + std::to_string(id);
 }
 
+void check_probing(SiteId id, SiteKind kind, SiteProbing probing) {
+  const bool fits =
+      probing == SiteProbing::Timed ||
+      (probing == SiteProbing::Counted && kind == SiteKind::Loop) ||
+      (probing == SiteProbing::Folded && (kind == SiteKind::Procedure || kind == SiteKind::Call));
+  if (!fits) {
+    throw std::invalid_argument(describe(id) + " is a " + to_string(kind) + " and cannot be " +
+                                to_string(probing));
+  }
+}
+
 } // namespace
 
 SiteId ProgramGraph::add_site(SiteKind kind, SourcePos pos, std::string name, SiteId parent,
-                              std::string symbol) {
+                              std::string symbol, SiteProbing probing) {
   if (kind != SiteKind::Procedure && kind != SiteKind::Loop && kind != SiteKind::Call &&
       kind != SiteKind::Comm) {
     throw std::invalid_argument("unknown site kind " + std::to_string(static_cast<unsigned>(kind)));
@@ -40,13 +51,21 @@ SiteId ProgramGraph::add_site(SiteKind kind, SourcePos pos, std::string name, Si
       throw std::invalid_argument("procedure " + describe(id) + " must not have a parent site");
     }
   }
+  check_probing(id, kind, probing);
   // The first definition of a symbol is the one calls resolve to (an inline function defined
   // in a header appears in every unit that includes it).
   if (kind == SiteKind::Procedure && !symbol.empty()) {
     procedures_by_symbol_.try_emplace(symbol, id);
   }
-  sites_.push_back(Site{id, kind, std::move(pos), std::move(name), parent, std::move(symbol)});
+  sites_.push_back(
+      Site{id, kind, std::move(pos), std::move(name), parent, std::move(symbol), probing});
   return id;
+}
+
+void ProgramGraph::set_probing(SiteId id, SiteProbing probing) {
+  Site& s = sites_.at(id);
+  check_probing(id, s.kind, probing);
+  s.probing = probing;
 }
 
 const Site& ProgramGraph::site(SiteId id) const {
@@ -62,6 +81,12 @@ std::optional<SiteId> ProgramGraph::find_procedure(std::string_view symbol) cons
     return it->second;
   }
   return std::nullopt;
+}
+
+std::optional<SiteId> ProgramGraph::find_main() const {
+  const auto it = std::ranges::find_if(
+      sites_, [](const Site& s) { return s.kind == SiteKind::Procedure && s.name == "main"; });
+  return it != sites_.end() ? std::optional<SiteId>(it->id) : std::nullopt;
 }
 
 SiteId ProgramGraph::callee_of(SiteId call) const {
@@ -150,7 +175,7 @@ ProgramGraph ProgramGraph::merge(std::span<const ProgramGraph> units) {
     const auto base = static_cast<SiteId>(merged.size());
     for (const Site& s : unit.sites()) {
       merged.add_site(s.kind, s.pos, s.name, s.parent == kNoSite ? kNoSite : s.parent + base,
-                      s.symbol);
+                      s.symbol, s.probing);
     }
   }
   return merged;

@@ -16,4 +16,16 @@ const char* to_string(SiteKind kind) {
   return "unknown";
 }
 
+const char* to_string(SiteProbing probing) {
+  switch (probing) {
+  case SiteProbing::Timed:
+    return "timed";
+  case SiteProbing::Counted:
+    return "counted";
+  case SiteProbing::Folded:
+    return "folded";
+  }
+  return "unknown";
+}
+
 } // namespace vcmon::tables

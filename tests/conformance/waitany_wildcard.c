@@ -30,7 +30,7 @@
 enum { kWorkers = 4, kTag = 51, kLoopLine = 59 };
 
 /* The static table vcmon-instrument would emit: the workers' loop. */
-static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, kLoopLine, 3, -1, "for", ""}};
+static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, kLoopLine, 3, -1, "for", "", VCMON_PROBING_TIMED}};
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 1, sites};
 static unsigned work_loop;
 __attribute__((constructor)) static void register_unit(void) {

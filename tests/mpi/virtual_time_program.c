@@ -11,7 +11,7 @@
 #include <time.h>
 
 /* The static table vcmon-instrument would emit: one loop. */
-static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, 31, 5, -1, "for", ""}};
+static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, 31, 5, -1, "for", "", VCMON_PROBING_TIMED}};
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 1, sites};
 static unsigned work_loop;
 __attribute__((constructor)) static void register_unit(void) {

@@ -9,11 +9,11 @@
 #include <vcmon/query.h>
 
 static const vcmon_site_desc sites[] = {
-    {VCMON_SITE_PROCEDURE, 30, 1, -1, "main", "main"},
-    {VCMON_SITE_LOOP, 42, 3, 0, "for", ""},
-    {VCMON_SITE_CALL, 44, 5, 1, "work", "work"},
-    {VCMON_SITE_PROCEDURE, 20, 1, -1, "work", "work"},
-    {VCMON_SITE_COMM, 45, 5, 1, "MPI_Sendrecv", ""},
+    {VCMON_SITE_PROCEDURE, 30, 1, -1, "main", "main", VCMON_PROBING_TIMED},
+    {VCMON_SITE_LOOP, 42, 3, 0, "for", "", VCMON_PROBING_TIMED},
+    {VCMON_SITE_CALL, 44, 5, 1, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_PROCEDURE, 20, 1, -1, "work", "work", VCMON_PROBING_TIMED},
+    {VCMON_SITE_COMM, 45, 5, 1, "MPI_Sendrecv", "", VCMON_PROBING_TIMED},
 };
 VCMON_TEST_UNIT(sites)
 

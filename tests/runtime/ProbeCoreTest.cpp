@@ -28,9 +28,12 @@ protected:
   // comm m (5) in q.
   void register_unit() {
     static const vcmon_site_desc sites[] = {
-        {VCMON_SITE_PROCEDURE, 1, 1, -1, "p", "p"}, {VCMON_SITE_CALL, 2, 1, 0, "q", "q"},
-        {VCMON_SITE_CALL, 3, 1, 0, "q", "q"},       {VCMON_SITE_LOOP, 4, 1, 0, "for", ""},
-        {VCMON_SITE_PROCEDURE, 5, 1, -1, "q", "q"}, {VCMON_SITE_COMM, 6, 1, 4, "MPI_Send", ""},
+        {VCMON_SITE_PROCEDURE, 1, 1, -1, "p", "p", VCMON_PROBING_TIMED},
+        {VCMON_SITE_CALL, 2, 1, 0, "q", "q", VCMON_PROBING_TIMED},
+        {VCMON_SITE_CALL, 3, 1, 0, "q", "q", VCMON_PROBING_TIMED},
+        {VCMON_SITE_LOOP, 4, 1, 0, "for", "", VCMON_PROBING_TIMED},
+        {VCMON_SITE_PROCEDURE, 5, 1, -1, "q", "q", VCMON_PROBING_TIMED},
+        {VCMON_SITE_COMM, 6, 1, 4, "MPI_Send", "", VCMON_PROBING_TIMED},
     };
     static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, "unit.c", 6, sites};
     ASSERT_EQ(registry_.register_unit(unit), 0u);
@@ -276,10 +279,10 @@ TEST_F(ProbeCoreTest, InjectedCostIsChargedInFull) {
 
 TEST(SiteRegistry, RejectsMalformedUnitsAndNumbersTheRest) {
   SiteRegistry registry;
-  const vcmon_site_desc good[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f"},
-                                  {VCMON_SITE_LOOP, 2, 1, 0, "for", ""}};
-  const vcmon_site_desc bad_parent[] = {{VCMON_SITE_CALL, 1, 1, -1, "g", "g"},
-                                        {VCMON_SITE_LOOP, 2, 1, 0, "for", ""}};
+  const vcmon_site_desc good[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", VCMON_PROBING_TIMED},
+                                  {VCMON_SITE_LOOP, 2, 1, 0, "for", "", VCMON_PROBING_TIMED}};
+  const vcmon_site_desc bad_parent[] = {{VCMON_SITE_CALL, 1, 1, -1, "g", "g", VCMON_PROBING_TIMED},
+                                        {VCMON_SITE_LOOP, 2, 1, 0, "for", "", VCMON_PROBING_TIMED}};
   const vcmon_unit_desc first = {VCMON_PROBE_ABI_VERSION, "a.c", 2, good};
   const vcmon_unit_desc old_abi = {VCMON_PROBE_ABI_VERSION + 1, "b.c", 2, good};
   const vcmon_unit_desc malformed = {VCMON_PROBE_ABI_VERSION, "c.c", 2, bad_parent};

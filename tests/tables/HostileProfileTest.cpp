@@ -133,9 +133,14 @@ TEST(HostileProfile, BrokenSiteTreesAreRejected) {
   EXPECT_THAT(decode_error(p), HasSubstr("is a comm, not a procedure or loop"));
   p.graph = [](ByteWriter& w) {
     w.varint(1);
-    HandMadeProfile::site(w, static_cast<SiteKind>(4), 0);
+    HandMadeProfile::site(w, static_cast<SiteKind>(4), 0); // bits 2-3: a counted procedure
   };
-  EXPECT_THAT(decode_error(p), HasSubstr("site 0 has unknown kind 4"));
+  EXPECT_THAT(decode_error(p), HasSubstr("site 0 is a procedure and cannot be counted"));
+  p.graph = [](ByteWriter& w) {
+    w.varint(1);
+    HandMadeProfile::site(w, static_cast<SiteKind>(0x10), 0);
+  };
+  EXPECT_THAT(decode_error(p), HasSubstr("site 0 has unknown probing 4"));
 }
 
 TEST(HostileProfile, RecordsMustNameSitesOfTheirKind) {

@@ -48,6 +48,32 @@ TEST(ProfileCodec, RoundTripOfManySitesAndRanksIsEqualInEveryField) {
   EXPECT_EQ(decoded.graph.tables(), p.graph.tables());
 }
 
+TEST(ProfileCodec, HowSitesWereProbedRoundTrips) {
+  Profile p;
+  p.meta.ranks = 1;
+  ProgramGraph& g = p.graph;
+  const SiteId main_proc = g.add_site(SiteKind::Procedure, {"a.c", 9, 5}, "main", kNoSite, "main");
+  const SiteId leaf =
+      g.add_site(SiteKind::Procedure, {"a.c", 2, 8}, "sq", kNoSite, "sq", SiteProbing::Folded);
+  const SiteId outer = g.add_site(SiteKind::Loop, {"a.c", 10, 3}, "for", main_proc);
+  const SiteId inner =
+      g.add_site(SiteKind::Loop, {"a.c", 11, 5}, "for", outer, "", SiteProbing::Counted);
+  const SiteId call =
+      g.add_site(SiteKind::Call, {"a.c", 12, 9}, "sq", inner, "sq", SiteProbing::Folded);
+  p.ranks.push_back(RankRecords{});
+  p.ranks[0].loops = {{outer, 100, 1, 3}, {inner, 0, 3, 12}};
+
+  const Profile decoded = decode_profile(encode_profile(p));
+  EXPECT_EQ(decoded.graph, p.graph);
+  EXPECT_EQ(decoded.graph.site(leaf).probing, SiteProbing::Folded);
+  EXPECT_EQ(decoded.graph.site(inner).probing, SiteProbing::Counted);
+  EXPECT_EQ(decoded.graph.site(call).probing, SiteProbing::Folded);
+  EXPECT_EQ(decoded.graph.site(outer).probing, SiteProbing::Timed);
+  EXPECT_EQ(decoded.graph.callee_of(call), leaf);
+  EXPECT_THROW(g.set_probing(main_proc, SiteProbing::Counted), std::invalid_argument);
+  EXPECT_THROW(g.set_probing(outer, SiteProbing::Folded), std::invalid_argument);
+}
+
 TEST(ProfileCodec, RankRecordsRoundTripOnTheirOwn) {
   const Profile p = make_synthetic_profile({.sites = 500, .ranks = 3, .partners = 2}, 99);
   for (const RankRecords& r : p.ranks) {

@@ -12,8 +12,8 @@ enum { kTag = 5, kRecvLine0 = 39, kRecvLine1 = 43 };
 
 /* The static table vcmon-instrument would emit: the two receive statements. */
 static const vcmon_site_desc sites[] = {
-    {VCMON_SITE_COMM, kRecvLine0, 5, -1, "MPI_Recv", ""},
-    {VCMON_SITE_COMM, kRecvLine1, 5, -1, "MPI_Recv", ""},
+    {VCMON_SITE_COMM, kRecvLine0, 5, -1, "MPI_Recv", "", VCMON_PROBING_TIMED},
+    {VCMON_SITE_COMM, kRecvLine1, 5, -1, "MPI_Recv", "", VCMON_PROBING_TIMED},
 };
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 2, sites};
 static unsigned base;

@@ -13,7 +13,7 @@
 #include <time.h>
 
 /* The static table vcmon-instrument would emit: the loop of work(). */
-static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, 32, 3, -1, "for", ""}};
+static const vcmon_site_desc sites[] = {{VCMON_SITE_LOOP, 32, 3, -1, "for", "", VCMON_PROBING_TIMED}};
 static const vcmon_unit_desc unit = {VCMON_PROBE_ABI_VERSION, __FILE__, 1, sites};
 static unsigned work_loop;
 __attribute__((constructor)) static void register_unit(void) {

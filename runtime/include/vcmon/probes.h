@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-#define VCMON_PROBE_ABI_VERSION 1u
+#define VCMON_PROBE_ABI_VERSION 2u
 
 /* Site kinds; the same values as vcmon::tables::SiteKind. */
 enum vcmon_site_kind {
@@ -20,14 +20,22 @@ enum vcmon_site_kind {
   VCMON_SITE_COMM = 3
 };
 
+/* How a site is probed; the same values as vcmon::tables::SiteProbing (docs/instrument.md). */
+enum vcmon_site_probing {
+  VCMON_PROBING_TIMED = 0,   /* entry and exit probes */
+  VCMON_PROBING_COUNTED = 1, /* a loop counted in registers, flushed by vcmon_loop_add */
+  VCMON_PROBING_FOLDED = 2   /* a tiny leaf procedure or a call of one: never probed */
+};
+
 /* One site of a translation unit's static tables. */
 typedef struct vcmon_site_desc {
-  unsigned kind;     /* enum vcmon_site_kind */
+  unsigned kind; /* enum vcmon_site_kind */
   unsigned line;
   unsigned column;
-  int parent;        /* local index of the enclosing procedure or loop, -1 for none */
-  const char* name;  /* procedure name, callee as written, or MPI function */
+  int parent;         /* local index of the enclosing procedure or loop, -1 for none */
+  const char* name;   /* procedure name, callee as written, or MPI function */
   const char* symbol; /* linkage key (see vcmon::tables::Site::symbol); "" when unknown */
+  unsigned probing;   /* enum vcmon_site_probing */
 } vcmon_site_desc;
 
 /* A translation unit's static tables, emitted by vcmon-instrument. */
@@ -52,6 +60,11 @@ void vcmon_proc_exit(unsigned site);
 void vcmon_loop_enter(unsigned site);
 void vcmon_loop_iter(unsigned site);
 void vcmon_loop_exit(unsigned site);
+/* The exit of a timed loop whose iterations the instrumented code counted itself (in a local
+ * the compiler keeps in a register): adds them and closes the loop, as vcmon_loop_exit. */
+void vcmon_loop_exit_after(unsigned site, unsigned long iterations);
+/* A counted loop's executions and iterations, added once when its enclosing timed loop ends. */
+void vcmon_loop_add(unsigned site, unsigned long executions, unsigned long iterations);
 
 /* Call statements of procedures defined in the program (also through pointers). */
 void vcmon_call_enter(unsigned site);

@@ -120,6 +120,13 @@ Config Config::from_environment(bool report_problems) {
                                  "a record count from 64 to 16777216"));
   config.stamp_ring_slots = env.integer<std::uint32_t>("VCMON_STAMP_RING", config.stamp_ring_slots,
                                                        0, 65536, "a slot count from 0 to 65536");
+  if (const auto value = EnvironmentReader::value_of("VCMON_WTIME")) {
+    if (*value == "virtual") {
+      config.wtime_virtual = true;
+    } else if (*value != "real") {
+      env.reject("VCMON_WTIME", *value, "real or virtual", "real");
+    }
+  }
   return config;
 }
 

@@ -19,6 +19,7 @@ struct Config {
   std::string wildcard_trace_dir;              // VCMON_TRACE_WILDCARD (testing; empty: off)
   std::uint32_t overflow_records = 8192;       // VCMON_OVERFLOW_RECORDS (rounded up to 2^k)
   std::uint32_t stamp_ring_slots = 128;        // VCMON_STAMP_RING (0: stamps as messages)
+  bool wtime_virtual = false;                  // VCMON_WTIME=virtual: MPI_Wtime is virtual time
 
   // Reads the environment. Each invalid value is reported with one line on stderr
   // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;

@@ -174,6 +174,26 @@ void ProbeCore::exit_loop(ThreadState& thread, std::uint32_t site) {
   charge(start, costs_.timed_ns);
 }
 
+void ProbeCore::exit_loop_after(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index,
+                                std::uint64_t iterations) {
+  if (LoopCounters* loop = thread.records->loops.get(kind_index)) [[likely]] {
+    add_owned(loop->iterations, iterations);
+  }
+  exit_loop(thread, site);
+}
+
+void ProbeCore::add_counted_loop(ThreadState& thread, std::uint32_t kind_index,
+                                 std::uint64_t executions, std::uint64_t iterations) {
+  const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+  ThreadRecords& records = *thread.records;
+  add_owned(records.probe_events, 1);
+  if (LoopCounters* loop = records.loops.get(kind_index)) [[likely]] {
+    add_owned(loop->count, executions);
+    add_owned(loop->iterations, iterations);
+  }
+  charge(start, costs_.untimed_ns);
+}
+
 void ProbeCore::enter_statement(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
   add_owned(thread.records->probe_events, 1);

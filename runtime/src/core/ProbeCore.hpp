@@ -33,6 +33,13 @@ public:
   void enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
   void iterate_loop(ThreadState& thread, std::uint32_t kind_index);
   void exit_loop(ThreadState& thread, std::uint32_t site);
+  // The exit of a loop whose iterations the instrumented code counted in a local.
+  void exit_loop_after(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index,
+                       std::uint64_t iterations);
+  // A counted loop's executions and iterations since its enclosing timed loop began: counts
+  // only, its time being the enclosing loop's.
+  void add_counted_loop(ThreadState& thread, std::uint32_t kind_index, std::uint64_t executions,
+                        std::uint64_t iterations);
   // Call and communication statements only mark the stack: a procedure entered below a
   // call frame was activated by it; MPI calls below a comm frame are charged to it.
   void enter_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);

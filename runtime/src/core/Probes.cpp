@@ -82,6 +82,21 @@ void vcmon_loop_exit(unsigned site) {
   }
 }
 
+void vcmon_loop_exit_after(unsigned site, unsigned long iterations) {
+  const SiteEntry* entry = nullptr;
+  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
+    monitor->probes().exit_loop_after(monitor->this_thread(), site, entry->kind_index, iterations);
+  }
+}
+
+void vcmon_loop_add(unsigned site, unsigned long executions, unsigned long iterations) {
+  const SiteEntry* entry = nullptr;
+  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
+    monitor->probes().add_counted_loop(monitor->this_thread(), entry->kind_index, executions,
+                                       iterations);
+  }
+}
+
 void vcmon_call_enter(unsigned site) {
   statement_enter<SiteKind::Call>(site);
 }

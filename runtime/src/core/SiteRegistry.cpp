@@ -18,6 +18,14 @@ const char* problem_with(const vcmon_unit_desc& unit) {
     if (site.kind > VCMON_SITE_COMM) {
       return "a site has an unknown kind";
     }
+    const bool probing_fits =
+        site.probing == VCMON_PROBING_TIMED ||
+        (site.probing == VCMON_PROBING_COUNTED && site.kind == VCMON_SITE_LOOP) ||
+        (site.probing == VCMON_PROBING_FOLDED &&
+         (site.kind == VCMON_SITE_PROCEDURE || site.kind == VCMON_SITE_CALL));
+    if (!probing_fits) {
+      return "a site's probing does not fit its kind";
+    }
     if (site.parent >= 0) {
       if (static_cast<unsigned>(site.parent) >= i) {
         return "a site's parent does not precede it";
@@ -51,11 +59,11 @@ unsigned SiteRegistry::register_unit(const vcmon_unit_desc& unit) {
   const std::string file = unit.file != nullptr ? unit.file : "";
   for (unsigned i = 0; i < unit.site_count; ++i) {
     const vcmon_site_desc& site = unit.sites[i];
-    graph.add_site(static_cast<tables::SiteKind>(site.kind),
-                   tables::SourcePos{file, site.line, site.column},
-                   site.name != nullptr ? site.name : "",
-                   site.parent < 0 ? tables::kNoSite : static_cast<tables::SiteId>(site.parent),
-                   site.symbol != nullptr ? site.symbol : "");
+    graph.add_site(
+        static_cast<tables::SiteKind>(site.kind), tables::SourcePos{file, site.line, site.column},
+        site.name != nullptr ? site.name : "",
+        site.parent < 0 ? tables::kNoSite : static_cast<tables::SiteId>(site.parent),
+        site.symbol != nullptr ? site.symbol : "", static_cast<tables::SiteProbing>(site.probing));
     SiteEntry* entry = entries_.get(base + i);
     entry->kind = static_cast<tables::SiteKind>(site.kind);
     entry->kind_index = kind_counts_[site.kind]++;

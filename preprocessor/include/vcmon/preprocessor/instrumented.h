@@ -23,16 +23,71 @@
 
 #define VCMON_PROC_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_proc_##index, vcmon_proc_scope, base, index)
-#define VCMON_LOOP_SCOPE(base, index)                                                              \
-  VCMON_SCOPE_DECL(vcmon_loop_##index, vcmon_loop_scope, base, index)
 #define VCMON_CALL_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_call_##index, vcmon_call_scope, base, index)
 #define VCMON_COMM_SCOPE(base, index)                                                              \
   VCMON_SCOPE_DECL(vcmon_comm_##index, vcmon_comm_scope, base, index)
 
-/* A declaration, not a statement, so that C89 code keeps its declarations first. */
+/* Loops count their iterations in a local of the instrumented function, not with a call: after
+ * the cleanup below is inlined the count lives in a register (or becomes the trip count), so
+ * the loop body keeps its machine code and still vectorises. A timed loop's exit hands the
+ * count over; a counted loop (nested, with no call inside) keeps executions and iterations in
+ * a local of its enclosing timed loop, flushed once when that loop ends. __inline__ and
+ * unsigned long: also C89. */
+typedef struct vcmon_timed_loop {
+  unsigned site;
+  unsigned long iterations;
+} vcmon_timed_loop;
+
+static __inline__ vcmon_timed_loop vcmon_timed_loop_open(unsigned site) {
+  vcmon_timed_loop loop;
+  vcmon_loop_enter(site);
+  loop.site = site;
+  loop.iterations = 0;
+  return loop;
+}
+
+static __inline__ void vcmon_timed_loop_close(vcmon_timed_loop* loop) {
+  vcmon_loop_exit_after(loop->site, loop->iterations);
+}
+
+typedef struct vcmon_counted_loop {
+  unsigned site;
+  unsigned long executions;
+  unsigned long iterations;
+} vcmon_counted_loop;
+
+static __inline__ vcmon_counted_loop vcmon_counted_loop_open(unsigned site) {
+  vcmon_counted_loop loop;
+  loop.site = site;
+  loop.executions = 0;
+  loop.iterations = 0;
+  return loop;
+}
+
+static __inline__ void vcmon_counted_loop_flush(vcmon_counted_loop* loop) {
+  if (loop->executions != 0) {
+    vcmon_loop_add(loop->site, loop->executions, loop->iterations);
+  }
+}
+
+/* Opens a timed loop: the declaration before the loop statement. */
+#define VCMON_LOOP_SCOPE(base, index)                                                              \
+  vcmon_timed_loop vcmon_loop_##index __attribute__((cleanup(vcmon_timed_loop_close), unused)) =   \
+      vcmon_timed_loop_open((base) + (index))
+/* The counters of a counted loop, declared after its enclosing timed loop's scope. */
+#define VCMON_COUNTED_LOOP(base, index)                                                            \
+  vcmon_counted_loop vcmon_counted_##index                                                         \
+      __attribute__((cleanup(vcmon_counted_loop_flush), unused)) =                                 \
+          vcmon_counted_loop_open((base) + (index))
+
+/* Declarations, not statements, so that C89 code keeps its declarations first. */
 #define VCMON_LOOP_ITER(base, index)                                                               \
-  int vcmon_iter_##index __attribute__((unused)) = (vcmon_loop_iter((base) + (index)), 0)
+  int vcmon_iter_##index __attribute__((unused)) = (++vcmon_loop_##index.iterations, 0)
+#define VCMON_COUNTED_RUN(base, index)                                                             \
+  int vcmon_run_##index __attribute__((unused)) = (++vcmon_counted_##index.executions, 0)
+#define VCMON_COUNTED_ITER(base, index)                                                            \
+  int vcmon_iter_##index __attribute__((unused)) = (++vcmon_counted_##index.iterations, 0)
 
 #ifdef __cplusplus
 /* A call whose value is an object or a reference cannot go through a statement expression

@@ -3,6 +3,7 @@
 
 #include "vcmon/report/CommMatrix.hpp"
 #include "vcmon/report/CommStatement.hpp"
+#include "vcmon/report/FoldedProcedure.hpp"
 #include "vcmon/report/HotPath.hpp"
 #include "vcmon/report/MpiFunction.hpp"
 #include "vcmon/report/ReportHeader.hpp"
@@ -24,6 +25,7 @@ struct Report {
   std::vector<CommStatement> statements;    // costliest first
   std::vector<CommStatement> message_sizes; // those that moved bytes, most bytes first
   CommMatrix matrix;
+  std::vector<FoldedProcedure> folded; // tiny leaves not probed: their time is their callers'
   ReportOptions options;
 };
 

@@ -65,6 +65,9 @@ struct ReportNode {
   // Records are per site, not per calling context: when a procedure is activated from several
   // call sites its inner sites are split in proportion to each activation's time.
   bool apportioned = false;
+  // A counted loop (tables::SiteProbing::Counted): executions and iterations only, its time
+  // being part of its enclosing loop's.
+  bool counted_only = false;
 
   std::vector<std::uint32_t> children; // indices into ReportTree::nodes()
 };

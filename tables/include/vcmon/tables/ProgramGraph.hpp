@@ -21,8 +21,13 @@ public:
   // kNoSite or an existing Procedure/Loop site; throws std::invalid_argument otherwise.
   // A procedure's parent must be kNoSite. Procedures sharing a symbol are allowed (an inline
   // function defined in every unit that includes it); calls resolve to the first of them.
+  // `probing` must fit the kind: Counted only for loops, Folded for procedures and calls.
   SiteId add_site(SiteKind kind, SourcePos pos, std::string name, SiteId parent,
-                  std::string symbol = {});
+                  std::string symbol = {}, SiteProbing probing = SiteProbing::Timed);
+
+  // Changes how a site is probed (a loop's is known once its body has been read); the same
+  // rule as add_site.
+  void set_probing(SiteId id, SiteProbing probing);
 
   const std::vector<Site>& sites() const { return sites_; }
   const Site& site(SiteId id) const; // throws std::out_of_range
@@ -30,6 +35,9 @@ public:
 
   // The procedure whose symbol is `symbol`, if the program defines it.
   std::optional<SiteId> find_procedure(std::string_view symbol) const;
+  // The program's main: the first procedure named "main" (its symbol is the compiler's USR,
+  // which differs between C and C++ and carries the parameter types).
+  std::optional<SiteId> find_main() const;
   // The procedure a call statement invokes; kNoSite when indirect or external.
   SiteId callee_of(SiteId call) const;
   // Sites whose parent is `id`, in id order.

@@ -17,6 +17,18 @@ enum class SiteKind : std::uint8_t { Procedure = 0, Loop = 1, Call = 2, Comm = 3
 
 const char* to_string(SiteKind kind);
 
+// How the instrumented program measures a site. Probes that stop the compiler from inlining,
+// vectorising or keeping values in registers would change the program they measure, so sites
+// where they would cost more than they tell are measured less (docs/instrument.md).
+enum class SiteProbing : std::uint8_t {
+  Timed = 0,   // entry and exit probes: counts and virtual time
+  Counted = 1, // a loop nested in a loop, with no call inside: executions and iterations are
+               // counted in registers; its time is its enclosing loop's
+  Folded = 2,  // a tiny leaf procedure, or a call of one: not probed, its cost is its caller's
+};
+
+const char* to_string(SiteProbing probing);
+
 // A position in a program of many files: never a bare line.
 struct SourcePos {
   std::string file;
@@ -39,6 +51,7 @@ struct Site {
   // when known statically, empty for calls through pointers or virtual calls (the callee is
   // known at run time only).
   std::string symbol;
+  SiteProbing probing = SiteProbing::Timed;
   bool operator==(const Site&) const = default;
 };
 

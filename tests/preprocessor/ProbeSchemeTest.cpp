@@ -1,0 +1,159 @@
+// The probe scheme leaves the compiled program intact (docs/instrument.md, "What is probed"):
+// loops still vectorise, tiny leaves are folded, inner compute loops are counted in registers,
+// and what the profile says of them is exact. Real vcmon-instrument, real GCC through mpicc,
+// real ranks.
+#include "ToolRun.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace vcmon::preprocessor::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kWrapper = std::string("'") + VCMON_WRAPPER_DIR + "/vcmon-mpicc'";
+
+// Lines of `file` that GCC reports as vectorised in `remarks` (-fopt-info-vec-optimized).
+std::set<int> vectorised_lines(const std::string& remarks, const std::string& file) {
+  std::set<int> lines;
+  const std::regex remark(file + R"(:(\d+):\d+: optimized: loop vectorized)");
+  for (std::sregex_iterator it(remarks.begin(), remarks.end(), remark), end; it != end; ++it) {
+    lines.insert(std::stoi((*it)[1]));
+  }
+  return lines;
+}
+
+TEST(ProbeScheme, LoopsVectoriseInstrumentedAsTheyDoPlain) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/inputs/vector_kernels.c", dir.path() / "kernels.c");
+  const std::string flags = " -O3 -fopt-info-vec-optimized -c kernels.c -o k.o";
+  const CommandResult plain = run_command("mpicc" + flags, dir.path());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const CommandResult instrumented = run_command(kWrapper + flags, dir.path());
+  ASSERT_EQ(instrumented.exit_code, 0) << instrumented.err;
+  const CommandResult symbols = run_command("nm k.o", dir.path());
+  ASSERT_NE(symbols.out.find("U vcmon_loop_enter"), std::string::npos) << symbols.out;
+
+  const std::set<int> expected = {3, 9, 17}; // axpy, dot (its reduction), row_sums' inner loop
+  for (const int line : expected) {
+    EXPECT_TRUE(vectorised_lines(plain.err, "kernels.c").contains(line))
+        << "plain mpicc no longer vectorises line " << line << ":\n"
+        << plain.err;
+  }
+  EXPECT_EQ(vectorised_lines(instrumented.err, "kernels.c"),
+            vectorised_lines(plain.err, "kernels.c"))
+      << "plain:\n"
+      << plain.err << "instrumented:\n"
+      << instrumented.err;
+}
+
+// "line kind name" -> probing enumerator, from the tables source vcmon-instrument wrote.
+std::map<std::string, std::string> probing_by_site(const fs::path& tables) {
+  std::map<std::string, std::string> probing;
+  const std::regex row(
+      R"re(\{VCMON_SITE_(\w+), (\d+), \d+, -?\d+, "([^"]*)", "[^"]*", VCMON_PROBING_(\w+)\})re");
+  const std::string text = read_text(tables);
+  for (std::sregex_iterator it(text.begin(), text.end(), row), end; it != end; ++it) {
+    probing[(*it)[2].str() + " " + (*it)[1].str() + " " + (*it)[3].str()] = (*it)[4];
+  }
+  return probing;
+}
+
+TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
+  const TempDir out;
+  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/probing_rules.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto probing = probing_by_site(out.path() / "probing_rules.c.vcmon-tables.c");
+  const std::map<std::string, std::string> expected = {
+      {"6 PROCEDURE square", "FOLDED"},          // static inline one-liner
+      {"7 PROCEDURE cube", "FOLDED"},            // extern, calls only a tiny leaf
+      {"7 CALL square", "FOLDED"},               // a call of a folded procedure
+      {"8 PROCEDURE with_loop", "TIMED"},        // has a loop
+      {"14 PROCEDURE says", "TIMED"},            // calls printf: a library call may take long
+      {"15 PROCEDURE rank_of", "TIMED"},         // calls MPI
+      {"20 PROCEDURE countdown", "TIMED"},       // recursive
+      {"21 PROCEDURE through_pointer", "TIMED"}, // calls through a pointer
+      {"23 PROCEDURE main", "TIMED"},
+      {"25 CALL cube", "FOLDED"},
+      {"25 CALL with_loop", "TIMED"},
+      {"26 LOOP for", "TIMED"},   // outermost loop of main
+      {"27 LOOP for", "COUNTED"}, // nested, nothing probed inside
+      {"28 LOOP for", "COUNTED"}, // its call of square is folded
+      {"29 CALL square", "FOLDED"},
+      {"31 LOOP for", "TIMED"}, // nested, but calls with_loop
+  };
+  for (const auto& [site, want] : expected) {
+    const auto found = probing.find(site);
+    ASSERT_NE(found, probing.end()) << "no site " << site;
+    EXPECT_EQ(found->second, want) << site;
+  }
+
+  const TempDir all;
+  const CommandResult every =
+      run_instrument("--probe-all --output-dir=" + all.str() + " inputs/probing_rules.c");
+  ASSERT_EQ(every.exit_code, 0) << every.err;
+  for (const auto& [site, how] : probing_by_site(all.path() / "probing_rules.c.vcmon-tables.c")) {
+    EXPECT_EQ(how, "TIMED") << site << " under --probe-all";
+  }
+}
+
+// The node of the JSON tree at `line` of kind `kind`, searched depth first.
+const nlohmann::json* find_node(const nlohmann::json& node, const std::string& kind, int line) {
+  if (node.value("kind", "") == kind && node["position"].value("line", 0) == line) {
+    return &node;
+  }
+  for (const auto& child : node["children"]) {
+    if (const nlohmann::json* found = find_node(child, kind, line)) {
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/inputs/probing_rules.c", dir.path() / "rules.c");
+  const CommandResult build = run_command(kWrapper + " -O2 rules.c -o rules", dir.path());
+  ASSERT_EQ(build.exit_code, 0) << build.err;
+  const CommandResult run =
+      run_command("VCMON_OUTPUT=. timeout 120 '" MPIEXEC "' -n 2 ./rules && '" VCMON_REPORT_TOOL
+                  "' --format json rules-*.vcmon > report.json",
+                  dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(read_text(dir.path() / "report.json"));
+
+  // main's outer loop runs 3 times per rank; the loop at line 27 once per outer iteration,
+  // 4 iterations each; the loop at line 28 once per iteration of that, 5 iterations each.
+  const nlohmann::json* middle = find_node(report["tree"], "loop", 27);
+  const nlohmann::json* inner = find_node(report["tree"], "loop", 28);
+  ASSERT_NE(middle, nullptr) << report["tree"].dump(1);
+  ASSERT_NE(inner, nullptr);
+  EXPECT_EQ((*middle)["count"], 2 * 3);
+  EXPECT_EQ((*middle)["iterations"], 2 * 3 * 4);
+  EXPECT_TRUE((*middle)["counted_only"]);
+  EXPECT_EQ((*inner)["count"], 2 * 3 * 4);
+  EXPECT_EQ((*inner)["iterations"], 2 * 3 * 4 * 5);
+  EXPECT_TRUE((*inner)["counted_only"]);
+  const nlohmann::json* outer = find_node(report["tree"], "loop", 26);
+  ASSERT_NE(outer, nullptr);
+  EXPECT_FALSE((*outer)["counted_only"]);
+  EXPECT_EQ((*outer)["iterations"], 2 * 3);
+  EXPECT_GT((*outer)["time"]["total_ns"].get<double>(), 0.0);
+
+  std::set<std::string> folded;
+  for (const auto& f : report["folded"]) {
+    folded.insert(f["name"].get<std::string>());
+  }
+  EXPECT_EQ(folded, (std::set<std::string>{"square", "cube"}));
+  EXPECT_EQ(find_node(report["tree"], "procedure", 6), nullptr) << "a folded procedure has records";
+}
+
+} // namespace
+} // namespace vcmon::preprocessor::test
