@@ -40,7 +40,7 @@ SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
                              const CollectorOptions& options, ProbeText probes)
     : context_(context), sources_(context.getSourceManager()), file_(std::move(file)),
       options_(options), probes_(std::move(probes)), cplusplus_(context.getLangOpts().CPlusPlus),
-      tiny_leaves_(context) {}
+      foldable_leaves_(context) {}
 
 void SiteCollector::collect() {
   TraverseDecl(context_.getTranslationUnitDecl());
@@ -202,7 +202,7 @@ std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* fu
 }
 
 bool SiteCollector::folds(const clang::FunctionDecl* function) {
-  return options_.fold_tiny_leaves && tiny_leaves_.is_tiny_leaf(function);
+  return options_.fold_leaves && foldable_leaves_.is_foldable(function);
 }
 
 template <typename Traverse>
@@ -305,8 +305,9 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
                                   clang::SourceLocation keyword, const char* name,
                                   Traverse traverse) {
   const SiteId parent = current_parent();
-  if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID()) {
-    return traverse(); // loops written inside macros are left alone
+  if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID() ||
+      graph_.site(parent).probing == tables::SiteProbing::Folded) {
+    return traverse(); // loops written inside macros, or of a folded procedure, are left alone
   }
   const auto range = file_range(loop);
   const auto keyword_offset = main_file_offset(keyword);

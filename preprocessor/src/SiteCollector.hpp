@@ -2,10 +2,10 @@
 // for them, in one pass over the AST.
 #pragma once
 
+#include "FoldableLeaves.hpp"
 #include "ProbeText.hpp"
 #include "Selection.hpp"
 #include "SourceEdits.hpp"
-#include "TinyLeaves.hpp"
 
 #include "vcmon/tables/ProgramGraph.hpp"
 
@@ -25,9 +25,9 @@ struct CollectorOptions {
   bool loops = true;           // false with --no-loops
   bool call_statements = true; // false with --mpi-only
   unsigned min_lines = 0;      // procedures whose body spans fewer lines are left alone
-  // Tiny leaf procedures and calls of them are folded, not probed (TinyLeaves); false with
-  // --probe-all.
-  bool fold_tiny_leaves = true;
+  // Tiny and inline leaf procedures and calls of them are folded, not probed
+  // (FoldableLeaves); false with --probe-all.
+  bool fold_leaves = true;
   // Loops nested in a loop with no probed call inside are counted, not timed; false with
   // --probe-all.
   bool count_inner_loops = true;
@@ -126,7 +126,7 @@ private:
   unsigned unevaluated_depth_ = 0;
   const clang::Stmt* attributed_ = nullptr;
   std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice
-  TinyLeaves tiny_leaves_;
+  FoldableLeaves foldable_leaves_;
   std::unordered_set<tables::SiteId> loops_with_probed_calls_; // in their bodies, at any depth
   // Counted loops whose nearest timed enclosing loop is not decided yet, by their enclosing
   // loop: the timed loop that takes them declares their counters.

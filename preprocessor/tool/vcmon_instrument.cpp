@@ -48,7 +48,7 @@ cl::opt<unsigned> min_lines("min-lines",
                             cl::desc("Leave alone procedures whose body spans fewer lines"),
                             cl::value_desc("N"), cl::init(0), cl::cat(category));
 cl::opt<bool> probe_all("probe-all",
-                        cl::desc("Probe every site: no folded tiny leaves, no counted inner "
+                        cl::desc("Probe every site: no folded leaf procedures, no counted inner "
                                  "loops (slower; see docs/instrument.md)"),
                         cl::cat(category));
 cl::opt<bool> embed_tables("embed-tables",
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   options.loops = !no_loops;
   options.call_statements = !mpi_only;
   options.min_lines = min_lines;
-  options.fold_tiny_leaves = !probe_all;
+  options.fold_leaves = !probe_all;
   options.count_inner_loops = !probe_all;
   if (!selection_file.empty()) {
     try {

@@ -73,7 +73,7 @@ sites. Click ▸ to expand.</p>
 <p>Summed over the ranks; mean = bytes / messages; sizes: messages per size class.</p>
 <table id="messagesizes"></table>
 <h2>Folded into their callers</h2>
-<p>Tiny leaf procedures vcmon-instrument did not probe: their time is their callers'.</p>
+<p>Tiny or inline leaf procedures vcmon-instrument did not probe: their time is their callers'.</p>
 <table id="folded"></table>
 <h2>Communication matrix</h2>
 <p>Row: the rank holding the records; column: its partner.

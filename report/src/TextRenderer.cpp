@@ -245,8 +245,8 @@ void folded(const Report& report, std::ostream& out) {
   if (report.folded.empty()) {
     return;
   }
-  fmt::print(out, "\nFolded into their callers (tiny leaf procedures, not probed: their time is "
-                  "their callers'; vcmon-instrument --probe-all probes them)\n");
+  fmt::print(out, "\nFolded into their callers (tiny or inline leaf procedures, not probed: their "
+                  "time is their callers'; vcmon-instrument --probe-all probes them)\n");
   for (const auto& f : report.folded) {
     fmt::print(out, "  {}  {}  ({} folded call site{})\n", f.name, position(f.pos), f.call_sites,
                f.call_sites == 1 ? "" : "s");

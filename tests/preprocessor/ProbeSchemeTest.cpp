@@ -75,20 +75,24 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
       {"6 PROCEDURE square", "FOLDED"},          // static inline one-liner
       {"7 PROCEDURE cube", "FOLDED"},            // extern, calls only a tiny leaf
       {"7 CALL square", "FOLDED"},               // a call of a folded procedure
-      {"8 PROCEDURE with_loop", "TIMED"},        // has a loop
+      {"8 PROCEDURE with_loop", "TIMED"},        // has a loop and is not inline
       {"14 PROCEDURE says", "TIMED"},            // calls printf: a library call may take long
       {"15 PROCEDURE rank_of", "TIMED"},         // calls MPI
       {"20 PROCEDURE countdown", "TIMED"},       // recursive
       {"21 PROCEDURE through_pointer", "TIMED"}, // calls through a pointer
-      {"23 PROCEDURE main", "TIMED"},
-      {"25 CALL cube", "FOLDED"},
-      {"25 CALL with_loop", "TIMED"},
-      {"26 LOOP for", "TIMED"},   // outermost loop of main
-      {"27 LOOP for", "COUNTED"}, // nested, nothing probed inside
-      {"28 LOOP for", "COUNTED"}, // its call of square is folded
-      {"29 CALL square", "FOLDED"},
-      {"31 LOOP for", "TIMED"}, // nested, but calls with_loop
+      {"22 PROCEDURE sum3", "FOLDED"},           // inline, with a loop
+      {"24 PROCEDURE main", "TIMED"},
+      {"27 CALL cube", "FOLDED"},
+      {"27 CALL with_loop", "TIMED"},
+      {"27 CALL sum3", "FOLDED"},
+      {"28 LOOP for", "TIMED"},   // outermost loop of main
+      {"29 LOOP for", "COUNTED"}, // nested, nothing probed inside
+      {"30 LOOP for", "COUNTED"}, // its call of square is folded
+      {"31 CALL square", "FOLDED"},
+      {"33 LOOP for", "TIMED"}, // nested, but calls with_loop
   };
+  EXPECT_EQ(probing.count("22 LOOP for"), 0u) << "a folded procedure's loop is a site";
+
   for (const auto& [site, want] : expected) {
     const auto found = probing.find(site);
     ASSERT_NE(found, probing.end()) << "no site " << site;
@@ -129,10 +133,10 @@ TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json report = nlohmann::json::parse(read_text(dir.path() / "report.json"));
 
-  // main's outer loop runs 3 times per rank; the loop at line 27 once per outer iteration,
-  // 4 iterations each; the loop at line 28 once per iteration of that, 5 iterations each.
-  const nlohmann::json* middle = find_node(report["tree"], "loop", 27);
-  const nlohmann::json* inner = find_node(report["tree"], "loop", 28);
+  // main's outer loop runs 3 times per rank; the loop at line 29 once per outer iteration,
+  // 4 iterations each; the loop at line 30 once per iteration of that, 5 iterations each.
+  const nlohmann::json* middle = find_node(report["tree"], "loop", 29);
+  const nlohmann::json* inner = find_node(report["tree"], "loop", 30);
   ASSERT_NE(middle, nullptr) << report["tree"].dump(1);
   ASSERT_NE(inner, nullptr);
   EXPECT_EQ((*middle)["count"], 2 * 3);
@@ -141,7 +145,7 @@ TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
   EXPECT_EQ((*inner)["count"], 2 * 3 * 4);
   EXPECT_EQ((*inner)["iterations"], 2 * 3 * 4 * 5);
   EXPECT_TRUE((*inner)["counted_only"]);
-  const nlohmann::json* outer = find_node(report["tree"], "loop", 26);
+  const nlohmann::json* outer = find_node(report["tree"], "loop", 28);
   ASSERT_NE(outer, nullptr);
   EXPECT_FALSE((*outer)["counted_only"]);
   EXPECT_EQ((*outer)["iterations"], 2 * 3);
@@ -151,7 +155,7 @@ TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
   for (const auto& f : report["folded"]) {
     folded.insert(f["name"].get<std::string>());
   }
-  EXPECT_EQ(folded, (std::set<std::string>{"square", "cube"}));
+  EXPECT_EQ(folded, (std::set<std::string>{"square", "cube", "sum3"}));
   EXPECT_EQ(find_node(report["tree"], "procedure", 6), nullptr) << "a folded procedure has records";
 }
 

@@ -19,10 +19,12 @@ static int rank_of(void) {
 }
 static int countdown(int n) { return n <= 0 ? 0 : countdown(n - 1); }
 static double through_pointer(double (*f)(double)) { return f(2.0); }
+static inline double sum3(const double* v) { double s = 0; for (int i = 0; i < 3; ++i) s += v[i]; return s; }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  double t = cube(3.0) + with_loop(4) + countdown(3) + through_pointer(square);
+  const double v[3] = {1, 2, 3};
+  double t = cube(3.0) + with_loop(4) + countdown(3) + through_pointer(square) + sum3(v);
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 4; ++j) {
       for (int k = 0; k < 5; ++k)

@@ -1,4 +1,4 @@
-#include "TinyLeaves.hpp"
+#include "FoldableLeaves.hpp"
 
 #include "MpiClassifier.hpp"
 
@@ -9,25 +9,28 @@
 
 namespace vcmon::preprocessor {
 
-bool TinyLeaves::is_tiny_leaf(const clang::FunctionDecl* function) {
+bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   const clang::FunctionDecl* canonical = function->getCanonicalDecl();
   if (const auto it = known_.find(canonical); it != known_.end()) {
     return it->second;
   }
-  // Provisionally not a leaf, so that recursion (direct or mutual) ends here as "not a leaf".
+  // Provisionally not foldable, so that recursion (direct or mutual) ends here as "not".
   known_[canonical] = false;
   const clang::FunctionDecl* definition = nullptr;
   if (!function->hasBody(definition) || definition == nullptr || definition->isMain() ||
       definition->isVariadic()) {
     return false;
   }
-  unsigned nodes = 0;
-  const bool leaf = body_is_tiny_leaf(definition->getBody(), nodes);
-  known_[canonical] = leaf;
-  return leaf;
+  Shape shape;
+  measure(definition->getBody(), shape);
+  const bool tiny = shape.loops == 0 && shape.statements <= kTinyStatements;
+  const bool small_inline = definition->isInlined() && shape.statements <= kInlineStatements;
+  const bool foldable = shape.leaf && shape.nodes <= kMaxNodes && (tiny || small_inline);
+  known_[canonical] = foldable;
+  return foldable;
 }
 
-bool TinyLeaves::allowed_callee(const clang::FunctionDecl* callee) {
+bool FoldableLeaves::allowed_callee(const clang::FunctionDecl* callee) {
   if (callee == nullptr) {
     return false; // through a pointer: anything
   }
@@ -45,10 +48,10 @@ bool TinyLeaves::allowed_callee(const clang::FunctionDecl* callee) {
   if (where.isValid() && context_.getSourceManager().isInSystemHeader(where)) {
     return callee->isInlined(); // std::min, vector::operator[]; not a library call
   }
-  return is_tiny_leaf(callee);
+  return is_foldable(callee);
 }
 
-bool TinyLeaves::arithmetic_builtin(unsigned builtin) const {
+bool FoldableLeaves::arithmetic_builtin(unsigned builtin) const {
   // A library builtin names its header; __builtin_expect or __builtin_fabs names none.
   const char* header = context_.BuiltinInfo.getHeaderName(builtin);
   if (header == nullptr) {
@@ -58,34 +61,34 @@ bool TinyLeaves::arithmetic_builtin(unsigned builtin) const {
   return name == "math.h" || name == "complex.h";
 }
 
-bool TinyLeaves::body_is_tiny_leaf(const clang::Stmt* stmt, unsigned& nodes) {
-  if (stmt == nullptr) {
-    return true;
+void FoldableLeaves::measure(const clang::Stmt* stmt, Shape& shape) {
+  if (stmt == nullptr || !shape.leaf) {
+    return;
   }
-  if (++nodes > kMaxNodes) {
-    return false;
+  if (++shape.nodes > kMaxNodes) {
+    shape.leaf = false;
+    return;
   }
-  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt,
-                clang::GotoStmt, clang::IndirectGotoStmt, clang::LambdaExpr, clang::CXXNewExpr,
+  if (!llvm::isa<clang::Expr>(stmt) && !llvm::isa<clang::CompoundStmt>(stmt)) {
+    ++shape.statements;
+  }
+  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt>(stmt)) {
+    ++shape.loops;
+  }
+  if (llvm::isa<clang::GotoStmt, clang::IndirectGotoStmt, clang::LambdaExpr, clang::CXXNewExpr,
                 clang::CXXDeleteExpr, clang::CXXThrowExpr, clang::CXXTryStmt>(stmt)) {
-    return false;
+    shape.leaf = false;
+    return;
   }
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
-    if (!allowed_callee(call->getDirectCallee())) {
-      return false;
-    }
+    shape.leaf = allowed_callee(call->getDirectCallee());
   } else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(stmt)) {
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-    if (!constructor->isTrivial() && !allowed_callee(constructor)) {
-      return false;
-    }
+    shape.leaf = constructor->isTrivial() || allowed_callee(constructor);
   }
   for (const clang::Stmt* child : stmt->children()) {
-    if (!body_is_tiny_leaf(child, nodes)) {
-      return false;
-    }
+    measure(child, shape);
   }
-  return true;
 }
 
 } // namespace vcmon::preprocessor

@@ -1,0 +1,47 @@
+// Which procedures are folded into their callers instead of probed: leaves (calls only to
+// arithmetic builtins, constexpr functions, inline library code and other foldable leaves; no
+// MPI, no jump back, no allocation or exception) that are either tiny (a few statements and
+// no loop) or declared inline with a bounded body. Such a procedure costs little, a probe
+// pair around it would cost as much, and the probes would stop the compiler from inlining it;
+// its cost goes to its callers (docs/instrument.md, "What is probed").
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <unordered_map>
+
+namespace vcmon::preprocessor {
+
+class FoldableLeaves {
+public:
+  // A tiny leaf: at most this many statements, no loop.
+  static constexpr unsigned kTinyStatements = 8;
+  // An inline leaf: at most this many statements, loops allowed.
+  static constexpr unsigned kInlineStatements = 32;
+  // Either: at most this many AST nodes (expressions included).
+  static constexpr unsigned kMaxNodes = 512;
+
+  explicit FoldableLeaves(const clang::ASTContext& context) : context_(context) {}
+
+  // False when the definition is not visible in this unit: another unit decides for itself.
+  bool is_foldable(const clang::FunctionDecl* function);
+
+private:
+  struct Shape {
+    bool leaf = true;
+    unsigned statements = 0;
+    unsigned loops = 0;
+    unsigned nodes = 0;
+  };
+
+  void measure(const clang::Stmt* stmt, Shape& shape);
+  bool allowed_callee(const clang::FunctionDecl* callee);
+  // A compiler builtin, or a library one from <math.h>/<complex.h>: not printf or malloc.
+  bool arithmetic_builtin(unsigned builtin) const;
+
+  const clang::ASTContext& context_;
+  std::unordered_map<const clang::FunctionDecl*, bool> known_; // by canonical declaration
+};
+
+} // namespace vcmon::preprocessor
