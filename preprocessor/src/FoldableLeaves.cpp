@@ -22,7 +22,7 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
     return false;
   }
   Shape shape;
-  measure(definition->getBody(), shape);
+  measure(definition->getBody(), canonical, shape);
   const bool tiny = shape.loops == 0 && shape.statements <= kTinyStatements;
   const bool small_inline = definition->isInlined() && shape.statements <= kInlineStatements;
   const bool foldable = shape.leaf && shape.nodes <= kMaxNodes && (tiny || small_inline);
@@ -30,9 +30,13 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   return foldable;
 }
 
-bool FoldableLeaves::allowed_callee(const clang::FunctionDecl* callee) {
+bool FoldableLeaves::allowed_callee(const clang::FunctionDecl* callee,
+                                    const clang::FunctionDecl* self) {
   if (callee == nullptr) {
     return false; // through a pointer: anything
+  }
+  if (callee->getCanonicalDecl() == self) {
+    return true;
   }
   if (const unsigned builtin = callee->getBuiltinID(); builtin != 0) {
     return arithmetic_builtin(builtin);
@@ -61,7 +65,8 @@ bool FoldableLeaves::arithmetic_builtin(unsigned builtin) const {
   return name == "math.h" || name == "complex.h";
 }
 
-void FoldableLeaves::measure(const clang::Stmt* stmt, Shape& shape) {
+void FoldableLeaves::measure(const clang::Stmt* stmt, const clang::FunctionDecl* self,
+                             Shape& shape) {
   if (stmt == nullptr || !shape.leaf) {
     return;
   }
@@ -81,13 +86,13 @@ void FoldableLeaves::measure(const clang::Stmt* stmt, Shape& shape) {
     return;
   }
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(stmt)) {
-    shape.leaf = allowed_callee(call->getDirectCallee());
+    shape.leaf = allowed_callee(call->getDirectCallee(), self);
   } else if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(stmt)) {
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-    shape.leaf = constructor->isTrivial() || allowed_callee(constructor);
+    shape.leaf = constructor->isTrivial() || allowed_callee(constructor, self);
   }
   for (const clang::Stmt* child : stmt->children()) {
-    measure(child, shape);
+    measure(child, self, shape);
   }
 }
 

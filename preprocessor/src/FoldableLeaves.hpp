@@ -1,5 +1,6 @@
 // Which procedures are folded into their callers instead of probed: leaves (calls only to
-// arithmetic builtins, constexpr functions, inline library code and other foldable leaves; no
+// arithmetic builtins, constexpr functions, inline library code, themselves and other foldable
+// leaves; no
 // MPI, no jump back, no allocation or exception) that are either tiny (a few statements and
 // no loop) or declared inline with a bounded body. Such a procedure costs little, a probe
 // pair around it would cost as much, and the probes would stop the compiler from inlining it;
@@ -35,8 +36,11 @@ private:
     unsigned nodes = 0;
   };
 
-  void measure(const clang::Stmt* stmt, Shape& shape);
-  bool allowed_callee(const clang::FunctionDecl* callee);
+  // `self`: the canonical declaration measured; a call of itself is allowed (a tiny recursive
+  // function such as fib costs a probe pair per activation, and deep recursion turns that into
+  // most of the run).
+  void measure(const clang::Stmt* stmt, const clang::FunctionDecl* self, Shape& shape);
+  bool allowed_callee(const clang::FunctionDecl* callee, const clang::FunctionDecl* self);
   // A compiler builtin, or a library one from <math.h>/<complex.h>: not printf or malloc.
   bool arithmetic_builtin(unsigned builtin) const;
 

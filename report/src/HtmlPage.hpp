@@ -162,6 +162,8 @@ function treeNode(n, depth) {
   if (n.recursive) row.append(el("span", "recursive: already in the enclosing activation", "flag"));
   if (n.outside_main) row.append(el("span", "outside main: not added to the program", "flag"));
   if (n.apportioned) row.append(el("span", "~", "flag"));
+  if (n.untimed > 0) row.append(el("span", "throttled: time of " + Math.round(n.count - n.untimed) +
+    " of " + Math.round(n.count) + " calls", "flag"));
   if (n.counted_only) row.append(el("span", "counted: time in the enclosing loop", "flag"));
   box.append(row);
   if (n.children.length) {

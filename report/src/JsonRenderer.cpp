@@ -45,6 +45,7 @@ json node_json(const ReportNode& node, std::size_t ranks) {
             {"outside_main", node.outside_main},
             {"apportioned", node.apportioned},
             {"counted_only", node.counted_only},
+            {"untimed", node.untimed},
             {"children", json::array()}};
   if (node.kind == NodeKind::Loop) {
     j["iterations"] = node.iterations;

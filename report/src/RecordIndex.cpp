@@ -87,6 +87,7 @@ void RecordIndex::add(const tables::ProgramGraph& graph, const tables::RankRecor
     auto& column = activations_[key(proc.proc, proc.call_site)];
     grown(column.time, n)[index] += static_cast<double>(proc.time_ns);
     grown(column.count, n)[index] += static_cast<double>(proc.count);
+    grown(column.untimed, n)[index] += static_cast<double>(proc.untimed);
     callees_[proc.call_site].push_back(proc.proc);
   }
   for (const auto& loop : records.loops) {

@@ -16,7 +16,7 @@ class RecordIndex {
 public:
   // Per selected rank, in the order of ranks().
   struct Activation {
-    std::vector<double> time, count;
+    std::vector<double> time, count, untimed;
   };
   struct Loop {
     std::vector<double> time, count, iterations;

@@ -42,6 +42,10 @@ std::string label(const ReportNode& node, std::size_t ranks) {
     text += fmt::format("  [mean transmit {}, sync {}, {}]", format_duration(mean.transmission_ns),
                         format_duration(mean.sync_delay_ns), format_bytes(mean.bytes));
   }
+  if (node.untimed > 0) {
+    text += fmt::format("  [throttled: time of {} of {} calls, the rest in the caller]",
+                        format_count(node.count - node.untimed), format_count(node.count));
+  }
   if (node.recursive) {
     text += "  [recursive: time already in the enclosing activation]";
   }

@@ -121,12 +121,15 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
   }
   node.recursive = inside_component(proc, call_site);
   double count = 0;
+  double untimed = 0;
   for (std::size_t r = 0; r < n; ++r) {
     scratch_[r] = column->time[r] * share[r];
     count += column->count[r] * share[r];
+    untimed += column->untimed[r] * share[r];
   }
   node.time = RankStats::of(scratch_, index_.ranks());
   node.count = count;
+  node.untimed = untimed;
   const std::uint32_t self = tree_.add(std::move(node), parent);
 
   // A component member already shown under this entry is not expanded again.

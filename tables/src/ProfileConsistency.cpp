@@ -29,6 +29,10 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Profil
         return "proc record's call site: " + *problem;
       }
     }
+    if (p.untimed > p.count) {
+      return "proc record of site " + to_string(p.proc) + ": " + to_string(p.untimed) +
+             " untimed activations of " + to_string(p.count);
+    }
   }
   for (const LoopRecord& l : r.loops) {
     if (auto problem = wrong_site(graph, l.loop, SiteKind::Loop)) {

@@ -74,6 +74,7 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     write_optional_site(out, p.call_site);
     out.varint(p.time_ns);
     out.varint(p.count);
+    out.varint(p.untimed);
   }
   out.varint(r.loops.size());
   SiteIdDeltas loops;
@@ -125,6 +126,9 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
     p.call_site = read_optional_site(in, "a proc record's call site");
     p.time_ns = in.varint("a proc record's time");
     p.count = in.varint("a proc record's count");
+    if (version >= 4) {
+      p.untimed = in.varint("a proc record's untimed activations");
+    }
   }
   r.loops.resize(in.count(kMinLoopRecordBytes, "loop records"));
   SiteIdDeltas loops;

@@ -78,10 +78,11 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
       {"8 PROCEDURE with_loop", "TIMED"},        // has a loop and is not inline
       {"14 PROCEDURE says", "TIMED"},            // calls printf: a library call may take long
       {"15 PROCEDURE rank_of", "TIMED"},         // calls MPI
-      {"20 PROCEDURE countdown", "TIMED"},       // recursive
+      {"20 PROCEDURE countdown", "FOLDED"},      // tiny and calls only itself
       {"21 PROCEDURE through_pointer", "TIMED"}, // calls through a pointer
       {"22 PROCEDURE sum3", "FOLDED"},           // inline, with a loop
       {"24 PROCEDURE main", "TIMED"},
+      {"20 CALL countdown", "FOLDED"},
       {"27 CALL cube", "FOLDED"},
       {"27 CALL with_loop", "TIMED"},
       {"27 CALL sum3", "FOLDED"},
@@ -155,7 +156,7 @@ TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
   for (const auto& f : report["folded"]) {
     folded.insert(f["name"].get<std::string>());
   }
-  EXPECT_EQ(folded, (std::set<std::string>{"square", "cube", "sum3"}));
+  EXPECT_EQ(folded, (std::set<std::string>{"square", "cube", "countdown", "sum3"}));
   EXPECT_EQ(find_node(report["tree"], "procedure", 6), nullptr) << "a folded procedure has records";
 }
 

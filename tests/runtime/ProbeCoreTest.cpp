@@ -277,6 +277,54 @@ TEST_F(ProbeCoreTest, InjectedCostIsChargedInFull) {
   EXPECT_LT(r.procs[0].time_ns, 200'000u); // the injected cost is not the procedure's
 }
 
+TEST_F(ProbeCoreTest, ThrottledProcedureKeepsExactCountsAndChargesItsProbes) {
+  register_unit();
+  // q throttles at its 10th activation when the 9 before took under 1 s each (they did).
+  core_.set_throttle({10, 1'000'000'000});
+  core_.set_costs(ProbeCosts{5, 3, 0, 2});
+  ThreadState& t = *thread_;
+  core_.enter_procedure(t, 0, 0);
+  const std::uint64_t before = clock_.intrusion_ns();
+  for (int i = 0; i < 25; ++i) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+    core_.enter_statement(t, 5, SiteKind::Comm); // what q holds still finds its frame
+    EXPECT_EQ(t.stack.innermost_statement(SiteKind::Comm), 5u);
+    core_.exit_statement(t, 5, SiteKind::Comm);
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  }
+  // 9 timed pairs, 16 throttled pairs, and 50 call and 50 comm markers.
+  EXPECT_EQ(clock_.intrusion_ns() - before, 9u * 2 * 5 + 16u * 2 * 2 + 100u * 3);
+  core_.exit_procedure(t, 0);
+  EXPECT_EQ(t.stack.depth, 0u);
+
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 2u);
+  EXPECT_EQ(r.procs[0].untimed, 0u);
+  EXPECT_EQ(r.procs[1].count, 25u);
+  EXPECT_EQ(r.procs[1].untimed, 16u);
+  EXPECT_LE(r.procs[1].time_ns, r.procs[0].time_ns);
+}
+
+TEST_F(ProbeCoreTest, SlowProcedureIsNeverThrottled) {
+  register_unit();
+  core_.set_throttle({3, 1}); // throttles only below 1 ns per activation
+  ThreadState& t = *thread_;
+  for (int i = 0; i < 10; ++i) {
+    core_.enter_procedure(t, 4, 1);
+    const std::uint64_t start = source_.now_ns();
+    while (source_.now_ns() - start < 1000) {
+    }
+    core_.exit_procedure(t, 4);
+  }
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 1u);
+  EXPECT_EQ(r.procs[0].count, 10u);
+  EXPECT_EQ(r.procs[0].untimed, 0u);
+  EXPECT_GE(r.procs[0].time_ns, 10u * 1000);
+}
+
 TEST(SiteRegistry, RejectsMalformedUnitsAndNumbersTheRest) {
   SiteRegistry registry;
   const vcmon_site_desc good[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", VCMON_PROBING_TIMED},

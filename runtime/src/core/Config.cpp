@@ -120,6 +120,12 @@ Config Config::from_environment(bool report_problems) {
                                  "a record count from 64 to 16777216"));
   config.stamp_ring_slots = env.integer<std::uint32_t>("VCMON_STAMP_RING", config.stamp_ring_slots,
                                                        0, 65536, "a slot count from 0 to 65536");
+  config.throttle_calls =
+      env.integer<std::uint64_t>("VCMON_THROTTLE_CALLS", config.throttle_calls, 0, 1'000'000'000,
+                                 "an activation count from 0 (never) to 1000000000");
+  config.throttle_mean_ns =
+      env.integer<std::uint64_t>("VCMON_THROTTLE_NS", config.throttle_mean_ns, 1, 1'000'000'000,
+                                 "nanoseconds from 1 to 1000000000");
   if (const auto value = EnvironmentReader::value_of("VCMON_WTIME")) {
     if (*value == "virtual") {
       config.wtime_virtual = true;

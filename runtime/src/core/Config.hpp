@@ -20,6 +20,8 @@ struct Config {
   std::uint32_t overflow_records = 8192;       // VCMON_OVERFLOW_RECORDS (rounded up to 2^k)
   std::uint32_t stamp_ring_slots = 128;        // VCMON_STAMP_RING (0: stamps as messages)
   bool wtime_virtual = false;                  // VCMON_WTIME=virtual: MPI_Wtime is virtual time
+  std::uint64_t throttle_calls = 100'000;      // VCMON_THROTTLE_CALLS (0: never throttle)
+  std::uint64_t throttle_mean_ns = 1000;       // VCMON_THROTTLE_NS
 
   // Reads the environment. Each invalid value is reported with one line on stderr
   // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;

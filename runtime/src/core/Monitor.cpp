@@ -53,7 +53,8 @@ std::uint64_t measure_clock_read_ns(const vclock::ClockSource& source) {
 }
 
 // Runs the real probe code on scratch records and clock: the median cost of a timed probe
-// (procedure enter/exit) and of an untimed one (statement markers).
+// (procedure enter/exit), of an untimed one (statement markers) and of a throttled
+// procedure's.
 ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_t inject_ns) {
   vclock::VirtualClock scratch_clock(source);
   OverflowRecords scratch_overflow(64);
@@ -61,9 +62,12 @@ ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_
   auto thread = std::make_unique<ThreadState>();
   thread->records = scratch_records.get();
   ProbeCore core(scratch_clock, scratch_overflow, ProbeCosts{});
+  ProbeCore throttling(scratch_clock, scratch_overflow, ProbeCosts{});
+  throttling.set_throttle({1, ~std::uint64_t{0} >> 1}); // throttled from the first call
   constexpr std::uint64_t kPairs = 1000;
   std::array<std::uint64_t, 9> timed{};
   std::array<std::uint64_t, 9> untimed{};
+  std::array<std::uint64_t, 9> throttled{};
   for (std::size_t batch = 0; batch < timed.size(); ++batch) {
     std::uint64_t start = source.now_ns();
     for (std::uint64_t i = 0; i < kPairs; ++i) {
@@ -77,8 +81,14 @@ ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_
       core.exit_statement(*thread, 1, tables::SiteKind::Call);
     }
     untimed[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
+    start = source.now_ns();
+    for (std::uint64_t i = 0; i < kPairs; ++i) {
+      throttling.enter_procedure(*thread, 2, 1);
+      throttling.exit_procedure(*thread, 2);
+    }
+    throttled[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
   }
-  return ProbeCosts{median(timed), median(untimed), inject_ns};
+  return ProbeCosts{median(timed), median(untimed), inject_ns, median(throttled)};
 }
 
 pthread_key_t thread_end_key;
@@ -130,9 +140,39 @@ Monitor& Monitor::construct_instance() {
   // Constructed in place and never destroyed: probes may still run in exit handlers and
   // in other threads while the process ends.
   alignas(Monitor) static unsigned char storage[sizeof(Monitor)];
-  static Monitor* const monitor = new (storage) Monitor();
-  instance_.store(monitor, std::memory_order_release);
+  static Monitor* const monitor = [] {
+    auto* constructed = new (storage) Monitor();
+    instance_.store(constructed, std::memory_order_release);
+    constructed->add_dispatch_cost(); // calls the probe ABI, which needs the instance
+    return constructed;
+  }();
   return *monitor;
+}
+
+void Monitor::add_dispatch_cost() {
+  if (config_.disabled) {
+    return;
+  }
+  // What instrumented code pays before the probe logic runs: the call through the PLT, the
+  // scope functions, the monitor and the site lookup. Measured on a site id no unit has, so
+  // nothing is recorded (the ids of rejected units); every probe pays it once.
+  const vclock::IntrusionScope calibration(clock_, 0);
+  constexpr std::uint64_t kPairs = 1000;
+  std::array<std::uint64_t, 9> batches{};
+  for (std::uint64_t& batch : batches) {
+    const std::uint64_t start = source_.now_ns();
+    for (std::uint64_t i = 0; i < kPairs; ++i) {
+      vcmon_scope scope = vcmon_call_scope(SiteRegistry::kRejectedBase);
+      vcmon_scope_end(&scope);
+    }
+    batch = (source_.now_ns() - start + kPairs) / (2 * kPairs);
+  }
+  const std::uint64_t dispatch_ns = median(batches);
+  ProbeCosts costs = probes_.costs();
+  costs.timed_ns += dispatch_ns;
+  costs.untimed_ns += dispatch_ns;
+  costs.throttled_ns += dispatch_ns;
+  probes_.set_costs(costs);
 }
 
 Monitor::Monitor()
@@ -149,6 +189,7 @@ Monitor::Monitor()
   action_cost_ns_ = measure_clock_read_ns(source_);
   const vclock::IntrusionScope calibration(clock_, 0);
   probes_.set_costs(calibrate_probe_costs(source_, config_.inject_probe_ns));
+  probes_.set_throttle({config_.throttle_calls, config_.throttle_mean_ns});
   pthread_key_create(&thread_end_key, on_thread_end);
   install_termination_handlers(*this);
 }

@@ -86,6 +86,9 @@ public:
   SiteRegistry& registry() { return registry_; }
   ProbeCore& probes() { return probes_; }
   const ProbeCosts& probe_costs() const { return probes_.costs(); }
+  // Adds to the calibrated probe costs what the probe ABI's calls cost around the probe logic
+  // (once the instance exists: the ABI reaches the monitor through it).
+  void add_dispatch_cost();
   const vclock::ClockSource& clock_source() const { return source_; }
   ThreadRecordsList& thread_records_list() { return threads_; }
   // The calling thread's stack and records (attached on its first probe).

@@ -21,7 +21,8 @@ public:
     std::atomic<std::uint64_t> time_ns{0};
     std::atomic<std::uint64_t> sync_delay_ns{0};
     std::atomic<std::uint64_t> bytes{0};
-    MessageSizeCounters sizes; // com records only
+    std::atomic<std::uint64_t> untimed{0}; // proc records only
+    MessageSizeCounters sizes;             // com records only
   };
 
   explicit OverflowRecords(std::uint32_t capacity); // a power of two

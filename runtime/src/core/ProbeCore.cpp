@@ -65,6 +65,9 @@ void ProbeCore::add_elapsed(const Frame& frame, std::uint64_t end_vt_ns) {
     return;
   }
   const std::uint64_t elapsed = end_vt_ns > frame.entry_vt_ns ? end_vt_ns - frame.entry_vt_ns : 0;
+  if (frame.proc != nullptr) {
+    frame.proc->measured_ns += elapsed;
+  }
   if (frame.shared_record) {
     frame.time_ns->fetch_add(elapsed, std::memory_order_relaxed);
   } else {
@@ -105,36 +108,75 @@ void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKi
   }
 }
 
+bool ProbeCore::timed_activation(ProcSlots& proc) const {
+  if (proc.throttled) [[unlikely]] {
+    return false;
+  }
+  // Decided once, at the threshold: O(1), and a procedure that was slow so far stays timed.
+  if (++proc.activations == throttle_.calls &&
+      proc.measured_ns < throttle_.calls * throttle_.mean_ns) [[unlikely]] {
+    proc.throttled = true;
+    return false;
+  }
+  return true;
+}
+
 void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index) {
-  const std::uint64_t start = now_ns();
   ThreadRecords& records = *thread.records;
+  ProcSlots* proc = records.procs.get(kind_index);
+  // A recursive activation adds no time (the outermost one covers it): it reads no clock and
+  // does not count towards throttling.
+  const bool recursive = proc != nullptr && proc->active > 0;
+  const bool timed = proc == nullptr || (!recursive && timed_activation(*proc));
+  const std::uint64_t start = timed || costs_.inject_ns != 0 ? now_ns() : 0;
   add_owned(records.probe_events, 1);
   const std::uint32_t call_site = thread.stack.innermost_statement(SiteKind::Call);
   Frame* frame = push(thread, site, SiteKind::Procedure);
-  if (ProcSlots* proc = records.procs.get(kind_index)) [[likely]] {
+  if (proc != nullptr) [[likely]] {
     // A folded activation (no frame) is counted too; its time stays in the stored ones.
     std::atomic<std::uint64_t>* time_ns = nullptr;
     bool shared_record = false;
     if (KeyedRecord* record = proc->by_call_site.find_or_claim(call_site)) [[likely]] {
       add_owned(record->count, 1);
+      if (!timed && !recursive) {
+        add_owned(record->untimed, 1);
+      }
       time_ns = &record->time_ns;
     } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, call_site)) {
       entry->count.fetch_add(1, std::memory_order_relaxed);
+      if (!timed && !recursive) {
+        entry->untimed.fetch_add(1, std::memory_order_relaxed);
+      }
       time_ns = &entry->time_ns;
       shared_record = true;
     }
     if (frame != nullptr) [[likely]] {
       frame->proc = proc;
-      frame->adds_time = proc->active++ == 0;
-      frame->entry_vt_ns = thread_virtual_at(thread, start);
+      ++proc->active;
+      frame->adds_time = timed;
+      frame->entry_vt_ns = timed ? thread_virtual_at(thread, start) : 0;
       frame->time_ns = time_ns;
       frame->shared_record = shared_record;
     }
   }
-  charge(start, costs_.timed_ns);
+  charge(start, timed ? costs_.timed_ns : costs_.throttled_ns);
 }
 
 void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
+  ActivationStack& stack = thread.stack;
+  const Frame* top = stack.top();
+  // A throttled or recursive activation adds no time: closing it needs no clock.
+  const bool closes_untimed = top != nullptr && top->site == site &&
+                              top->kind == SiteKind::Procedure && !top->adds_time &&
+                              stack.folded == 0;
+  if (closes_untimed) {
+    const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+    add_owned(thread.records->probe_events, 1);
+    close_frame(*top, 0);
+    --stack.depth;
+    charge(start, costs_.throttled_ns);
+    return;
+  }
   const std::uint64_t start = now_ns();
   add_owned(thread.records->probe_events, 1);
   close_activation(thread, site, SiteKind::Procedure, thread_virtual_at(thread, start));

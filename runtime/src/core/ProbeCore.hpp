@@ -13,9 +13,19 @@
 namespace vcmon::runtime {
 
 struct ProbeCosts {
-  std::uint64_t timed_ns = 0;   // a probe that reads the clock (procedure and loop enter/exit)
-  std::uint64_t untimed_ns = 0; // one that does not (loop iteration, call and comm markers)
-  std::uint64_t inject_ns = 0;  // VCMON_INJECT_PROBE_NS: busy-waited and measured
+  std::uint64_t timed_ns = 0;     // a probe that reads the clock (procedure and loop enter/exit)
+  std::uint64_t untimed_ns = 0;   // one that does not (call and comm markers, counted loops)
+  std::uint64_t inject_ns = 0;    // VCMON_INJECT_PROBE_NS: busy-waited and measured
+  std::uint64_t throttled_ns = 0; // a throttled procedure's enter or exit
+};
+
+// When a procedure stops paying clock reads on a thread (as TAU throttles): once it has been
+// activated `calls` times there, if those took less than `mean_ns` each on average. Its
+// counts stay exact, what its probes cost is still charged, and its time from then on is its
+// caller's (docs/runtime.md, "Throttling"). `calls` 0: never.
+struct ThrottlePolicy {
+  std::uint64_t calls = 0;
+  std::uint64_t mean_ns = 0;
 };
 
 // Hidden, like everything in the core: calls inside libvcmon bind directly, not through the PLT.
@@ -26,6 +36,7 @@ public:
 
   void set_costs(ProbeCosts costs) { costs_ = costs; }
   const ProbeCosts& costs() const { return costs_; }
+  void set_throttle(ThrottlePolicy throttle) { throttle_ = throttle; }
 
   // `kind_index` is the site's index among sites of its kind (SiteEntry::kind_index).
   void enter_procedure(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
@@ -80,6 +91,8 @@ private:
   void close_activation(ThreadState& thread, std::uint32_t site, tables::SiteKind kind,
                         std::uint64_t end_vt_ns);
   void close_frame(const Frame& frame, std::uint64_t end_vt_ns);
+  // Counts an activation of `proc` and says whether it is to be timed.
+  bool timed_activation(ProcSlots& proc) const;
   // Adds the frame's virtual time since its entry to its record (when it keeps time).
   static void add_elapsed(const Frame& frame, std::uint64_t end_vt_ns);
   // Charges the probe: its calibrated constant, plus the injected cost busy-waited from
@@ -89,6 +102,7 @@ private:
   vclock::VirtualClock& clock_;
   OverflowRecords& overflow_;
   ProbeCosts costs_;
+  ThrottlePolicy throttle_;
 };
 
 } // namespace vcmon::runtime

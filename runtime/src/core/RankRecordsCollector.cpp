@@ -18,6 +18,7 @@ struct Sums {
   std::uint64_t sync_delay_ns = 0;
   std::uint64_t bytes = 0;
   std::uint64_t iterations = 0;
+  std::uint64_t untimed = 0;                   // proc records: throttled activations
   std::uint64_t min_bytes = ~std::uint64_t{0}; // com records: message sizes
   std::uint64_t max_bytes = 0;
   std::array<std::uint64_t, tables::kSizeClasses> size_classes{};
@@ -45,6 +46,7 @@ void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlotsOf<Record
     s.time_ns += slot.time_ns.load(std::memory_order_relaxed);
     s.sync_delay_ns += slot.sync_delay_ns.load(std::memory_order_relaxed);
     s.bytes += slot.bytes.load(std::memory_order_relaxed);
+    s.untimed += slot.untimed.load(std::memory_order_relaxed);
     if constexpr (std::is_same_v<Record, ComKeyedRecord>) {
       s.add(slot.sizes);
     }
@@ -111,6 +113,7 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
     s.time_ns += entry.time_ns.load(std::memory_order_relaxed);
     s.sync_delay_ns += entry.sync_delay_ns.load(std::memory_order_relaxed);
     s.bytes += entry.bytes.load(std::memory_order_relaxed);
+    s.untimed += entry.untimed.load(std::memory_order_relaxed);
     if (is_com) {
       s.add(entry.sizes);
     }
@@ -118,7 +121,7 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
   out.dropped_records = overflow.dropped();
 
   for (const auto& [key, s] : procs) {
-    out.records.procs.push_back({key.first, key.second, s.time_ns, s.count});
+    out.records.procs.push_back({key.first, key.second, s.time_ns, s.count, s.untimed});
   }
   for (const auto& [site, s] : loops) {
     if (s.count > 0) {

@@ -16,7 +16,7 @@ inline void add_owned(std::atomic<std::uint64_t>& counter, std::uint64_t delta) 
 }
 
 // One record of a keyed family: a proc record keyed by activating call site, or a com
-// record keyed by partner. For proc records only count and time_ns are used; for com
+// record keyed by partner. For proc records count, time_ns and untimed are used; for com
 // records time_ns is the transmission time.
 struct KeyedRecord {
   static constexpr std::uint32_t kEmptyKey = 0xFFFF'FFFEu; // neither a site id nor a rank
@@ -25,6 +25,7 @@ struct KeyedRecord {
   std::atomic<std::uint64_t> time_ns{0};
   std::atomic<std::uint64_t> sync_delay_ns{0};
   std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> untimed{0}; // activations of a throttled procedure
 };
 
 // The sizes of a com record's messages (tables::ComRecord): the smallest (all ones while there
@@ -94,6 +95,11 @@ struct ProcSlots {
   // Activations of this procedure open on the owning thread: more than zero at entry means
   // recursion, whose time the outermost activation already covers.
   std::uint32_t active = 0;
+  // Throttling (ThrottlePolicy), owner thread only: activations so far, the time the timed
+  // outermost ones took, and whether the clock is no longer read for it.
+  bool throttled = false;
+  std::uint64_t activations = 0;
+  std::uint64_t measured_ns = 0;
 };
 
 struct LoopCounters {

@@ -43,7 +43,10 @@ struct ReportNode {
   RankStats time;        // inclusive virtual time, ns
   double count = 0;      // executions (activations, loop runs, messages) over the ranks
   double iterations = 0; // Loop only
-  double percent = 0;    // time.total over the program's total
+  // Procedure only: activations among `count` whose time is not measured (throttled): their
+  // time is in the parent's self time.
+  double untimed = 0;
+  double percent = 0; // time.total over the program's total
   // Time this node accounts for in its parent: its own time, except for a recursive node,
   // whose time is already part of the enclosing activation and which accounts only for what
   // its children add (DESIGN.md §3: never counted twice around a cycle), and for a node

@@ -21,6 +21,9 @@ struct ProcRecord {
   SiteId call_site = kNoSite;
   std::uint64_t time_ns = 0;
   std::uint64_t count = 0;
+  // Activations among `count` whose time is not in time_ns: the procedure was throttled on
+  // their thread (docs/runtime.md, "Throttling"), so their time is their caller's.
+  std::uint64_t untimed = 0;
   bool operator==(const ProcRecord&) const = default;
 };
 
