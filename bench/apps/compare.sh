@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# compare.sh MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=5] [RANKS=2]
+# The proxy applications beside this script (cg, hydro, particles, kernels), each built with
+# -O3 three ways and run four ways under `MPIEXEC -n RANKS`:
+#   plain         built with MPICC
+#   linked        compiled with MPICC, linked with libvcmon ahead of MPI (MPI_* interposed,
+#                 no probes)
+#   instrumented  built with VCMON_MPICC (probes inserted, libvcmon linked)
+#   inject1000    the instrumented build with VCMON_INJECT_PROBE_NS=1000
+# RUNS rounds, each running every variant once, in the reverse order of the round before, so
+# that no variant always follows another. The monitored variants run with VCMON_WTIME=virtual,
+# so that the applications' own MPI_Wtime phase timers read virtual time (real time minus the
+# monitor's intrusion), and write their profiles into a temporary directory; every such run
+# must write one. Prints, per application, the median wall time of each variant and its ratio
+# to plain (with the range of the per-round ratios), and per phase the median seconds and
+# |variant - plain| / plain. Fails (after printing) when a run fails or a `verify` value differs
+# between any two runs.
+# Environment: RUNS and RANKS (when not given as arguments, as from the bench_apps target),
+# APPS (default "cg hydro particles kernels"), APP_ARGS (arguments for every application, default
+# none: their default sizes), RUN_TIMEOUT (seconds per run, default 3600: with every probe
+# costing 1 us more, a default-size instrumented run may take half an hour).
+set -euo pipefail
+if [ $# -lt 4 ] || [ $# -gt 6 ]; then
+  echo "usage: $0 MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=5] [RANKS=2]" >&2
+  exit 2
+fi
+mpiexec=$1 mpicc=$2 vcmon_mpicc=$3 libdir=$4 runs=${5:-${RUNS:-5}} ranks=${6:-${RANKS:-2}}
+apps=${APPS:-cg hydro particles kernels}
+read -r -a app_args <<<"${APP_ARGS:-}"
+run_timeout=${RUN_TIMEOUT:-3600}
+sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+variants=(plain linked instrumented inject1000)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vcmon-apps.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The header makes a pasted table self-describing.
+printf '# command:'
+printf ' %q' "$0" "$@"
+printf '\n'
+for setting in RUNS RANKS APPS APP_ARGS RUN_TIMEOUT; do
+  if [ -n "${!setting:-}" ]; then
+    echo "# $setting=${!setting}"
+  fi
+done
+cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+echo "# machine: nproc $(nproc), $(uname -m), ${cpu:-unknown CPU}; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "# compiler: $("$mpicc" --version 2>/dev/null | head -n 1)"
+
+echo "# building in $work" >&2
+# The builds load a copy of libvcmon, so that a rebuild of the library while the runs go on
+# (they may take long) cannot mix two versions in one table.
+mkdir "$work/lib"
+cp "$libdir"/libvcmon.so* "$work/lib/"
+for app in $apps; do
+  source=$sources/$app.c
+  "$mpicc" -O3 "$source" -o "$work/$app.plain" -lm
+  "$mpicc" -O3 "$source" -o "$work/$app.linked" -L"$work/lib" -Wl,--no-as-needed -lvcmon \
+    -Wl,-rpath,"$work/lib" -lm
+  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" -O3 "$source" -o "$work/$app.instrumented" -lm
+  # Linked-only must really load libvcmon, or the comparison measures nothing.
+  for build in linked instrumented; do
+    libraries=$(ldd "$work/$app.$build")
+    if ! grep -q -F "$work/lib/libvcmon" <<<"$libraries"; then
+      echo "FAIL: $app.$build does not load libvcmon:" >&2
+      echo "$libraries" >&2
+      exit 1
+    fi
+  done
+done
+
+failed=0
+results=$work/results
+: >"$results"
+
+# run APP VARIANT ROUND: one run; appends wall, phase and verify records to $results.
+run() {
+  local app=$1 variant=$2 round=$3
+  local binary=$work/$app.$variant
+  local -a environment=()
+  local profiles=$work/profiles-$app-$variant-$round
+  case $variant in
+  plain) ;;
+  linked | instrumented) environment=(VCMON_WTIME=virtual VCMON_OUTPUT="$profiles") ;;
+  inject1000)
+    binary=$work/$app.instrumented
+    environment=(VCMON_WTIME=virtual VCMON_OUTPUT="$profiles" VCMON_INJECT_PROBE_NS=1000) ;;
+  esac
+  mkdir -p "$profiles"
+  local out=$work/out-$app-$variant-$round err=$work/err-$app-$variant-$round
+  local status=0 start end
+  start=$(date +%s.%N)
+  (cd "$work" && env ${environment[@]+"${environment[@]}"} timeout -k 5 "$run_timeout" \
+    "$mpiexec" -n "$ranks" "$binary" ${app_args[@]+"${app_args[@]}"} \
+    </dev/null >"$out" 2>"$err") || status=$?
+  end=$(date +%s.%N)
+  local seconds
+  seconds=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }')
+  local problem=""
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    problem="hang (no end within $run_timeout s)"
+  elif [ $status -ne 0 ]; then
+    problem="exit status $status"
+  elif ! grep -q '^phase total ' "$out" || [ "$(grep -c '^verify ' "$out")" -ne 1 ]; then
+    problem="no 'phase total' line or not exactly one 'verify' line"
+  elif grep -v -q -E '^(#|phase |verify )' "$out"; then
+    problem="unexpected lines on stdout"
+  elif [ "$variant" != plain ] &&
+    [ "$(find "$profiles" -name '*.vcmon' | wc -l)" -ne 1 ]; then
+    problem="not exactly one profile in VCMON_OUTPUT (is libvcmon interposing?)"
+  fi
+  rm -rf "$profiles"
+  if [ -n "$problem" ]; then
+    echo "--- FAIL: $app $variant round $round: $problem after $seconds s; stdout:"
+    head -c 4000 "$out"
+    echo "--- stderr:"
+    head -c 20000 "$err"
+    failed=1
+    return
+  fi
+  echo "wall $app $variant $round $seconds" >>"$results"
+  awk -v app="$app" -v variant="$variant" -v round="$round" '
+    $1 == "phase" { print "phase", app, variant, round, $2, $3 }
+    $1 == "verify" { print "verify", app, variant, round, $2 }' "$out" >>"$results"
+}
+
+for ((round = 1; round <= runs; ++round)); do
+  order=("${variants[@]}")
+  if ((round % 2 == 0)); then
+    order=(inject1000 instrumented linked plain)
+  fi
+  for app in $apps; do
+    for variant in "${order[@]}"; do
+      echo "# round $round/$runs: $app $variant" >&2
+      run "$app" "$variant" "$round"
+    done
+  done
+done
+
+echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
+  "plain wall [range of the per-round ratios]; phases: median s (|variant - plain| / plain);" \
+  "plain phases: median s [(max - min) / median over the plain runs: the phase's own noise]"
+for app in $apps; do
+  awk -v app="$app" -v variant_list="${variants[*]}" '
+    function median(key,    n, i, j, t, v) {
+      n = count[key]
+      if (n == 0) return ""
+      for (i = 1; i <= n; ++i) v[i] = value[key, i]
+      for (i = 2; i <= n; ++i)           # insertion sort: n is small
+        for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    function add(key, x) { value[key, ++count[key]] = x }
+    # (max - min) / median over the rounds, in %: how much the phase varies by itself.
+    function spread(key,    n, i, low, high, m) {
+      n = count[key]
+      m = median(key)
+      if (n == 0 || m == 0) return "-"
+      low = high = value[key, 1]
+      for (i = 2; i <= n; ++i) {
+        if (value[key, i] < low) low = value[key, i]
+        if (value[key, i] > high) high = value[key, i]
+      }
+      return sprintf("%.0f%%", 100 * (high - low) / m)
+    }
+    $2 != app { next }
+    $1 == "wall" { add("wall" SUBSEP $3, $5); wall[$3, $4] = $5; rounds[$4] = 1 }
+    $1 == "phase" {
+      if (!(($5) in seen)) { seen[$5] = 1; phases[++phase_count] = $5 }
+      add("phase" SUBSEP $3 SUBSEP $5, $6)
+    }
+    $1 == "verify" {
+      if (!(($5) in verify)) { verify[$5] = 1; distinct++ }
+      verify_of[$3, $4] = $5
+      if ($4 > last_round) last_round = $4
+    }
+    END {
+      nv = split(variant_list, variants, " ")
+      printf "\n== %s: verify", app
+      for (v in verify) printf " %s", v
+      printf "\n%-18s", ""
+      for (k = 1; k <= nv; ++k) printf " %-22s", variants[k]
+      printf "\n%-18s", "wall s"
+      for (k = 1; k <= nv; ++k) {
+        m = median("wall" SUBSEP variants[k])
+        printf " %-22s", m == "" ? "-" : sprintf("%.3f", m)
+      }
+      plain_wall = median("wall" SUBSEP "plain")
+      printf "\n%-18s", "ratio to plain"
+      for (k = 1; k <= nv; ++k) {
+        m = median("wall" SUBSEP variants[k])
+        if (m == "" || plain_wall == "" || plain_wall == 0) { printf " %-22s", "-"; continue }
+        low = ""; high = ""
+        for (r in rounds) {
+          if (!((variants[k], r) in wall) || !(("plain", r) in wall)) continue
+          q = wall[variants[k], r] / wall["plain", r]
+          if (low == "" || q < low) low = q
+          if (high == "" || q > high) high = q
+        }
+        printf " %-22s", sprintf("%.2f [%.2f-%.2f]", m / plain_wall, low, high)
+      }
+      for (p = 1; p <= phase_count; ++p) {
+        printf "\n%-18s", "phase " phases[p]
+        base = median("phase" SUBSEP "plain" SUBSEP phases[p])
+        for (k = 1; k <= nv; ++k) {
+          m = median("phase" SUBSEP variants[k] SUBSEP phases[p])
+          if (m == "") { printf " %-22s", "-"; continue }
+          if (variants[k] == "plain") {
+            printf " %-22s", sprintf("%.4f [%s]", m, spread("phase" SUBSEP "plain" SUBSEP phases[p]))
+            continue
+          }
+          if (base == "") { printf " %-22s", sprintf("%.4f", m); continue }
+          difference = base > 0 ? sprintf("%.1f%%", 100 * (m > base ? m - base : base - m) / base) : "-"
+          printf " %-22s", sprintf("%.4f (%s)", m, difference)
+        }
+      }
+      printf "\n"
+      if (distinct > 1) {
+        for (k = 1; k <= nv; ++k)
+          for (r = 1; r <= last_round; ++r)
+            if ((variants[k], r) in verify_of)
+              printf "verify %s round %d: %s\n", variants[k], r, verify_of[variants[k], r]
+        exit 3
+      }
+    }' "$results" || {
+    status=$?
+    if [ $status -eq 3 ]; then
+      echo "FAIL: $app: the verify values differ between runs"
+    else
+      echo "FAIL: $app: the table could not be made (awk status $status)"
+    fi
+    failed=1
+  }
+done
+exit $failed

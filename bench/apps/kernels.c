@@ -1,0 +1,101 @@
+/* kernels: vectorisable loops (axpy, a dot product, a 2-D row sum) called many times over
+ * cache-resident arrays, the case where a probe inside a loop body would cost the most: it
+ * would stop the vectoriser. Each kernel is its own phase, timed with MPI_Wtime; the ranks
+ * work independently and meet in one MPI_Allreduce of the checksum at the end.
+ * Usage: mpiexec -n P kernels [array length, default 4096] [repetitions, default 200000]
+ * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify CHECKSUM";
+ * other lines start with '#'. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum phase { phase_axpy, phase_dot, phase_rows, phase_total, phase_count };
+static const char* const phase_names[phase_count] = {"axpy", "dot", "rows", "total"};
+static double phase_seconds[phase_count];
+
+void axpy(int n, double a, const double* restrict x, double* restrict y) {
+  for (int i = 0; i < n; ++i) {
+    y[i] += a * x[i];
+  }
+}
+
+double dot(int n, const double* restrict x, const double* restrict y) {
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sum += x[i] * y[i];
+  }
+  return sum;
+}
+
+/* y[r] = sum of row r of the m x c matrix a. */
+void row_sums(int m, int c, const double* restrict a, double* restrict y) {
+  for (int r = 0; r < m; ++r) {
+    double sum = 0.0;
+    for (int k = 0; k < c; ++k) {
+      sum += a[r * c + k];
+    }
+    y[r] = sum;
+  }
+}
+
+static int positive_argument(int argc, char** argv, int index, int fallback) {
+  if (argc <= index) {
+    return fallback;
+  }
+  const int value = atoi(argv[index]);
+  return value > 0 ? value : fallback;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, ranks;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const int n = positive_argument(argc, argv, 1, 4096);
+  const int repetitions = positive_argument(argc, argv, 2, 200000);
+  double* x = malloc(sizeof(double) * (size_t)n);
+  double* y = malloc(sizeof(double) * (size_t)n);
+  double* sums = malloc(sizeof(double) * (size_t)(n / 16 + 1));
+  if (x == NULL || y == NULL || sums == NULL) {
+    fprintf(stderr, "kernels: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (int i = 0; i < n; ++i) {
+    x[i] = 1.0 / (i + 1 + rank);
+    y[i] = 0.0;
+  }
+
+  const double start = MPI_Wtime();
+  double checksum = 0.0;
+  for (int r = 0; r < repetitions; ++r) {
+    double t = MPI_Wtime();
+    axpy(n, 1e-6, x, y);
+    const double after_axpy = MPI_Wtime();
+    checksum += dot(n, x, y) * 1e-9;
+    const double after_dot = MPI_Wtime();
+    row_sums(n / 16, 16, y, sums);
+    const double after_rows = MPI_Wtime();
+    phase_seconds[phase_axpy] += after_axpy - t;
+    phase_seconds[phase_dot] += after_dot - after_axpy;
+    phase_seconds[phase_rows] += after_rows - after_dot;
+  }
+  checksum += sums[0];
+  phase_seconds[phase_total] = MPI_Wtime() - start;
+
+  double total = 0.0;
+  MPI_Allreduce(&checksum, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double slowest[phase_count];
+  MPI_Reduce(phase_seconds, slowest, phase_count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("# kernels: %d doubles, %d repetitions, %d ranks\n", n, repetitions, ranks);
+    for (int p = 0; p < phase_count; ++p) {
+      printf("phase %s %.6f\n", phase_names[p], slowest[p]);
+    }
+    printf("verify %.10e\n", total);
+  }
+  free(x);
+  free(y);
+  free(sums);
+  MPI_Finalize();
+  return 0;
+}
