@@ -7,6 +7,7 @@
  * Usage: mpiexec -n P cg [box edge per rank, default 80] [iterations, default 150]
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify RESIDUAL";
  * other lines start with '#'. */
+#include "app_arguments.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -201,19 +202,6 @@ static double solve(const struct box* box, const struct csr_matrix* a, const dou
   free(ap);
   free(r);
   return residual;
-}
-
-/* Parses argv[index] as a positive int, or returns `fallback` when it is absent. */
-static int positive_argument(int argc, char** argv, int index, int fallback) {
-  if (argc <= index) {
-    return fallback;
-  }
-  char* end;
-  const long value = strtol(argv[index], &end, 10);
-  if (*end != '\0' || value < 1 || value > 100000) {
-    return -1;
-  }
-  return (int)value;
 }
 
 int main(int argc, char** argv) {

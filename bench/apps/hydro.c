@@ -12,6 +12,7 @@
  * says so and fails.
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify KINETIC";
  * other lines start with '#'. */
+#include "app_arguments.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -325,19 +326,6 @@ static void energies(const struct mesh* m, double* kinetic, double* internal) {
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   *kinetic = global[0];
   *internal = global[1];
-}
-
-/* Parses argv[index] as a positive int, or returns `fallback` when it is absent. */
-static int positive_argument(int argc, char** argv, int index, int fallback) {
-  if (argc <= index) {
-    return fallback;
-  }
-  char* end;
-  const long value = strtol(argv[index], &end, 10);
-  if (*end != '\0' || value < 1 || value > 100000) {
-    return -1;
-  }
-  return (int)value;
 }
 
 int main(int argc, char** argv) {

@@ -5,6 +5,7 @@
  * Usage: mpiexec -n P kernels [array length, default 4096] [repetitions, default 200000]
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify CHECKSUM";
  * other lines start with '#'. */
+#include "app_arguments.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,14 +39,6 @@ void row_sums(int m, int c, const double* restrict a, double* restrict y) {
   }
 }
 
-static int positive_argument(int argc, char** argv, int index, int fallback) {
-  if (argc <= index) {
-    return fallback;
-  }
-  const int value = atoi(argv[index]);
-  return value > 0 ? value : fallback;
-}
-
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, ranks;
@@ -53,6 +46,13 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const int n = positive_argument(argc, argv, 1, 4096);
   const int repetitions = positive_argument(argc, argv, 2, 200000);
+  if (n < 16 || repetitions < 1) {
+    if (rank == 0) {
+      fprintf(stderr, "usage: kernels [array length >= 16] [repetitions >= 1]\n");
+    }
+    MPI_Finalize();
+    return 1;
+  }
   double* x = malloc(sizeof(double) * (size_t)n);
   double* y = malloc(sizeof(double) * (size_t)n);
   double* sums = malloc(sizeof(double) * (size_t)(n / 16 + 1));

@@ -10,6 +10,7 @@
  *        [steps, default 100]
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify ENERGY" (the
  * total energy per particle at the end); other lines start with '#'. */
+#include "app_arguments.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -511,19 +512,6 @@ static void energies(struct domain* d, double potential, double totals[3]) {
   }
   MPI_Allreduce(local, totals, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   phase_seconds[phase_energy] += MPI_Wtime() - start;
-}
-
-/* Parses argv[index] as a positive int, or returns `fallback` when it is absent. */
-static int positive_argument(int argc, char** argv, int index, int fallback) {
-  if (argc <= index) {
-    return fallback;
-  }
-  char* end;
-  const long value = strtol(argv[index], &end, 10);
-  if (*end != '\0' || value < 1 || value > 100000) {
-    return -1;
-  }
-  return (int)value;
 }
 
 int main(int argc, char** argv) {
