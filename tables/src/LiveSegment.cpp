@@ -1,6 +1,7 @@
 #include "vcmon/tables/LiveSegment.hpp"
 
 #include "FileDescriptor.hpp"
+#include "vcmon/tables/Profile.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +19,9 @@
 #include <unistd.h>
 
 namespace vcmon::tables {
+
+static_assert(kProfileVersion == 4 && kLiveSegmentVersion == 2,
+              "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 
 using detail::FileDescriptor;

@@ -57,6 +57,69 @@
   X(Dist_graph_create)                                                                             \
   X(Dist_graph_create_adjacent) X(Comm_free) X(Comm_disconnect)
 
+// Datatypes, groups, attributes and reduction operations: local objects a program makes and
+// frees, each call holding its own time (CallTime) with no partner. Listed with their
+// parameters and arguments, so that one macro writes every wrapper (LocalObjectWrappers.cpp).
+// Queries (MPI_Comm_rank, MPI_Type_size, MPI_Comm_get_attr, MPI_Wtime) are not records: they
+// are lookups cheaper than the two clock reads a record costs.
+#define VCMON_MPI_LOCAL_OBJECTS(X)                                                                 \
+  X(Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype* newtype),                    \
+    (count, oldtype, newtype))                                                                     \
+  X(Type_vector,                                                                                   \
+    (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype),       \
+    (count, blocklength, stride, oldtype, newtype))                                                \
+  X(Type_create_hvector,                                                                           \
+    (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype),  \
+    (count, blocklength, stride, oldtype, newtype))                                                \
+  X(Type_indexed,                                                                                  \
+    (int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,       \
+     MPI_Datatype* newtype),                                                                       \
+    (count, blocklengths, displacements, oldtype, newtype))                                        \
+  X(Type_create_hindexed,                                                                          \
+    (int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,  \
+     MPI_Datatype* newtype),                                                                       \
+    (count, blocklengths, displacements, oldtype, newtype))                                        \
+  X(Type_create_indexed_block,                                                                     \
+    (int count, int blocklength, const int displacements[], MPI_Datatype oldtype,                 \
+     MPI_Datatype* newtype),                                                                       \
+    (count, blocklength, displacements, oldtype, newtype))                                         \
+  X(Type_create_struct,                                                                            \
+    (int count, const int blocklengths[], const MPI_Aint displacements[],                         \
+     const MPI_Datatype types[], MPI_Datatype* newtype),                                           \
+    (count, blocklengths, displacements, types, newtype))                                          \
+  X(Type_create_subarray,                                                                          \
+    (int ndims, const int sizes[], const int subsizes[], const int starts[], int order,           \
+     MPI_Datatype oldtype, MPI_Datatype* newtype),                                                 \
+    (ndims, sizes, subsizes, starts, order, oldtype, newtype))                                     \
+  X(Type_create_resized,                                                                           \
+    (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype),                  \
+    (oldtype, lb, extent, newtype))                                                                \
+  X(Type_dup, (MPI_Datatype oldtype, MPI_Datatype * newtype), (oldtype, newtype))                  \
+  X(Type_commit, (MPI_Datatype * datatype), (datatype))                                            \
+  X(Type_free, (MPI_Datatype * datatype), (datatype))                                              \
+  X(Comm_group, (MPI_Comm comm, MPI_Group * group), (comm, group))                                 \
+  X(Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                 \
+    (group, n, ranks, newgroup))                                                                   \
+  X(Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                 \
+    (group, n, ranks, newgroup))                                                                   \
+  X(Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group * newgroup),                       \
+    (group1, group2, newgroup))                                                                    \
+  X(Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group * newgroup),                \
+    (group1, group2, newgroup))                                                                    \
+  X(Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group * newgroup),                  \
+    (group1, group2, newgroup))                                                                    \
+  X(Group_free, (MPI_Group * group), (group))                                                      \
+  X(Comm_create_keyval,                                                                            \
+    (MPI_Comm_copy_attr_function * copy_fn, MPI_Comm_delete_attr_function * delete_fn,            \
+     int* keyval, void* extra_state),                                                              \
+    (copy_fn, delete_fn, keyval, extra_state))                                                     \
+  X(Comm_free_keyval, (int* keyval), (keyval))                                                     \
+  X(Comm_set_attr, (MPI_Comm comm, int keyval, void* value), (comm, keyval, value))                \
+  X(Comm_delete_attr, (MPI_Comm comm, int keyval), (comm, keyval))                                 \
+  X(Op_create, (MPI_User_function * function, int commute, MPI_Op * op),                           \
+    (function, commute, op))                                                                       \
+  X(Op_free, (MPI_Op * op), (op))
+
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \
   X(Barrier, barrier)                                                                              \
@@ -84,17 +147,19 @@
 namespace vcmon::runtime::mpi {
 
 // Dense indices: point-to-point, their large-count twins, probes and completion,
-// collectives, their nonblocking twins, MPI_Init and MPI_Finalize, management.
+// collectives, their nonblocking twins, MPI_Init and MPI_Finalize, management, local objects.
 enum class MpiFunction : unsigned {
 #define VCMON_ENUM(NAME) NAME,
+#define VCMON_ENUM_LOCAL(NAME, params, args) NAME,
 #define VCMON_ENUM_C(NAME) NAME##_c,
 #define VCMON_ENUM_COLL(NAME, lower) NAME,
 #define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
   VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
       VCMON_MPI_PROBES_AND_COMPLETION(VCMON_ENUM) VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL)
           VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
-              VCMON_MPI_MANAGEMENT(VCMON_ENUM)
+              VCMON_MPI_MANAGEMENT(VCMON_ENUM) VCMON_MPI_LOCAL_OBJECTS(VCMON_ENUM_LOCAL)
 #undef VCMON_ENUM
+#undef VCMON_ENUM_LOCAL
 #undef VCMON_ENUM_C
 #undef VCMON_ENUM_COLL
 #undef VCMON_ENUM_ICOLL
