@@ -268,14 +268,39 @@ bool SiteCollector::TraverseLambdaExpr(clang::LambdaExpr* lambda, DataRecursionQ
 
 bool SiteCollector::TraverseCompoundStmt(clang::CompoundStmt* stmt, DataRecursionQueue*) {
   const bool function_body = !pending_bodies_.empty() && pending_bodies_.back().body == stmt;
+  const auto open = main_file_offset(stmt->getLBracLoc());
+  // A block after a #pragma line (an OpenMP parallel region) may run on several threads: a
+  // loop in it must not count into locals of a loop outside.
+  const bool region = function_body || (open && follows_pragma_line(*open));
   if (function_body) {
     scopes_.push_back(pending_bodies_.back().site);
   }
-  const bool go_on = Base::TraverseCompoundStmt(stmt, nullptr);
+  const bool go_on =
+      region ? counted_into(kNoSite, [&] { return Base::TraverseCompoundStmt(stmt, nullptr); })
+             : Base::TraverseCompoundStmt(stmt, nullptr);
   if (function_body) {
     scopes_.pop_back();
   }
   return go_on;
+}
+
+template <typename Traverse> bool SiteCollector::counted_into(SiteId loop, Traverse traverse) {
+  count_into_.push_back(loop);
+  const bool go_on = traverse();
+  count_into_.pop_back();
+  return go_on;
+}
+
+bool SiteCollector::follows_pragma_line(unsigned begin) const {
+  const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
+  std::size_t i = begin;
+  while (i > 0 && is_space(text[i - 1])) {
+    --i;
+  }
+  const std::size_t line_start = text.rfind('\n', i == 0 ? 0 : i - 1);
+  const llvm::StringRef previous_line =
+      text.slice(line_start == llvm::StringRef::npos ? 0 : line_start + 1, i).ltrim();
+  return previous_line.startswith("#");
 }
 
 // ---- loops ----
@@ -286,18 +311,7 @@ bool SiteCollector::loop_can_be_wrapped(const clang::Stmt* loop, const clang::St
     return false; // [[attribute]] and #pragma loop hints must stay on the loop itself
   }
   // A loop right after a #pragma line (OpenMP, unroll, ivdep) must stay the pragma's statement.
-  const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
-  std::size_t i = begin;
-  while (i > 0 && is_space(text[i - 1])) {
-    --i;
-  }
-  const std::size_t line_start = text.rfind('\n', i == 0 ? 0 : i - 1);
-  const llvm::StringRef previous_line =
-      text.slice(line_start == llvm::StringRef::npos ? 0 : line_start + 1, i).ltrim();
-  if (previous_line.startswith("#")) {
-    return false;
-  }
-  return !has_jump_target(body);
+  return !follows_pragma_line(begin) && !has_jump_target(body);
 }
 
 template <typename Traverse>
@@ -305,15 +319,18 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
                                   clang::SourceLocation keyword, const char* name,
                                   Traverse traverse) {
   const SiteId parent = current_parent();
+  // A loop left alone may be an OpenMP loop, run by several threads: no loop inside it counts
+  // into locals of a loop outside.
+  const auto left_alone = [&] { return counted_into(kNoSite, traverse); };
   if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID() ||
       graph_.site(parent).probing == tables::SiteProbing::Folded) {
-    return traverse(); // loops written inside macros, or of a folded procedure, are left alone
+    return left_alone(); // loops written inside macros, or of a folded procedure
   }
   const auto range = file_range(loop);
   const auto keyword_offset = main_file_offset(keyword);
   if (!range || !keyword_offset || range->begin != *keyword_offset ||
       !loop_can_be_wrapped(loop, body, range->begin)) {
-    return traverse();
+    return left_alone();
   }
   const auto* block = llvm::dyn_cast<clang::CompoundStmt>(body);
   std::optional<unsigned> block_open;
@@ -324,19 +341,21 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
   if (!block_open) {
     body_range = file_range(body);
     if (!body_range) {
-      return traverse();
+      return left_alone();
     }
   }
+  const bool countable = !count_into_.empty() && count_into_.back() == parent;
 
   const SiteId id = graph_.add_site(SiteKind::Loop, position(keyword), name, parent);
   const std::uint64_t order = 2 * order_++;
   scopes_.push_back(id);
-  const bool go_on = traverse();
+  const bool go_on = counted_into(id, traverse);
   scopes_.pop_back();
 
-  // Known only now that the body has been read: a loop nested in a loop, with no probed call
-  // inside, is counted in registers (docs/instrument.md, "Loops").
-  const bool counted = options_.count_inner_loops && graph_.site(parent).kind == SiteKind::Loop &&
+  // Known only now that the body has been read: a loop nested right in a timed loop, with no
+  // probed call inside, is counted in registers (docs/instrument.md, "What is probed").
+  const bool counted = options_.count_inner_loops && countable &&
+                       graph_.site(parent).kind == SiteKind::Loop &&
                        !loops_with_probed_calls_.contains(id);
   std::vector<SiteId> inner_counted;
   if (const auto it = undeclared_counted_.find(id); it != undeclared_counted_.end()) {
@@ -351,6 +370,7 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
     edits_.open(range->begin, order, probes_.counted_loop_open(id));
   } else {
     edits_.open(range->begin, order, probes_.loop_open(id, inner_counted));
+    mark_loops_with_probed_call(parent); // its probes sit in every loop around it
   }
   edits_.close(statement_end(range->end), order, ProbeText::loop_close());
   if (block_open) {

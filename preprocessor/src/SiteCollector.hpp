@@ -101,6 +101,11 @@ private:
   std::string symbol_of(const clang::FunctionDecl* function) const;
   bool in_system_header(const clang::Decl* decl) const;
   bool loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body, unsigned begin) const;
+  // Whether the line before offset `begin` is a preprocessor line (#pragma).
+  bool follows_pragma_line(unsigned begin) const;
+  // Traverses with `loop` as the loop that loops met directly inside may count into
+  // (kNoSite: none, e.g. in a procedure body, a loop left alone, a block after a #pragma).
+  template <typename Traverse> bool counted_into(tables::SiteId loop, Traverse traverse);
   bool folds(const clang::FunctionDecl* function);
   // A call or communication statement that probes sits in every loop it is nested in.
   void mark_loops_with_probed_call(tables::SiteId parent);
@@ -128,6 +133,7 @@ private:
   std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice
   FoldableLeaves foldable_leaves_;
   std::unordered_set<tables::SiteId> loops_with_probed_calls_; // in their bodies, at any depth
+  std::vector<tables::SiteId> count_into_;                     // see counted_into
   // Counted loops whose nearest timed enclosing loop is not decided yet, by their enclosing
   // loop: the timed loop that takes them declares their counters.
   std::unordered_map<tables::SiteId, std::vector<tables::SiteId>> undeclared_counted_;

@@ -109,6 +109,26 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
   }
 }
 
+TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
+  const TempDir out;
+  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/pragma_regions.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto probing = probing_by_site(out.path() / "pragma_regions.c.vcmon-tables.c");
+  const std::map<std::string, std::string> expected = {
+      {"8 LOOP for", "TIMED"},
+      {"11 LOOP for", "TIMED"},   // in a parallel region: its own timed loop
+      {"14 LOOP for", "TIMED"},   // holds a timed loop, so cannot be counted
+      {"17 LOOP for", "TIMED"},   // inside the parallel for (left alone)
+      {"19 LOOP for", "COUNTED"}, // beside it, outside any region
+  };
+  for (const auto& [site, want] : expected) {
+    const auto found = probing.find(site);
+    ASSERT_NE(found, probing.end()) << "no site " << site;
+    EXPECT_EQ(found->second, want) << site;
+  }
+  EXPECT_EQ(probing.count("16 LOOP for"), 0u) << "the #pragma omp parallel for loop is a site";
+}
+
 // The node of the JSON tree at `line` of kind `kind`, searched depth first.
 const nlohmann::json* find_node(const nlohmann::json& node, const std::string& kind, int line) {
   if (node.value("kind", "") == kind && node["position"].value("line", 0) == line) {
