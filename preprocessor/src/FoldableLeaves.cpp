@@ -24,7 +24,10 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   Shape shape;
   measure(definition->getBody(), canonical, shape);
   const bool tiny = shape.loops == 0 && shape.statements <= kTinyStatements;
-  const bool small_inline = definition->isInlined() && shape.statements <= kInlineStatements;
+  // Declared inline by its author, not merely defined in its class: a C++ member kernel with
+  // loops stays a procedure of the profile.
+  const bool small_inline =
+      definition->isInlineSpecified() && shape.statements <= kInlineStatements;
   const bool foldable = shape.leaf && shape.nodes <= kMaxNodes && (tiny || small_inline);
   known_[canonical] = foldable;
   return foldable;

@@ -2,7 +2,7 @@
 // arithmetic builtins, constexpr functions, inline library code, themselves and other foldable
 // leaves; no
 // MPI, no jump back, no allocation or exception) that are either tiny (a few statements and
-// no loop) or declared inline with a bounded body. Such a procedure costs little, a probe
+// no loop) or declared `inline` with a bounded body. Such a procedure costs little, a probe
 // pair around it would cost as much, and the probes would stop the compiler from inlining it;
 // its cost goes to its callers (docs/instrument.md, "What is probed").
 #pragma once
@@ -18,7 +18,8 @@ class FoldableLeaves {
 public:
   // A tiny leaf: at most this many statements, no loop.
   static constexpr unsigned kTinyStatements = 8;
-  // An inline leaf: at most this many statements, loops allowed.
+  // A leaf declared `inline` (the keyword; a member defined in its class is only tiny or not
+  // foldable): at most this many statements, loops allowed.
   static constexpr unsigned kInlineStatements = 32;
   // Either: at most this many AST nodes (expressions included).
   static constexpr unsigned kMaxNodes = 512;

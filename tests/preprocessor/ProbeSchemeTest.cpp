@@ -129,6 +129,27 @@ TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
   EXPECT_EQ(probing.count("16 LOOP for"), 0u) << "the #pragma omp parallel for loop is a site";
 }
 
+TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
+  const TempDir out;
+  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/members.cpp");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto probing = probing_by_site(out.path() / "members.cpp.vcmon-tables.c");
+  const std::map<std::string, std::string> expected = {
+      {"7 PROCEDURE Grid::at", "FOLDED"},    // tiny, defined in the class
+      {"8 PROCEDURE Grid::smooth", "TIMED"}, // defined in the class, with a loop
+      {"9 LOOP for", "TIMED"},
+      {"13 PROCEDURE twice", "FOLDED"}, // the inline keyword: loops allowed
+      {"22 CALL smooth", "TIMED"},
+      {"23 CALL twice", "FOLDED"},
+      {"23 CALL at", "FOLDED"},
+  };
+  for (const auto& [site, want] : expected) {
+    const auto found = probing.find(site);
+    ASSERT_NE(found, probing.end()) << "no site " << site;
+    EXPECT_EQ(found->second, want) << site;
+  }
+}
+
 // The node of the JSON tree at `line` of kind `kind`, searched depth first.
 const nlohmann::json* find_node(const nlohmann::json& node, const std::string& kind, int line) {
   if (node.value("kind", "") == kind && node["position"].value("line", 0) == line) {
