@@ -1,6 +1,6 @@
-/* Probes and persistent requests. A probe's waiting counts as the following receive's
- * synchronisation delay: rank 1 sends after 100 ms, rank 0 finds the message with MPI_Probe
- * (then MPI_Recv, 100 ms delay) and the next one with MPI_Mprobe (then MPI_Mrecv, 100 ms).
+/* Probes and persistent requests. A probe is a record holding its own waiting: rank 1 sends
+ * after 100 ms, rank 0 finds the message with MPI_Probe (100 ms delay; the MPI_Recv after it
+ * none) and the next one with MPI_Mprobe (100 ms; the MPI_Mrecv none).
  * Then 5 rounds of persistent MPI_Send_init/MPI_Recv_init started with MPI_Startall and
  * completed with MPI_Waitall: exact counts and bytes. Statuses are checked on the way. */
 #include "sleep_ms.h"

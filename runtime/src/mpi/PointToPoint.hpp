@@ -330,8 +330,12 @@ public:
     }
     PeerWait wait(place, post.vt, shadow, source, tag);
     if (!take) {
+      // A probe: the stamp stays for the receive; the probe's record needs its times.
       WaitPolicy::wait_until(monitor, wait,
                              [&] { return StampProtocol::present(shadow, source, tag); });
+      if (const std::optional<PendingStamp> seen = StampProtocol::peek(shadow, source, tag)) {
+        stamp = *seen;
+      }
     } else {
       const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
         const auto arrived = StampProtocol::try_take(shadow, source, tag);
@@ -364,9 +368,8 @@ public:
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
     const bool moved = LayerWork::enter(*monitor);
     const tables::SiteId site = monitor->comm_site(index_of(function));
-    const Moment post = ProbedMessages::receive_post(
-        *shadow, source, tag,
-        moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns));
+    const Moment post =
+        moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
     Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp =
         await_stamp(*monitor, function, site, *shadow, source, tag, post, true, &call.rt);
@@ -419,7 +422,7 @@ public:
       return pmpi();
     }
     const Moment entry = Moment::now(monitor->clock());
-    const Moment post = ProbedMessages::receive_post(*shadow, source, tag, entry);
+    const Moment& post = entry;
     if (source == MPI_ANY_SOURCE &&
         StampProtocol::receivable(*shadow, count, datatype, source, tag)) {
       LayerWork work(*monitor);
@@ -504,7 +507,7 @@ public:
       send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
                    Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
-      post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
+      post = Moment::now(monitor->clock());
     }
     const auto send_done = [&](int rc) {
       if (send) {
@@ -581,7 +584,7 @@ public:
         send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
                      SendMode::Standard, Moment::now(monitor->clock()));
       }
-      post = ProbedMessages::receive_post(*shadow, source, recvtag, Moment::now(monitor->clock()));
+      post = Moment::now(monitor->clock());
     }
     const int rc = pmpi();
     LayerWork work(*monitor);
@@ -606,11 +609,12 @@ public:
     if (probe.shadow == nullptr) {
       return pmpi(status);
     }
+    const Moment entry = Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(st);
-    received(*monitor, site, *probe.shadow, probe.probed, rc, *st);
+    received(*monitor, site, *probe.shadow, entry, rc, *st);
     return rc;
   }
 
@@ -620,12 +624,13 @@ public:
     if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
       return pmpi();
     }
+    const Moment entry = Moment::now(monitor->clock());
     const ProbedMessage probe = ProbedMessages::take_matched(*message);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor);
-      track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, probe.probed,
-                    *request, 0, false);
+      track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, entry, *request, 0,
+                    false);
     }
     return rc;
   }

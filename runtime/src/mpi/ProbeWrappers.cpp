@@ -2,9 +2,13 @@
 // its message's sender has sent (a wildcard decides which message by virtual time, DESIGN.md
 // §6), then lets PMPI probe exactly that source. A nonblocking probe reports a message only
 // once it is safe and its virtual send time has passed on this process's clock, so that a
-// polling loop sees what it would have seen unmonitored. The layer notes when the message was
-// found so that the receive that follows charges the probe's waiting to synchronisation, and
-// which communicator an Mprobe'd message belongs to.
+// polling loop sees what it would have seen unmonitored. Every probe is a record of its own
+// (docs/runtime.md, "Accounting"): one that found a message holds its waiting per partner, as
+// a receive would, and the clock goes on from the message's arrival; a poll that found
+// nothing holds its own time. The layer notes which communicator an Mprobe'd message belongs
+// to.
+#include "mpi/CallTime.hpp"
+#include "mpi/ClockUpdate.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
@@ -22,12 +26,24 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-void remember(const Shadow& shadow, const MPI_Status& status, MPI_Message* message,
-              const Moment& probed) {
-  if (message == nullptr) {
-    ProbedMessages::remember_probe(shadow, status, probed);
-  } else if (*message != MPI_MESSAGE_NO_PROC) {
-    ProbedMessages::remember_matched(*message, shadow, status, probed);
+// A probe entered at `probed` found the message of `stamp` and returns now: its record holds
+// the waiting for the sender (synchronisation delay) and the rest (transmission), as a
+// receive's would, and the clock goes on from the message's arrival, where the unmonitored
+// probe would have returned. An Mprobe'd message is remembered for its Mrecv.
+void found(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& probed,
+           const PendingStamp& stamp, const MPI_Status& status, MPI_Message* message) {
+  const std::uint64_t end_ns = monitor.clock().source().now_ns();
+  ClockUpdate update;
+  LayerWork work(monitor, end_ns, update);
+  const Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
+  const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
+  const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
+  const vclock::ReceiveTiming timing = vclock::receive_timing(probed.vt, stamp.stamp, transfer);
+  monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), timing.transmission_ns,
+                     timing.sync_delay_ns, 0, false);
+  update.include(completion_vt(probed, sender, end_rt));
+  if (message != nullptr && *message != MPI_MESSAGE_NO_PROC) {
+    ProbedMessages::remember_matched(*message, shadow, status);
   }
 }
 
@@ -65,8 +81,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
-    LayerWork work(*monitor);
-    remember(*shadow, *st, message, probed);
+    found(*monitor, site, *shadow, probed, stamp, *st, message);
   }
   return rc;
 }
@@ -121,19 +136,22 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     if (message != nullptr) {
       *message = MPI_MESSAGE_NULL;
     }
+    record_call_time(*monitor, function, probed.vt); // a poll that found nothing
     return MPI_SUCCESS;
   }
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(ready->source, st);
   if (rc == MPI_SUCCESS && *flag) {
-    LayerWork work(*monitor);
     if (source == MPI_ANY_SOURCE) {
+      LayerWork work(*monitor);
       // The next poll decides the next message afresh.
       poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
     }
-    remember(*shadow, *st, message, probed);
+    found(*monitor, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st, message);
+  } else if (rc == MPI_SUCCESS) {
+    record_call_time(*monitor, function, probed.vt);
   }
   return rc;
 }
