@@ -165,15 +165,21 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
 void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
   ActivationStack& stack = thread.stack;
   const Frame* top = stack.top();
-  // A throttled or recursive activation adds no time: closing it needs no clock.
-  const bool closes_untimed = top != nullptr && top->site == site &&
-                              top->kind == SiteKind::Procedure && !top->adds_time &&
-                              stack.folded == 0;
+  // A throttled, recursive or folded activation adds no time: closing it needs no clock, and
+  // charging it as a timed exit would charge a clock read it did not make (the clock would
+  // run behind, and a parent on another thread could end before its child).
+  const bool closes_untimed =
+      stack.folded > 0 ||
+      (top != nullptr && top->site == site && top->kind == SiteKind::Procedure && !top->adds_time);
   if (closes_untimed) {
     const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
     add_owned(thread.records->probe_events, 1);
-    close_frame(*top, 0);
-    --stack.depth;
+    if (stack.folded > 0) {
+      close_activation(thread, site, SiteKind::Procedure, 0); // the innermost folded one
+    } else {
+      close_frame(*top, 0);
+      --stack.depth;
+    }
     charge(start, costs_.throttled_ns);
     return;
   }
