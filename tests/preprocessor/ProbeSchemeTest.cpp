@@ -66,11 +66,28 @@ std::map<std::string, std::string> probing_by_site(const fs::path& tables) {
   return probing;
 }
 
-TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
+// vcmon-instrument OPTIONS inputs/INPUT, and how it probes each site of the unit.
+std::map<std::string, std::string> instrumented_probing(const std::string& input,
+                                                        const std::string& options = "") {
   const TempDir out;
-  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/probing_rules.c");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto probing = probing_by_site(out.path() / "probing_rules.c.vcmon-tables.c");
+  const CommandResult r =
+      run_instrument(options + " --output-dir=" + out.str() + " inputs/" + input);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return probing_by_site(out.path() / (input + ".vcmon-tables.c"));
+}
+
+// Every site of `expected` ("line KIND name" -> probing) is in `probing`, probed so.
+void expect_probing(const std::map<std::string, std::string>& probing,
+                    const std::map<std::string, std::string>& expected) {
+  for (const auto& [site, want] : expected) {
+    const auto found = probing.find(site);
+    ASSERT_NE(found, probing.end()) << "no site " << site;
+    EXPECT_EQ(found->second, want) << site;
+  }
+}
+
+TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
+  const auto probing = instrumented_probing("probing_rules.c");
   const std::map<std::string, std::string> expected = {
       {"6 PROCEDURE square", "FOLDED"},          // static inline one-liner
       {"7 PROCEDURE cube", "FOLDED"},            // extern, calls only a tiny leaf
@@ -94,26 +111,15 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
   };
   EXPECT_EQ(probing.count("22 LOOP for"), 0u) << "a folded procedure's loop is a site";
 
-  for (const auto& [site, want] : expected) {
-    const auto found = probing.find(site);
-    ASSERT_NE(found, probing.end()) << "no site " << site;
-    EXPECT_EQ(found->second, want) << site;
-  }
+  expect_probing(probing, expected);
 
-  const TempDir all;
-  const CommandResult every =
-      run_instrument("--probe-all --output-dir=" + all.str() + " inputs/probing_rules.c");
-  ASSERT_EQ(every.exit_code, 0) << every.err;
-  for (const auto& [site, how] : probing_by_site(all.path() / "probing_rules.c.vcmon-tables.c")) {
+  for (const auto& [site, how] : instrumented_probing("probing_rules.c", "--probe-all")) {
     EXPECT_EQ(how, "TIMED") << site << " under --probe-all";
   }
 }
 
 TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
-  const TempDir out;
-  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/pragma_regions.c");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto probing = probing_by_site(out.path() / "pragma_regions.c.vcmon-tables.c");
+  const auto probing = instrumented_probing("pragma_regions.c");
   const std::map<std::string, std::string> expected = {
       {"8 LOOP for", "TIMED"},
       {"11 LOOP for", "TIMED"},   // in a parallel region: its own timed loop
@@ -121,19 +127,12 @@ TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
       {"17 LOOP for", "TIMED"},   // inside the parallel for (left alone)
       {"19 LOOP for", "COUNTED"}, // beside it, outside any region
   };
-  for (const auto& [site, want] : expected) {
-    const auto found = probing.find(site);
-    ASSERT_NE(found, probing.end()) << "no site " << site;
-    EXPECT_EQ(found->second, want) << site;
-  }
+  expect_probing(probing, expected);
   EXPECT_EQ(probing.count("16 LOOP for"), 0u) << "the #pragma omp parallel for loop is a site";
 }
 
 TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
-  const TempDir out;
-  const CommandResult r = run_instrument("--output-dir=" + out.str() + " inputs/members.cpp");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto probing = probing_by_site(out.path() / "members.cpp.vcmon-tables.c");
+  const auto probing = instrumented_probing("members.cpp");
   const std::map<std::string, std::string> expected = {
       {"7 PROCEDURE Grid::at", "FOLDED"},    // tiny, defined in the class
       {"8 PROCEDURE Grid::smooth", "TIMED"}, // defined in the class, with a loop
@@ -143,11 +142,7 @@ TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
       {"23 CALL twice", "FOLDED"},
       {"23 CALL at", "FOLDED"},
   };
-  for (const auto& [site, want] : expected) {
-    const auto found = probing.find(site);
-    ASSERT_NE(found, probing.end()) << "no site " << site;
-    EXPECT_EQ(found->second, want) << site;
-  }
+  expect_probing(probing, expected);
 }
 
 // The node of the JSON tree at `line` of kind `kind`, searched depth first.
