@@ -113,7 +113,9 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
 
   expect_probing(probing, expected);
 
-  for (const auto& [site, how] : instrumented_probing("probing_rules.c", "--probe-all")) {
+  const auto every = instrumented_probing("probing_rules.c", "--probe-all");
+  EXPECT_EQ(every.size(), probing.size());
+  for (const auto& [site, how] : every) {
     EXPECT_EQ(how, "TIMED") << site << " under --probe-all";
   }
 }
