@@ -16,11 +16,7 @@ std::string describe(SiteId id) {
 }
 
 void check_probing(SiteId id, SiteKind kind, SiteProbing probing) {
-  const bool fits =
-      probing == SiteProbing::Timed ||
-      (probing == SiteProbing::Counted && kind == SiteKind::Loop) ||
-      (probing == SiteProbing::Folded && (kind == SiteKind::Procedure || kind == SiteKind::Call));
-  if (!fits) {
+  if (!probing_fits(kind, probing)) {
     throw std::invalid_argument(describe(id) + " is a " + to_string(kind) + " and cannot be " +
                                 to_string(probing));
   }

@@ -16,6 +16,13 @@ const char* to_string(SiteKind kind) {
   return "unknown";
 }
 
+bool probing_fits(SiteKind kind, SiteProbing probing) {
+  return probing == SiteProbing::Timed ||
+         (probing == SiteProbing::Counted && kind == SiteKind::Loop) ||
+         (probing == SiteProbing::Folded &&
+          (kind == SiteKind::Procedure || kind == SiteKind::Call));
+}
+
 const char* to_string(SiteProbing probing) {
   switch (probing) {
   case SiteProbing::Timed:

@@ -325,6 +325,28 @@ TEST_F(ProbeCoreTest, SlowProcedureIsNeverThrottled) {
   EXPECT_GE(r.procs[0].time_ns, 10u * 1000);
 }
 
+TEST(SiteRegistry, RejectsProbingThatDoesNotFitTheKind) {
+  SiteRegistry registry;
+  const vcmon_site_desc folded_loop[] = {
+      {VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", VCMON_PROBING_TIMED},
+      {VCMON_SITE_LOOP, 2, 1, 0, "for", "", VCMON_PROBING_FOLDED}};
+  const vcmon_site_desc unknown[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", 7u}};
+  const vcmon_site_desc counted_loop[] = {
+      {VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", VCMON_PROBING_FOLDED},
+      {VCMON_SITE_LOOP, 2, 1, 0, "for", "", VCMON_PROBING_COUNTED}};
+  const vcmon_unit_desc bad = {VCMON_PROBE_ABI_VERSION, "a.c", 2, folded_loop};
+  const vcmon_unit_desc worse = {VCMON_PROBE_ABI_VERSION, "b.c", 1, unknown};
+  const vcmon_unit_desc good = {VCMON_PROBE_ABI_VERSION, "c.c", 2, counted_loop};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(registry.register_unit(bad), SiteRegistry::kRejectedBase);
+  EXPECT_EQ(registry.register_unit(worse), SiteRegistry::kRejectedBase);
+  EXPECT_EQ(registry.register_unit(good), 0u);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "vcmon: ignoring the probes of a.c: a site's probing does not fit its kind\n"
+            "vcmon: ignoring the probes of b.c: a site's probing does not fit its kind\n");
+  EXPECT_EQ(registry.program_graph({}).site(1).probing, tables::SiteProbing::Counted);
+}
+
 TEST(SiteRegistry, RejectsMalformedUnitsAndNumbersTheRest) {
   SiteRegistry registry;
   const vcmon_site_desc good[] = {{VCMON_SITE_PROCEDURE, 1, 1, -1, "f", "f", VCMON_PROBING_TIMED},

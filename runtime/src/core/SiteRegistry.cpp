@@ -18,12 +18,9 @@ const char* problem_with(const vcmon_unit_desc& unit) {
     if (site.kind > VCMON_SITE_COMM) {
       return "a site has an unknown kind";
     }
-    const bool probing_fits =
-        site.probing == VCMON_PROBING_TIMED ||
-        (site.probing == VCMON_PROBING_COUNTED && site.kind == VCMON_SITE_LOOP) ||
-        (site.probing == VCMON_PROBING_FOLDED &&
-         (site.kind == VCMON_SITE_PROCEDURE || site.kind == VCMON_SITE_CALL));
-    if (!probing_fits) {
+    if (site.probing > VCMON_PROBING_FOLDED ||
+        !tables::probing_fits(static_cast<tables::SiteKind>(site.kind),
+                              static_cast<tables::SiteProbing>(site.probing))) {
       return "a site's probing does not fit its kind";
     }
     if (site.parent >= 0) {

@@ -29,6 +29,10 @@ enum class SiteProbing : std::uint8_t {
 
 const char* to_string(SiteProbing probing);
 
+// Whether a site of `kind` may be probed so: Counted only for loops, Folded only for
+// procedures and calls.
+bool probing_fits(SiteKind kind, SiteProbing probing);
+
 // A position in a program of many files: never a bare line.
 struct SourcePos {
   std::string file;
