@@ -52,6 +52,17 @@ std::uint64_t measure_clock_read_ns(const vclock::ClockSource& source) {
   return median(samples);
 }
 
+// The cost of one probe, from 1000 runs in a row of `pair` (an enter and its exit).
+template <typename Pair>
+std::uint64_t per_probe_ns(const vclock::ClockSource& source, Pair&& pair) {
+  constexpr std::uint64_t kPairs = 1000;
+  const std::uint64_t start = source.now_ns();
+  for (std::uint64_t i = 0; i < kPairs; ++i) {
+    pair();
+  }
+  return (source.now_ns() - start + kPairs) / (2 * kPairs);
+}
+
 // Runs the real probe code on scratch records and clock: the median cost of a timed probe
 // (procedure enter/exit), of an untimed one (statement markers) and of a throttled
 // procedure's.
@@ -64,29 +75,23 @@ ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_
   ProbeCore core(scratch_clock, scratch_overflow, ProbeCosts{});
   ProbeCore throttling(scratch_clock, scratch_overflow, ProbeCosts{});
   throttling.set_throttle({1, ~std::uint64_t{0} >> 1}); // throttled from the first call
-  constexpr std::uint64_t kPairs = 1000;
+  // Batches of the three kinds interleave, so that a busy moment of the machine weighs on all.
   std::array<std::uint64_t, 9> timed{};
   std::array<std::uint64_t, 9> untimed{};
   std::array<std::uint64_t, 9> throttled{};
   for (std::size_t batch = 0; batch < timed.size(); ++batch) {
-    std::uint64_t start = source.now_ns();
-    for (std::uint64_t i = 0; i < kPairs; ++i) {
+    timed[batch] = per_probe_ns(source, [&] {
       core.enter_procedure(*thread, 0, 0);
       core.exit_procedure(*thread, 0);
-    }
-    timed[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
-    start = source.now_ns();
-    for (std::uint64_t i = 0; i < kPairs; ++i) {
+    });
+    untimed[batch] = per_probe_ns(source, [&] {
       core.enter_statement(*thread, 1, tables::SiteKind::Call);
       core.exit_statement(*thread, 1, tables::SiteKind::Call);
-    }
-    untimed[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
-    start = source.now_ns();
-    for (std::uint64_t i = 0; i < kPairs; ++i) {
+    });
+    throttled[batch] = per_probe_ns(source, [&] {
       throttling.enter_procedure(*thread, 2, 1);
       throttling.exit_procedure(*thread, 2);
-    }
-    throttled[batch] = (source.now_ns() - start + kPairs) / (2 * kPairs);
+    });
   }
   return ProbeCosts{median(timed), median(untimed), inject_ns, median(throttled)};
 }
@@ -157,15 +162,12 @@ void Monitor::add_dispatch_cost() {
   // scope functions, the monitor and the site lookup. Measured on a site id no unit has, so
   // nothing is recorded (the ids of rejected units); every probe pays it once.
   const vclock::IntrusionScope calibration(clock_, 0);
-  constexpr std::uint64_t kPairs = 1000;
   std::array<std::uint64_t, 9> batches{};
   for (std::uint64_t& batch : batches) {
-    const std::uint64_t start = source_.now_ns();
-    for (std::uint64_t i = 0; i < kPairs; ++i) {
+    batch = per_probe_ns(source_, [] {
       vcmon_scope scope = vcmon_call_scope(SiteRegistry::kRejectedBase);
       vcmon_scope_end(&scope);
-    }
-    batch = (source_.now_ns() - start + kPairs) / (2 * kPairs);
+    });
   }
   const std::uint64_t dispatch_ns = median(batches);
   ProbeCosts costs = probes_.costs();

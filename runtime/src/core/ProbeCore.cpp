@@ -174,12 +174,7 @@ void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
   if (closes_untimed) {
     const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
     add_owned(thread.records->probe_events, 1);
-    if (stack.folded > 0) {
-      close_activation(thread, site, SiteKind::Procedure, 0); // the innermost folded one
-    } else {
-      close_frame(*top, 0);
-      --stack.depth;
-    }
+    close_activation(thread, site, SiteKind::Procedure, 0); // the top frame, or a folded one
     charge(start, costs_.throttled_ns);
     return;
   }
