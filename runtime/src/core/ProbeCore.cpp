@@ -174,7 +174,14 @@ void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
   if (closes_untimed) {
     const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
     add_owned(thread.records->probe_events, 1);
-    close_activation(thread, site, SiteKind::Procedure, 0); // the top frame, or a folded one
+    // Two direct cases rather than close_activation: inlining its search here made every
+    // procedure exit 1 ns slower (bench_probe, 17.7 -> 18.8 ns a pair).
+    if (stack.folded > 0) {
+      close_activation(thread, site, SiteKind::Procedure, 0); // the innermost folded one
+    } else {
+      close_frame(*top, 0);
+      --stack.depth;
+    }
     charge(start, costs_.throttled_ns);
     return;
   }
