@@ -8,6 +8,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify RESIDUAL";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_results.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -230,16 +231,11 @@ int main(int argc, char** argv) {
   const double residual = solve(&box, &a, b, x, iterations);
   phase_seconds[phase_total] = MPI_Wtime() - start;
 
-  double slowest[phase_count];
-  MPI_Reduce(phase_seconds, slowest, phase_count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (box.rank == 0) {
     printf("# cg: %dx%dx%d per rank, %d ranks, %d iterations\n", box.nx, box.ny, box.nz, box.ranks,
            iterations);
-    for (int i = 0; i < phase_count; ++i) {
-      printf("phase %s %.6f\n", phase_names[i], slowest[i]);
-    }
-    printf("verify %.10e\n", residual);
   }
+  print_results(phase_count, phase_names, phase_seconds, residual);
   free(a.values);
   free(a.columns);
   free(a.row_start);

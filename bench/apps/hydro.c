@@ -13,6 +13,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify KINETIC";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_results.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -369,18 +370,13 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  double slowest[phase_count];
-  MPI_Reduce(phase_seconds, slowest, phase_count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (m.rank == 0) {
     printf("# hydro: %dx%d zones, %d ranks, %d steps to t=%.6e\n", zones, zones, m.ranks, steps,
            time);
     printf("# energy: internal %.10e -> %.10e, kinetic %.10e\n", internal_before, internal,
            kinetic);
-    for (int i = 0; i < phase_count; ++i) {
-      printf("phase %s %.6f\n", phase_names[i], slowest[i]);
-    }
-    printf("verify %.10e\n", kinetic);
   }
+  print_results(phase_count, phase_names, phase_seconds, kinetic);
   free(m.corner_force);
   free(m.pressure);
   free(m.area_before);

@@ -6,6 +6,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify CHECKSUM";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_results.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,15 +85,10 @@ int main(int argc, char** argv) {
 
   double total = 0.0;
   MPI_Allreduce(&checksum, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  double slowest[phase_count];
-  MPI_Reduce(phase_seconds, slowest, phase_count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("# kernels: %d doubles, %d repetitions, %d ranks\n", n, repetitions, ranks);
-    for (int p = 0; p < phase_count; ++p) {
-      printf("phase %s %.6f\n", phase_names[p], slowest[p]);
-    }
-    printf("verify %.10e\n", total);
   }
+  print_results(phase_count, phase_names, phase_seconds, total);
   free(x);
   free(y);
   free(sums);

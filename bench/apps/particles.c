@@ -11,6 +11,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify ENERGY" (the
  * total energy per particle at the end); other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_results.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -551,8 +552,6 @@ int main(int argc, char** argv) {
 
   int outran = 0;
   MPI_Reduce(&d.outran, &outran, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  double slowest[phase_count];
-  MPI_Reduce(phase_seconds, slowest, phase_count, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (d.rank == 0) {
     if (outran > 0) {
       fprintf(stderr,
@@ -565,11 +564,8 @@ int main(int argc, char** argv) {
            unit_cells * d.ranks, unit_cells, unit_cells, d.ranks, steps);
     printf("# energy per particle: potential %.10e -> %.10e, kinetic %.10e -> %.10e\n",
            initial[0] / count, totals[0] / count, initial[1] / count, totals[1] / count);
-    for (int i = 0; i < phase_count; ++i) {
-      printf("phase %s %.6f\n", phase_names[i], slowest[i]);
-    }
-    printf("verify %.10e\n", (totals[0] + totals[1]) / count);
   }
+  print_results(phase_count, phase_names, phase_seconds, (totals[0] + totals[1]) / totals[2]);
   free(d.incoming.data);
   free(d.outgoing.data);
   free(d.cell_of_particle);
