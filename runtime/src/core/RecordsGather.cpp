@@ -1,4 +1,5 @@
 #include "core/RecordsGather.hpp"
+#include "core/YieldingCompletion.hpp"
 
 #include <mpi.h>
 
@@ -19,7 +20,7 @@ void lend_gather_communicator(MPI_Comm comm) {
 std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
   MPI_Comm comm = lent;
   if (comm == MPI_COMM_NULL) {
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    yielding(PMPI_Comm_idup, MPI_COMM_WORLD, &comm);
   }
   int rank = 0;
   int size = 1;
@@ -28,7 +29,7 @@ std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byt
 
   int my_size = static_cast<int>(mine.size());
   std::vector<int> sizes(rank == root ? size : 0);
-  PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm);
+  yielding(PMPI_Igather, &my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm);
   std::vector<int> displacements(sizes.size());
   int total = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
@@ -36,8 +37,8 @@ std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byt
     total += sizes[r];
   }
   std::vector<std::byte> all(static_cast<std::size_t>(total));
-  PMPI_Gatherv(mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(), displacements.data(),
-               MPI_BYTE, root, comm);
+  yielding(PMPI_Igatherv, mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(),
+           displacements.data(), MPI_BYTE, root, comm);
   if (comm != lent) {
     PMPI_Comm_free(&comm);
   }

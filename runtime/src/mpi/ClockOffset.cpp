@@ -1,5 +1,7 @@
 #include "mpi/ClockOffset.hpp"
 
+#include "core/YieldingCompletion.hpp"
+
 #include <limits>
 #include <time.h>
 
@@ -13,7 +15,9 @@ void serve(MPI_Comm comm, int size, const vclock::VirtualClock& clock) {
     PMPI_Send(nullptr, 0, MPI_BYTE, peer, kYourTurn, comm);
     for (;;) {
       MPI_Status status;
-      PMPI_Recv(nullptr, 0, MPI_BYTE, peer, MPI_ANY_TAG, comm, &status);
+      MPI_Request request = MPI_REQUEST_NULL;
+      PMPI_Irecv(nullptr, 0, MPI_BYTE, peer, MPI_ANY_TAG, comm, &request);
+      complete_yielding(request, &status);
       if (status.MPI_TAG == kDone) {
         break;
       }
@@ -59,7 +63,7 @@ std::int64_t ClockOffset::estimate(MPI_Comm comm, const vclock::VirtualClock& cl
     const std::uint64_t before = clock.real_ns();
     PMPI_Send(nullptr, 0, MPI_BYTE, 0, kPing, comm);
     std::uint64_t reading = 0;
-    PMPI_Recv(&reading, 1, MPI_UINT64_T, 0, kPing, comm, MPI_STATUS_IGNORE);
+    yielding(PMPI_Irecv, &reading, 1, MPI_UINT64_T, 0, kPing, comm);
     const std::uint64_t after = clock.real_ns();
     if (after - before < best_round_trip) {
       best_round_trip = after - before;

@@ -23,6 +23,7 @@
 #include "mpi/WildcardTrace.hpp"
 
 #include "core/Monitor.hpp"
+#include "core/YieldingCompletion.hpp"
 
 #include <mpi.h>
 
@@ -100,7 +101,7 @@ void start_layer(std::uint64_t called_vt) {
         static_cast<std::int64_t>(clock.real_at(returned_ns) - returned_rt) - offset;
     const std::int64_t arrival[2] = {static_cast<std::int64_t>(returned_vt) + rebase, -rebase};
     std::int64_t latest[2] = {0, 0};
-    PMPI_Allreduce(arrival, latest, 2, MPI_INT64_T, MPI_MAX, world.duplicate);
+    yielding(PMPI_Iallreduce, arrival, latest, 2, MPI_INT64_T, MPI_MAX, world.duplicate);
     const std::int64_t lead = std::max<std::int64_t>(latest[1], 0);
     monitor.set_clock_offset(offset - lead);
     latest_vt = static_cast<std::uint64_t>(latest[0] + lead);

@@ -1,5 +1,6 @@
 #include "mpi/ShadowCommunicators.hpp"
 
+#include "core/YieldingCompletion.hpp"
 #include "mpi/CallerCounters.hpp"
 #include "mpi/HandleTable.hpp"
 #include "mpi/StampProtocol.hpp"
@@ -31,7 +32,7 @@ MPI_Comm private_duplicate(MPI_Comm source) {
   PMPI_Comm_get_errhandler(source, &user);
   PMPI_Comm_set_errhandler(source, MPI_ERRORS_RETURN);
   MPI_Comm dup = MPI_COMM_NULL;
-  if (PMPI_Comm_dup(source, &dup) != MPI_SUCCESS) {
+  if (yielding(PMPI_Comm_idup, source, &dup) != MPI_SUCCESS) {
     dup = MPI_COMM_NULL;
   }
   PMPI_Comm_set_errhandler(source, user);
@@ -52,10 +53,10 @@ MPI_Comm private_duplicate(MPI_Comm source) {
 std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) {
   const std::uint64_t mine[2] = {next_id, duplicated ? 0u : 1u};
   std::uint64_t agreed[2] = {0, 0};
-  PMPI_Allreduce(mine, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
+  yielding(PMPI_Iallreduce, mine, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
   if (inter) {
     const std::uint64_t both[2] = {std::max(agreed[0], mine[0]), std::max(agreed[1], mine[1])};
-    PMPI_Allreduce(both, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
+    yielding(PMPI_Iallreduce, both, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
   }
   return agreed[1] != 0 ? 0 : agreed[0];
 }

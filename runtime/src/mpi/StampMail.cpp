@@ -1,5 +1,6 @@
 #include "mpi/StampMail.hpp"
 
+#include "core/YieldingCompletion.hpp"
 #include "mpi/PrivateWorld.hpp"
 #include "mpi/UnpolledCall.hpp"
 #include "mpi/WorldRanks.hpp"
@@ -58,7 +59,7 @@ void StampMail::open(std::uint32_t ring_slots) {
   // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
   const Introduction mine{node_key(), static_cast<std::uint64_t>(::getpid()), ring_slots};
   std::vector<Introduction> ranks(static_cast<std::size_t>(world_size));
-  PMPI_Allgather(&mine, 3, MPI_UINT64_T, ranks.data(), 3, MPI_UINT64_T, messages_);
+  yielding(PMPI_Iallgather, &mine, 3, MPI_UINT64_T, ranks.data(), 3, MPI_UINT64_T, messages_);
   std::uint64_t slots = mine.ring_slots;
   std::vector<int> node; // world ranks on this node, ascending
   for (int r = 0; r < world_size; ++r) {
@@ -88,7 +89,7 @@ void StampMail::open(std::uint32_t ring_slots) {
     new (segments_[local_rank].base()) UnpolledMark; // before anyone maps it
   }
   // Every segment is made (or one could not be) before anyone maps its peers'.
-  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
+  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
   for (std::size_t i = 0; ready && i < local_size; ++i) {
     if (i != local_rank) {
       segments_[i] = NodeSegment::open(
@@ -97,7 +98,7 @@ void StampMail::open(std::uint32_t ring_slots) {
     }
   }
   // Every peer has mapped this segment (or given up): its name is no longer needed.
-  PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
+  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
   NodeSegment::unlink_own();
   if (!ready) {
     // No room in /dev/shm, a name taken by another user, or ranks of one host in separate

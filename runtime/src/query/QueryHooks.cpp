@@ -2,6 +2,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/ProfileOutput.hpp"
+#include "core/YieldingCompletion.hpp"
 #include "query/LiveJob.hpp"
 #include "query/PublishPeriod.hpp"
 #include "query/RecordsExclusion.hpp"
@@ -26,7 +27,7 @@ std::mutex& live_job_mutex() {
 void on_mpi_started(Monitor& monitor) {
   // The job id: rank 0's pid, the same on every rank and every node.
   long long job_id = ::getpid();
-  PMPI_Bcast(&job_id, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  yielding(PMPI_Ibcast, &job_id, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   const std::lock_guard lock(live_job_mutex());
   LiveJob& job = live_job();
   job.job_id = static_cast<std::uint64_t>(job_id);
