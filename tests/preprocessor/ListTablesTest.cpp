@@ -67,6 +67,19 @@ TEST(ListTables, MpiOnlyKeepsCommunicationStatementsOnly) {
   EXPECT_EQ(r.out, "PCom fig12.c:35:6 fig12.c:37:3\nPCom fig12.c:35:6 fig12.c:40:5\n");
 }
 
+// Every call of the procedure but the two MPI_Request_free is a communication statement.
+TEST(ListTables, PersistentIsendrecvAndLargeCountCallsAreStatements) {
+  const CommandResult r = run_instrument("--list-tables inputs/persistent_and_large_count.c");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<int> statement_lines;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.starts_with("PCom ")) {
+      statement_lines.push_back(std::stoi(line.substr(line.rfind(".c:") + 3)));
+    }
+  }
+  EXPECT_EQ(statement_lines, (std::vector<int>{7, 8, 9, 10, 11, 12, 16, 17, 18})) << r.out;
+}
+
 TEST(ListTables, MinLinesLeavesShortProceduresAlone) {
   const CommandResult r = run_instrument("--list-tables --min-lines=4 fig12.c");
   ASSERT_EQ(r.exit_code, 0) << r.err;

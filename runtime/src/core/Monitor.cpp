@@ -1,11 +1,11 @@
 #include "core/Monitor.hpp"
 
+#include "core/MonitorEvents.hpp"
+#include "core/MpiFunctionTable.hpp"
 #include "core/ProfileOutput.hpp"
 #include "core/RankRecordsCollector.hpp"
 #include "core/RecordsGather.hpp"
 #include "core/TerminationHandlers.hpp"
-#include "mpi/MpiFunctionTable.hpp"
-#include "query/QueryHooks.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <algorithm>
@@ -215,7 +215,7 @@ void Monitor::on_mpi_init(int world_rank, int world_size) {
   if (config_.test_clock_offset_ns != 0) {
     shift_time_base(config_.test_clock_offset_ns * world_rank);
   }
-  query::on_mpi_started(*this);
+  MonitorEvents::raise_mpi_started(*this);
 }
 
 void Monitor::set_clock_offset(std::int64_t offset_ns) {
@@ -297,7 +297,7 @@ tables::RankRecords Monitor::collect_rank_records() {
                  static_cast<unsigned long long>(collected.unmatched_exits),
                  static_cast<unsigned long long>(collected.dropped_records));
   }
-  query::apply_pcontrol(collected.records);
+  MonitorEvents::raise_records_collected(collected.records);
   return std::move(collected.records);
 }
 
@@ -384,7 +384,7 @@ void Monitor::on_mpi_finalize() {
     return;
   }
   const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
-  query::on_mpi_ending(); // stops the publisher: the monitor's work too
+  MonitorEvents::raise_mpi_ending(); // stops the publisher: the monitor's work too
   try {
     gather_and_write_profile(true);
   } catch (const std::exception& error) {
@@ -416,7 +416,7 @@ void Monitor::write_partial_profile(std::string_view reason) {
 }
 
 void Monitor::on_abort(std::string_view reason) {
-  query::on_mpi_ending();
+  MonitorEvents::raise_mpi_ending();
   write_partial_profile(reason);
 }
 
@@ -426,7 +426,7 @@ void Monitor::on_exit() {
   if (!enabled() || mpi_finalized_.load() || ::getpid() != process_id_) {
     return;
   }
-  query::on_mpi_ending();
+  MonitorEvents::raise_mpi_ending();
   if (mpi_initialized_.load()) {
     write_partial_profile("exit without MPI_Finalize");
     return;

@@ -1,6 +1,6 @@
 #include "mpi/CallDescription.hpp"
 
-#include "mpi/MpiFunctionTable.hpp"
+#include "core/MpiFunctionTable.hpp"
 
 #include "core/RankRecordsCollector.hpp"
 

@@ -7,8 +7,8 @@
 // program's. Two clock reads and one record: O(1), no allocation.
 #pragma once
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 
 #include "core/Monitor.hpp"
 

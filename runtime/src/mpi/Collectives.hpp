@@ -7,6 +7,7 @@
 // call different collectives at the same position are reported (CollectiveEntry).
 #pragma once
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/CollectiveEntry.hpp"
 #include "mpi/ControlChannel.hpp"
@@ -14,7 +15,6 @@
 #include "mpi/LayerRequests.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 #include "mpi/UnpolledCall.hpp"

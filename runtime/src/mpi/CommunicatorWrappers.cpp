@@ -6,12 +6,12 @@
 // MPI_Comm_idup is not wrapped: its communicator exists only at completion, and making a
 // shadow then would be a collective inside Wait/Test. Such communicators (like those from
 // MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/CallTime.hpp"
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/ProbedMessages.hpp"
 #include "mpi/RequestTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"

@@ -10,10 +10,10 @@
 // last (or of the first untimed one, a send, when nothing was timed).
 #pragma once
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 
 #include "core/Monitor.hpp"
 

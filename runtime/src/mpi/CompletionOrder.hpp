@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/Monitor.hpp"
-#include "mpi/MpiFunctionTable.hpp"
+#include "core/MpiFunctionTable.hpp"
 
 #include <mpi.h>
 

@@ -1,5 +1,6 @@
 // MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
 // track go straight to PMPI after one table lookup each.
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/CallTime.hpp"
 #include "mpi/CompletionLedger.hpp"
 #include "mpi/CompletionOrder.hpp"
@@ -7,7 +8,6 @@
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerWork.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/WaitPolicy.hpp"
 

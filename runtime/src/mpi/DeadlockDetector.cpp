@@ -1,11 +1,11 @@
 #include "mpi/DeadlockDetector.hpp"
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/CallDescription.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/ControlStateExchange.hpp"
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/StampCounts.hpp"
 #include "mpi/StampProtocol.hpp"
 #include "mpi/WaitRegistry.hpp"

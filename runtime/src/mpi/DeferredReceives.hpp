@@ -16,9 +16,9 @@
 // for it to match), and at MPI_Finalize.
 #pragma once
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/ShadowCommunicators.hpp"
 
 #include "core/Monitor.hpp"

@@ -8,6 +8,7 @@
 // Both are the monitor's work, all intrusion: MPI_Init and MPI_Finalize are statements
 // (synthetic comm sites) holding PMPI_Init's own time and the waiting for the latest rank;
 // PMPI_Finalize runs after the profile is taken.
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/CallerCounters.hpp"
 #include "mpi/ClockOffset.hpp"
 #include "mpi/CollectiveEntry.hpp"
@@ -15,7 +16,6 @@
 #include "mpi/DeferredReceives.hpp"
 #include "mpi/Layer.hpp"
 #include "mpi/LayerRequests.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/PrivateWorld.hpp"
 #include "mpi/RequestCompletion.hpp"
 #include "mpi/ShadowCommunicators.hpp"

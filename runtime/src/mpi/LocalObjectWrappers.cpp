@@ -1,9 +1,9 @@
 // MPI calls on local objects (datatypes, groups, attributes, reduction operations): each is a
 // record holding its own time with no partner (docs/runtime.md, "Accounting"), its arguments
 // passed to PMPI unchanged. One wrapper per entry of VCMON_MPI_LOCAL_OBJECTS.
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/CallTime.hpp"
 #include "mpi/Layer.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 
 #include <mpi.h>
 

@@ -3,6 +3,7 @@
 // PointToPointWrappers.cpp only bind arguments.
 #pragma once
 
+#include "core/MpiFunctionTable.hpp"
 #include "mpi/ClockUpdate.hpp"
 #include "mpi/ControlChannel.hpp"
 #include "mpi/DeferredReceives.hpp"
@@ -10,7 +11,6 @@
 #include "mpi/LayerRequests.hpp"
 #include "mpi/LayerWork.hpp"
 #include "mpi/Moment.hpp"
-#include "mpi/MpiFunctionTable.hpp"
 #include "mpi/ProbedMessages.hpp"
 #include "mpi/Receipt.hpp"
 #include "mpi/RequestTable.hpp"

@@ -1,6 +1,6 @@
 #include "mpi/WildcardTrace.hpp"
 
-#include "mpi/MpiFunctionTable.hpp"
+#include "core/MpiFunctionTable.hpp"
 
 #include <cerrno>
 #include <cstdio>

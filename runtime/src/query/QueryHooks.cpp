@@ -1,6 +1,7 @@
 #include "query/QueryHooks.hpp"
 
 #include "core/Monitor.hpp"
+#include "core/MonitorEvents.hpp"
 #include "core/ProfileOutput.hpp"
 #include "core/YieldingCompletion.hpp"
 #include "query/LiveJob.hpp"
@@ -24,6 +25,10 @@ std::mutex& live_job_mutex() {
   return *mutex;
 }
 
+namespace {
+
+// After PMPI_Init, on every rank (collective): learns the job id, removes stale segments of
+// this user and starts live publication (VCMON_PUBLISH_MS).
 void on_mpi_started(Monitor& monitor) {
   // The job id: rank 0's pid, the same on every rank and every node.
   long long job_id = ::getpid();
@@ -50,6 +55,8 @@ void on_mpi_started(Monitor& monitor) {
   }
 }
 
+// Before MPI_Finalize's gather, at MPI_Abort and at exit: stops publication and removes this
+// rank's segment. Idempotent.
 void on_mpi_ending() {
   const std::lock_guard lock(live_job_mutex());
   LiveJob& job = live_job();
@@ -57,10 +64,10 @@ void on_mpi_ending() {
   job.publisher = nullptr;
 }
 
-namespace {
 // How many publications every thread should have settled for; each thread's own count.
 std::atomic<std::uint64_t> publication_round{0};
 __thread std::uint64_t settled_round __attribute__((tls_model("initial-exec")));
+
 } // namespace
 
 void note_publication() {
@@ -76,8 +83,18 @@ void settle_if_published(Monitor& monitor) {
   monitor.probes().settle_open_activations(monitor.this_thread(), monitor.clock().virtual_ns());
 }
 
+namespace {
+
+// Takes out what MPI_Pcontrol excluded (levels 0 and 2) from records collected for a profile.
 void apply_pcontrol(tables::RankRecords& records) {
   RecordsExclusion::instance().apply(records);
 }
+
+[[maybe_unused]] const bool subscribed = [] {
+  MonitorEvents::subscribe({on_mpi_started, on_mpi_ending, apply_pcontrol});
+  return true;
+}();
+
+} // namespace
 
 } // namespace vcmon::runtime::query

@@ -1,6 +1,15 @@
-// The MPI communication functions the PMPI layer wraps, as one X-macro table. The core makes
-// one synthetic communication site per entry (so an uninstrumented program still gets
-// per-MPI-call records); the wrappers use the same indices.
+// The MPI functions vcmon knows, in one place, by category. The preprocessor's classifier
+// (which calls are communication statements) and the runtime's wrapped-function table (its
+// enum, names and synthetic statements) are both expanded from these lists, and
+// tests/runtime/ExportedSymbolsTest.cpp checks that libvcmon exports a wrapper for every
+// entry and no other MPI function.
+//
+// Communication statements of the program graph: VCMON_MPI_POINT_TO_POINT (and each one's MPI-4
+// large-count twin NAME_c), VCMON_MPI_PROBES, VCMON_MPI_STARTS, VCMON_MPI_COMPLETION and
+// VCMON_MPI_COLLECTIVES (and each one's nonblocking twin I<name>). VCMON_MPI_LIFECYCLE,
+// VCMON_MPI_MANAGEMENT and VCMON_MPI_LOCAL_OBJECTS are calls the runtime records (each holds its
+// own time) but not communication statements; VCMON_MPI_UNRECORDED are wrapped for other reasons.
+// Macros only: expanding the parameter lists of VCMON_MPI_LOCAL_OBJECTS needs <mpi.h>.
 #pragma once
 
 // Point-to-point functions that move data; each has an MPI-4 large-count twin `NAME_c`.
@@ -21,16 +30,15 @@
   X(Isendrecv_replace)                                                                             \
   X(Send_init) X(Bsend_init) X(Rsend_init) X(Ssend_init) X(Recv_init) X(Mrecv) X(Imrecv)
 
-// Probes and request completion.
-#define VCMON_MPI_PROBES_AND_COMPLETION(X)                                                         \
-  X(Probe)                                                                                         \
-  X(Iprobe)                                                                                        \
-  X(Mprobe)                                                                                        \
-  X(Improbe)                                                                                       \
-  X(Start)                                                                                         \
-  X(Startall)                                                                                      \
-  X(Wait)                                                                                          \
-  X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome) X(Request_free)
+// Probes: communication statements that look at a message without taking it.
+#define VCMON_MPI_PROBES(X) X(Probe) X(Iprobe) X(Mprobe) X(Improbe)
+
+// Starts of persistent requests: point-to-point communication statements.
+#define VCMON_MPI_STARTS(X) X(Start) X(Startall)
+
+// Request completion: communication statements where a nonblocking call's transfer ends.
+#define VCMON_MPI_COMPLETION(X)                                                                    \
+  X(Wait) X(Test) X(Waitall) X(Testall) X(Waitany) X(Testany) X(Waitsome) X(Testsome)
 
 // MPI_Init (and MPI_Init_thread) and MPI_Finalize: statements holding the MPI library's own
 // time, while the layer's start-up and shutdown are the monitor's.
@@ -39,6 +47,7 @@
 // Requests and communicators managed, not communicated on: each call holds its own time
 // (CallTime), so that every MPI call the layer wraps is a record.
 #define VCMON_MPI_MANAGEMENT(X)                                                                    \
+  X(Request_free)                                                                                  \
   X(Cancel)                                                                                        \
   X(Request_get_status)                                                                            \
   X(Comm_dup)                                                                                      \
@@ -63,44 +72,44 @@
 // Queries (MPI_Comm_rank, MPI_Type_size, MPI_Comm_get_attr, MPI_Wtime) are not records: they
 // are lookups cheaper than the two clock reads a record costs.
 #define VCMON_MPI_LOCAL_OBJECTS(X)                                                                 \
-  X(Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype* newtype),                    \
+  X(Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype* newtype),                     \
     (count, oldtype, newtype))                                                                     \
   X(Type_vector,                                                                                   \
-    (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype),       \
+    (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype),         \
     (count, blocklength, stride, oldtype, newtype))                                                \
   X(Type_create_hvector,                                                                           \
-    (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype),  \
+    (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype),    \
     (count, blocklength, stride, oldtype, newtype))                                                \
   X(Type_indexed,                                                                                  \
-    (int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,       \
+    (int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,         \
      MPI_Datatype* newtype),                                                                       \
     (count, blocklengths, displacements, oldtype, newtype))                                        \
   X(Type_create_hindexed,                                                                          \
-    (int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,  \
+    (int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,    \
      MPI_Datatype* newtype),                                                                       \
     (count, blocklengths, displacements, oldtype, newtype))                                        \
   X(Type_create_indexed_block,                                                                     \
-    (int count, int blocklength, const int displacements[], MPI_Datatype oldtype,                 \
+    (int count, int blocklength, const int displacements[], MPI_Datatype oldtype,                  \
      MPI_Datatype* newtype),                                                                       \
     (count, blocklength, displacements, oldtype, newtype))                                         \
   X(Type_create_struct,                                                                            \
-    (int count, const int blocklengths[], const MPI_Aint displacements[],                         \
+    (int count, const int blocklengths[], const MPI_Aint displacements[],                          \
      const MPI_Datatype types[], MPI_Datatype* newtype),                                           \
     (count, blocklengths, displacements, types, newtype))                                          \
   X(Type_create_subarray,                                                                          \
-    (int ndims, const int sizes[], const int subsizes[], const int starts[], int order,           \
+    (int ndims, const int sizes[], const int subsizes[], const int starts[], int order,            \
      MPI_Datatype oldtype, MPI_Datatype* newtype),                                                 \
     (ndims, sizes, subsizes, starts, order, oldtype, newtype))                                     \
   X(Type_create_resized,                                                                           \
-    (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype),                  \
+    (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype * newtype),                  \
     (oldtype, lb, extent, newtype))                                                                \
   X(Type_dup, (MPI_Datatype oldtype, MPI_Datatype * newtype), (oldtype, newtype))                  \
   X(Type_commit, (MPI_Datatype * datatype), (datatype))                                            \
   X(Type_free, (MPI_Datatype * datatype), (datatype))                                              \
   X(Comm_group, (MPI_Comm comm, MPI_Group * group), (comm, group))                                 \
-  X(Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                 \
+  X(Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                  \
     (group, n, ranks, newgroup))                                                                   \
-  X(Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                 \
+  X(Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup),                  \
     (group, n, ranks, newgroup))                                                                   \
   X(Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group * newgroup),                       \
     (group1, group2, newgroup))                                                                    \
@@ -110,14 +119,13 @@
     (group1, group2, newgroup))                                                                    \
   X(Group_free, (MPI_Group * group), (group))                                                      \
   X(Comm_create_keyval,                                                                            \
-    (MPI_Comm_copy_attr_function * copy_fn, MPI_Comm_delete_attr_function * delete_fn,            \
+    (MPI_Comm_copy_attr_function * copy_fn, MPI_Comm_delete_attr_function * delete_fn,             \
      int* keyval, void* extra_state),                                                              \
     (copy_fn, delete_fn, keyval, extra_state))                                                     \
   X(Comm_free_keyval, (int* keyval), (keyval))                                                     \
   X(Comm_set_attr, (MPI_Comm comm, int keyval, void* value), (comm, keyval, value))                \
   X(Comm_delete_attr, (MPI_Comm comm, int keyval), (comm, keyval))                                 \
-  X(Op_create, (MPI_User_function * function, int commute, MPI_Op * op),                           \
-    (function, commute, op))                                                                       \
+  X(Op_create, (MPI_User_function * function, int commute, MPI_Op* op), (function, commute, op))   \
   X(Op_free, (MPI_Op * op), (op))
 
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
@@ -144,48 +152,27 @@
   X(Neighbor_alltoall, neighbor_alltoall)                                                          \
   X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
-namespace vcmon::runtime::mpi {
-
-// Dense indices: point-to-point, their large-count twins, probes and completion,
-// collectives, their nonblocking twins, MPI_Init and MPI_Finalize, management, local objects.
-enum class MpiFunction : unsigned {
-#define VCMON_ENUM(NAME) NAME,
-#define VCMON_ENUM_LOCAL(NAME, params, args) NAME,
-#define VCMON_ENUM_C(NAME) NAME##_c,
-#define VCMON_ENUM_COLL(NAME, lower) NAME,
-#define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
-  VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
-      VCMON_MPI_PROBES_AND_COMPLETION(VCMON_ENUM) VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL)
-          VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
-              VCMON_MPI_MANAGEMENT(VCMON_ENUM) VCMON_MPI_LOCAL_OBJECTS(VCMON_ENUM_LOCAL)
-#undef VCMON_ENUM
-#undef VCMON_ENUM_LOCAL
-#undef VCMON_ENUM_C
-#undef VCMON_ENUM_COLL
-#undef VCMON_ENUM_ICOLL
-                  Count
-};
-
-constexpr unsigned index_of(MpiFunction function) {
-  return static_cast<unsigned>(function);
-}
-
-// A blocking send (function index), which may wait for its receiver to match it.
-constexpr bool is_blocking_send(unsigned function) {
-  using enum MpiFunction;
-  return function == index_of(Send) || function == index_of(Bsend) || function == index_of(Rsend) ||
-         function == index_of(Ssend) || function == index_of(Send_c) ||
-         function == index_of(Bsend_c) || function == index_of(Rsend_c) ||
-         function == index_of(Ssend_c);
-}
-
-} // namespace vcmon::runtime::mpi
-
-namespace vcmon::runtime {
-
-// Number of wrapped communication functions, and the name of one ("MPI_Send"); indices are
-// dense in [0, mpi_function_count()).
-unsigned mpi_function_count();
-const char* mpi_function_name(unsigned index);
-
-} // namespace vcmon::runtime
+// Wrapped but not records of their own: MPI_Init_thread is recorded as MPI_Init, MPI_Abort ends
+// the run, MPI_Pcontrol and MPI_Wtime serve the monitor, and the one-sided synchronisation and
+// window calls are wrapped only so that a process inside them is known not to answer (one-sided
+// communication is not monitored).
+#define VCMON_MPI_UNRECORDED(X)                                                                    \
+  X(Init_thread)                                                                                   \
+  X(Abort)                                                                                         \
+  X(Pcontrol)                                                                                      \
+  X(Wtime)                                                                                         \
+  X(Win_create)                                                                                    \
+  X(Win_allocate)                                                                                  \
+  X(Win_allocate_shared)                                                                           \
+  X(Win_create_dynamic)                                                                            \
+  X(Win_free)                                                                                      \
+  X(Win_fence)                                                                                     \
+  X(Win_lock)                                                                                      \
+  X(Win_unlock)                                                                                    \
+  X(Win_lock_all)                                                                                  \
+  X(Win_unlock_all)                                                                                \
+  X(Win_flush)                                                                                     \
+  X(Win_flush_all)                                                                                 \
+  X(Win_flush_local)                                                                               \
+  X(Win_flush_local_all)                                                                           \
+  X(Win_post) X(Win_start) X(Win_complete) X(Win_wait)
