@@ -1,8 +1,8 @@
-/* The program of figure 12 in Li & Zhang's paper (DESIGN.md section 3) as a real MPI program.
- * Its structure gives the six static tables listed there: main calls p1 and p2, both call p3;
- * p3 has the communication statement e1, a call of p4, and loop1, which holds the communication
- * statement e2 and loop2; loop2 calls p4. p4 only computes and takes most of the time, so the
- * top-down profile leads to it.
+/* The program of figure 12 in Li & Zhang's paper as a real MPI program. Its structure gives the six
+ * static tables of that figure (docs/design.md, "Sites and the program graph"): main calls p1 and
+ * p2, both call p3; p3 has the communication statement e1, a call of p4, and loop1, which holds the
+ * communication statement e2 and loop2; loop2 calls p4. p4 only computes and takes most of the
+ * time, so the top-down profile leads to it.
  *
  * Every rank exchanges its state with its ring neighbours (e1 to the right, e2 to the left), so
  * the result depends on the neighbours' work; rank 0 prints it.

@@ -2,8 +2,8 @@
 // and prints its wall time and peak resident memory (getrusage of the child), then the time
 // of each phase in-process. Two shapes: a program whose procedures form a call tree from main
 // (the report shows every site) and the tables module's random program (mostly unreachable
-// from main, many partners: reading and indexing dominate). Targets (issue 6): <= 2 s and
-// <= 1 GiB. Exits 1 when one is missed.
+// from main, many partners: reading and indexing dominate). Targets (docs/report.md, "Tests and
+// benchmark"): <= 2 s and <= 1 GiB. Exits 1 when one is missed.
 #include "CallTreeProfile.hpp"
 #include "SyntheticProfile.hpp"
 

@@ -1,7 +1,7 @@
-// Probe cost (issue 4 target: an enter+exit pair <= 30 ns median). Google Benchmark, one
-// process, no MPI: the probes are the same before MPI_Init. Each benchmark reports one pair or
-// one event; run with --benchmark_repetitions=9 --benchmark_report_aggregates_only=true for
-// medians (docs/runtime.md has the command and the figures).
+// Probe cost (target: an enter+exit pair <= 30 ns median; docs/runtime.md, "Benchmarks"). Google
+// Benchmark, one process, no MPI: the probes are the same before MPI_Init. Each benchmark reports
+// one pair or one event; run with --benchmark_repetitions=9 --benchmark_report_aggregates_only=true
+// for medians (docs/runtime.md has the command and the figures).
 #include "vcmon/probes.h"
 
 #include <benchmark/benchmark.h>

@@ -1,5 +1,5 @@
-// Record memory (issue 4): the memory records take for 10 000 sites, and that it does not
-// change after 10^8 probe events. A driver printing one table; memory is the process's
+// Record memory (docs/runtime.md, "Benchmarks"): the memory records take for 10 000 sites, and that
+// it does not change after 10^8 probe events. A driver printing one table; memory is the process's
 // anonymous resident memory, so it counts everything the monitor allocated or touched.
 #include "vcmon/probes.h"
 

@@ -5,9 +5,9 @@
 # rounds (default 7), each running both builds (which goes first alternates). Per run: the wall
 # time of the whole mpiexec, each rank's own measured main (the plain build's truth), and, for
 # the monitored build, main's virtual time per rank from its profile (REPORT is vcmon-report).
-# The table gives medians over runs (of the means over ranks) with min-max, and checks issue
-# 18's targets: main's virtual time within 10 % or 20 ms (whichever is larger) of the plain
-# main, and the monitored wall time at most 1.3x the plain one.
+# The table gives medians over runs (of the means over ranks) with min-max, and checks the start-up
+# targets (docs/runtime.md, "Start-up and shutdown"): main's virtual time within 10 % or 20 ms
+# (whichever is larger) of the plain main, and the monitored wall time at most 1.3x the plain one.
 set -euo pipefail
 if [ $# -lt 4 ]; then
   echo "usage: $0 MPIEXEC PLAIN MONITORED REPORT [RUNS] [RANKS...]" >&2

@@ -4,11 +4,11 @@
 # side by side in one invocation: RUNS rounds (default 11), each running both builds under
 # `MPIEXEC -n 2` (which goes first alternates, so neither always follows the other). Each run
 # reports per size the median of SAMPLES samples; the table gives the median over runs and the
-# ratio monitored/plain, against the targets of issue 4 (8 B <= 1.5x, 1 MiB <= 1.05x). It also
-# gives the ratio of the fastest runs: on a shared machine other jobs only ever slow a run down,
-# so that ratio shows the monitor's own cost when the medians are dominated by scheduling.
-# The targets are issue 4's, for blocking Send/Recv; the nonblocking mode (Irecv, Isend and
-# Waitall against Irecv, Wait, Isend, Wait) prints no target.
+# ratio monitored/plain, against the targets (8 B <= 1.5x, 1 MiB <= 1.05x; docs/transparency.md,
+# "Ping-pong cost"). It also gives the ratio of the fastest runs: on a shared machine other jobs
+# only ever slow a run down, so that ratio shows the monitor's own cost when the medians are
+# dominated by scheduling. The targets are for blocking Send/Recv; the nonblocking mode (Irecv,
+# Isend and Waitall against Irecv, Wait, Isend, Wait) prints no target.
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 MPIEXEC PLAIN MONITORED [RUNS] [SAMPLES] [blocking|nonblocking]" >&2

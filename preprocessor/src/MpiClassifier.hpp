@@ -1,6 +1,6 @@
-// Which MPI functions are communication statements (DESIGN.md §3): point-to-point, collective,
-// probe, wait and test calls. Set-up and query calls (MPI_Init, MPI_Comm_rank, MPI_Wtime, ...)
-// are neither communication statements nor call statements.
+// Which MPI functions are communication statements (docs/instrument.md, "What becomes a site"):
+// point-to-point, collective, probe, wait and test calls. Set-up and query calls (MPI_Init,
+// MPI_Comm_rank, MPI_Wtime, ...) are neither communication statements nor call statements.
 #pragma once
 
 #include <optional>

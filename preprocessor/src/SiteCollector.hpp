@@ -1,5 +1,5 @@
-// Finds the sites of one translation unit's main file (DESIGN.md §3) and the probe insertions
-// for them, in one pass over the AST.
+// Finds the sites of one translation unit's main file (docs/instrument.md, "What becomes a site")
+// and the probe insertions for them, in one pass over the AST.
 #pragma once
 
 #include "FoldableLeaves.hpp"

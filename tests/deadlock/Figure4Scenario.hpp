@@ -1,5 +1,5 @@
-// The paper's figure 4 (DESIGN.md §7), in microseconds of virtual time: P1 waits for a
-// message from P0 or P3; P0's is there at 30 µs; P3 is at 20 µs, below 30, but blocked
+// The paper's figure 4 (docs/design.md, "Waiting cycles"), in microseconds of virtual time: P1
+// waits for a message from P0 or P3; P0's is there at 30 µs; P3 is at 20 µs, below 30, but blocked
 // receiving from P2, and P2 is blocked receiving from P1. Unmonitored, P1 takes P0's message.
 #pragma once
 

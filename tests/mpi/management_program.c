@@ -1,11 +1,11 @@
-/* Every MPI call is a record (issue 18), also those that move no message of a partner's: rank
- * 0 makes 3 duplicates and a split of MPI_COMM_WORLD, posts a receive and tests it once before
- * its sender (asleep 100 ms) sends, waits for it, starts a persistent receive 3 times, frees
- * it, cancels a receive nothing matches and waits for it, and frees the 4 communicators. Its
+/* Every MPI call is a record (docs/runtime.md, "Accounting"), also those that move no message of a
+ * partner's: rank 0 makes 3 duplicates and a split of MPI_COMM_WORLD, posts a receive and tests it
+ * once before its sender (asleep 100 ms) sends, waits for it, starts a persistent receive 3 times,
+ * frees it, cancels a receive nothing matches and waits for it, and frees the 4 communicators. Its
  * profile must hold each call with its count: the layer's wait for a message at MPI_Wait (per
- * partner), the others with no partner. Rank 1 does the matching half. Both ranks also make,
- * use and free a datatype, a group, an attribute and a reduction operation: those calls are
- * records too. */
+ * partner), the others with no partner. Rank 1 does the matching half. Both ranks also make, use
+ * and free a datatype, a group, an attribute and a reduction operation: those calls are records
+ * too. */
 #include "sleep_ms.h"
 #include <mpi.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* Virtual time of a receive (issue 4): rank 1 works 100 ms (two loop iterations of 50 ms,
- * four probes) and then sends; rank 0 posts its receive at about 10 ms. Whatever the probes
- * cost in real time (VCMON_INJECT_PROBE_NS) and however the ranks' clocks are offset
- * (VCMON_TEST_CLOCK_OFFSET_NS), rank 0's receive must record a synchronisation delay of
- * 90 ms: rank 1 is at virtual 100 ms when it sends. Only rank 1 runs probes. */
+/* Virtual time of a receive (docs/runtime.md, "Virtual time of a receive"): rank 1 works 100 ms
+ * (two loop iterations of 50 ms, four probes) and then sends; rank 0 posts its receive at about
+ * 10 ms. Whatever the probes cost in real time (VCMON_INJECT_PROBE_NS) and however the ranks'
+ * clocks are offset (VCMON_TEST_CLOCK_OFFSET_NS), rank 0's receive must record a synchronisation
+ * delay of 90 ms: rank 1 is at virtual 100 ms when it sends. Only rank 1 runs probes. */
 #include "vcmon/probes.h"
 
 #include "sleep_ms.h"

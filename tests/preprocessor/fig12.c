@@ -1,6 +1,6 @@
-/* The program graph of Li & Zhang's figure 12 (DESIGN.md section 3) as a real MPI program:
- * main calls p1 and p2, both call p3; p3 holds a communication statement, a call of p4 and a
- * loop with a communication statement and an inner loop calling p4. */
+/* The program graph of Li & Zhang's figure 12 (docs/design.md, "Sites and the program graph") as a
+ * real MPI program: main calls p1 and p2, both call p3; p3 holds a communication statement, a call
+ * of p4 and a loop with a communication statement and an inner loop calling p4. */
 #include <mpi.h>
 #include <stdio.h>
 

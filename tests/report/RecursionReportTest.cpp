@@ -1,4 +1,5 @@
-// Recursion is shown once and never counted twice (DESIGN.md §3, the paper's figure 11).
+// Recursion is shown once and never counted twice (the paper's figure 11: docs/design.md, "Sites
+// and the program graph").
 #include "ReportProfiles.hpp"
 #include "TempDir.hpp"
 #include "TreeOutline.hpp"

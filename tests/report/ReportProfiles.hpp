@@ -5,8 +5,9 @@
 
 namespace vcmon::report::testing {
 
-// The paper's figure 12 (DESIGN.md §3) in fig12.c, run on 4 ranks; p4, called in loop2,
-// dominates. Rank r's times are the base times scaled by (1 + r/10), so rank 3 is the slowest.
+// The paper's figure 12 (docs/design.md, "Sites and the program graph") in fig12.c, run on 4 ranks;
+// p4, called in loop2, dominates. Rank r's times are the base times scaled by (1 + r/10), so rank 3
+// is the slowest.
 tables::Profile figure12_profile();
 // The base times of figure 12's records in microseconds, before the per-rank scaling.
 inline constexpr double kFig12Main = 850, kFig12P1 = 310, kFig12P2 = 520, kFig12P3ViaP1 = 300,

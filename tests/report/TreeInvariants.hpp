@@ -1,6 +1,7 @@
-// The accounting invariants of a report tree (issue 18): at every node, what the children add
-// (their counted_ns) never exceeds the node's inclusive time, so its self time is never
-// negative — in the sums over the ranks, in the means the report shows, and on each rank.
+// The accounting invariants of a report tree (docs/report.md, the tree's invariant): at every node,
+// what the children add (their counted_ns) never exceeds the node's inclusive time, so its self
+// time is never negative — in the sums over the ranks, in the means the report shows, and on each
+// rank.
 #pragma once
 
 #include "vcmon/report/ReportTree.hpp"

@@ -1,8 +1,8 @@
-/* A halo exchange on 2 ranks, the case of issue 18: in each of 3 steps each rank posts two
- * MPI_Irecv, two MPI_Isend and waits in MPI_Waitall, and rank 1 works 20 ms before it sends,
- * so rank 0 really waits in MPI_Waitall. A report of its profile keeps the tree invariants only
- * if each nonblocking call holds its own time and the waiting is charged to the completion.
- * Hand-instrumented like tests/runtime's programs. */
+/* A halo exchange on 2 ranks, the case that once broke the report tree's invariant
+ * (docs/runtime.md, "Accounting"): in each of 3 steps each rank posts two MPI_Irecv, two
+ * MPI_Isend and waits in MPI_Waitall, and rank 1 works 20 ms before it sends, so rank 0 really
+ * waits in MPI_Waitall. A report of its profile keeps the tree invariants only if each nonblocking
+ * call holds its own time and the waiting is charged to the completion. Hand-instrumented. */
 #include "hand_instrumented.h"
 
 #include "sleep_ms.h"

@@ -17,7 +17,7 @@ std::string symbol_of(const std::string& name) {
   return "_Z" + std::to_string(name.size()) + name + "v";
 }
 
-// The paper's figure 12 (DESIGN.md §3), one site per line.
+// The paper's figure 12 (docs/design.md, "Sites and the program graph"), one site per line.
 struct Figure12 {
   ProgramGraph g;
   SiteId proc(std::uint32_t line, const std::string& name) {

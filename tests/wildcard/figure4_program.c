@@ -1,4 +1,4 @@
-/* The waiting cycle of DESIGN.md §7, figure 4, on 4 ranks:
+/* The waiting cycle of the paper's figure 4 (docs/design.md, "Waiting cycles"), on 4 ranks:
  *   P0 works 30 ms, sends to P1;
  *   P1 works 10 ms, receives twice from MPI_ANY_SOURCE, sending to P2 after the first receive;
  *   P2 receives from P1, sends to P3;

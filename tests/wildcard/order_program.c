@@ -1,6 +1,6 @@
-/* Wildcard order by virtual time (DESIGN.md §6). Workers 1, 2, 3 work 20, 50 and 90 ms (loops
- * of 5 ms iterations with a loop probe each) and send one message to rank 0, which receives
- * them in MODE:
+/* Wildcard order by virtual time (docs/design.md, "Wildcard receives in virtual order").
+ * Workers 1, 2, 3 work 20, 50 and 90 ms (loops of 5 ms iterations with a loop probe each) and
+ * send one message to rank 0, which receives them in MODE:
  *   recv     3 x MPI_Recv(MPI_ANY_SOURCE)
  *   waitany  MPI_Irecv from 1, 2 and 3, then 3 x MPI_Waitany
  *   iprobe   MPI_Iprobe(MPI_ANY_SOURCE) polled every 100 us, then MPI_Recv from the source

@@ -1,7 +1,7 @@
-/* vcmon query API: the monitor's records while the program runs (DESIGN.md §8). Plain C,
- * usable from C++; link with libvcmon. A snapshot is a copy: taking one costs the caller
- * (charged to intrusion, so virtual time does not see it), reading it costs nothing more.
- * Example: examples/query_example.c; reference: docs/query.md. */
+/* vcmon query API: the monitor's records while the program runs (docs/design.md, "Querying a
+ * running program"). Plain C, usable from C++; link with libvcmon. A snapshot is a copy: taking one
+ * costs the caller (charged to intrusion, so virtual time does not see it), reading it costs
+ * nothing more. Example: examples/query_example.c; reference: docs/query.md. */
 #ifndef VCMON_QUERY_H
 #define VCMON_QUERY_H
 

@@ -1,5 +1,5 @@
-// The counters behind proc, loop and com records (DESIGN.md §4), laid out so a probe finds
-// its record in O(1): a few keyed slots inline per site, the rest in OverflowRecords.
+// The counters behind proc, loop and com records (docs/runtime.md, "Records"), laid out so a probe
+// finds its record in O(1): a few keyed slots inline per site, the rest in OverflowRecords.
 #pragma once
 
 #include "vcmon/tables/Records.hpp"

@@ -1,5 +1,5 @@
-// How an MPI call moves the virtual clock once it completed communication (DESIGN.md §5).
-// A call that waited for a partner (a message's sender, a synchronous send's receiver, the
+// How an MPI call moves the virtual clock once it completed communication (docs/pmpi.md, "Virtual
+// time"). A call that waited for a partner (a message's sender, a synchronous send's receiver, the
 // last participant of a collective) ends at
 //     max(VT_call, VT_partner) + (real time from when both were there to the call's return)
 // in the common time base: waiting for the partner counts as synchronisation, the rest as

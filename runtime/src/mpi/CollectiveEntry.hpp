@@ -1,9 +1,9 @@
 // What a member brings into a collective, reduced over all members with MPI_MAX on the shadow
-// (DESIGN.md §5, §7): the latest member's virtual and real entry, from which everyone leaves;
-// and which collective each member called (operation and root), so that two different
-// collectives at the same position of one communicator are found as a mismatch instead of
-// being taken for one. A blocking collective and its nonblocking twin are different ones: MPI
-// does not match them (and MPICH does not).
+// (docs/design.md, "Virtual time of a collective"; docs/deadlock.md, "How the runtime uses it"):
+// the latest member's virtual and real entry, from which everyone leaves; and which collective each
+// member called (operation and root), so that two different collectives at the same position of one
+// communicator are found as a mismatch instead of being taken for one. A blocking collective and
+// its nonblocking twin are different ones: MPI does not match them (and MPICH does not).
 #pragma once
 
 #include "mpi/Moment.hpp"

@@ -1,10 +1,10 @@
-// Collectives synchronise virtual time (DESIGN.md §5): every participant leaves at the latest
-// participant's virtual entry plus the operation's own cost. The layer reduces the entries
-// (CollectiveEntry: virtual and real moments, and which collective each member called) on the
-// shadow communicator: before the user's blocking collective, or as a nonblocking reduction
-// posted with the user's nonblocking one and tracked with its request. Collectives may
-// synchronise in MPI, so the extra reduction changes no correct program's outcome; members that
-// call different collectives at the same position are reported (CollectiveEntry).
+// Collectives synchronise virtual time (docs/design.md, "Virtual time of a collective"): every
+// participant leaves at the latest participant's virtual entry plus the operation's own cost. The
+// layer reduces the entries (CollectiveEntry: virtual and real moments, and which collective each
+// member called) on the shadow communicator: before the user's blocking collective, or as a
+// nonblocking reduction posted with the user's nonblocking one and tracked with its request.
+// Collectives may synchronise in MPI, so the extra reduction changes no correct program's outcome;
+// members that call different collectives at the same position are reported (CollectiveEntry).
 #pragma once
 
 #include "core/MpiFunctionTable.hpp"

@@ -1,9 +1,9 @@
-// Which request Waitany, Testany, Waitsome and Testsome report first (DESIGN.md §6): among
-// receive requests whose messages' stamps have arrived, the earliest virtual arrival once safe
-// (SafeDecision), not the one MPI happened to complete first. It applies when every active
-// request of the call is a tracked receive from a specific source on one monitored
-// communicator; other mixes complete in MPI's order (docs/deadlock.md). Waitsome and Testsome
-// report one request per call, which MPI allows.
+// Which request Waitany, Testany, Waitsome and Testsome report first (docs/design.md, "Wildcard
+// receives in virtual order"): among receive requests whose messages' stamps have arrived, the
+// earliest virtual arrival once safe (SafeDecision), not the one MPI happened to complete first. It
+// applies when every active request of the call is a tracked receive from a specific source on one
+// monitored communicator; other mixes complete in MPI's order (docs/deadlock.md). Waitsome and
+// Testsome report one request per call, which MPI allows.
 #pragma once
 
 #include "core/Monitor.hpp"

@@ -1,9 +1,9 @@
-// The control channel (DESIGN.md §7): a private duplicate of MPI_COMM_WORLD on which a rank
-// with an undecided wildcard receive, or a real-deadlock check, asks other ranks for their
-// state, and on which the null-message baseline announces bounds. Every rank answers from
-// wherever it is: from the loop its blocking call waits in (WaitPolicy), and from the wrappers
-// it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call the
-// layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
+// The control channel (docs/deadlock.md, "How the runtime uses it"): a private duplicate of
+// MPI_COMM_WORLD on which a rank with an undecided wildcard receive, or a real-deadlock check, asks
+// other ranks for their state, and on which the null-message baseline announces bounds. Every rank
+// answers from wherever it is: from the loop its blocking call waits in (WaitPolicy), and from the
+// wrappers it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call
+// the layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
 // deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
 #pragma once
 

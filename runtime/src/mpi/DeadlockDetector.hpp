@@ -1,12 +1,12 @@
 // Real deadlocks: a call blocked longer than VCMON_DEADLOCK_TIMEOUT_MS asks the processes it
 // waits for, and those they wait for, for their states (CycleBreaker with no candidate). Elapsed
 // time only decides when to look (the period then doubles, up to 8 timeouts); a deadlock is
-// declared only on proof (DESIGN.md §7): the same ranks found deadlocked by two checks a grace
-// period apart, each blocked in the same call throughout (WaitRegistry's generation), every
-// message sent to a deadlocked rank by those it waits for already arrived (stamp counts), and
-// this rank's own call still unsatisfied. The lowest deadlocked rank then reports every
-// deadlocked rank's MPI call, site and partners and the cycle, writes its partial profile and
-// ends the job with MPI_Abort.
+// declared only on proof (docs/deadlock.md, "What the detector proves, and what it cannot see"):
+// the same ranks found deadlocked by two checks a grace period apart, each blocked in the same call
+// throughout (WaitRegistry's generation), every message sent to a deadlocked rank by those it waits
+// for already arrived (stamp counts), and this rank's own call still unsatisfied. The lowest
+// deadlocked rank then reports every deadlocked rank's MPI call, site and partners and the cycle,
+// writes its partial profile and ends the job with MPI_Abort.
 #pragma once
 
 #include "mpi/BlockedCall.hpp"

@@ -1,11 +1,11 @@
-// Nonblocking receives from MPI_ANY_SOURCE (MPI_Irecv, MPI_Irecv_c), deferred (DESIGN.md §6):
-// posted to MPI at once, such a receive takes whichever message reaches it first in real time,
-// and under probe cost that is not the one the unmonitored program gets (Waitany over a
-// master's wildcard receives took its workers' results in real, not virtual, order). Instead
-// the program gets a generalized request, and the layer decides the message the way a blocking
-// wildcard receive does (WildcardReceive: the earliest virtual arrival once safe), in the order
-// the receives were posted, then posts the receive from that source and completes the
-// generalized request with the real receive's status.
+// Nonblocking receives from MPI_ANY_SOURCE (MPI_Irecv, MPI_Irecv_c), deferred (docs/design.md,
+// "Wildcard receives in virtual order"): posted to MPI at once, such a receive takes whichever
+// message reaches it first in real time, and under probe cost that is not the one the unmonitored
+// program gets (Waitany over a master's wildcard receives took its workers' results in real, not
+// virtual, order). Instead the program gets a generalized request, and the layer decides the
+// message the way a blocking wildcard receive does (WildcardReceive: the earliest virtual arrival
+// once safe), in the order the receives were posted, then posts the receive from that source and
+// completes the generalized request with the real receive's status.
 //
 // Decisions are tried whenever the layer runs (LayerWork), in every wait loop, and in the
 // completion calls; a completion call that waits decides without a horizon, any other only

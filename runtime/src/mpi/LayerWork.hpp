@@ -1,7 +1,8 @@
-// The layer's own work around one PMPI call, charged to intrusion (DESIGN.md §5): measured,
-// plus the core's constant for what cannot be measured from inside. Each scope first applies
-// deferred corrections whose requests completed meanwhile, and lets the query interface count
-// this thread's open activations once after each live publication (docs/query.md).
+// The layer's own work around one PMPI call, charged to intrusion (docs/runtime.md, "Virtual time":
+// what the PMPI layer charges): measured, plus the core's constant for what cannot be measured from
+// inside. Each scope first applies deferred corrections whose requests completed meanwhile, and
+// lets the query interface count this thread's open activations once after each live publication
+// (docs/query.md).
 //
 // Every clock read costs several ns and a small message passes several scopes, so a scope can
 // start at a reading its caller already took, and can end by continuing the clock after the

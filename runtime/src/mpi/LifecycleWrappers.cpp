@@ -2,8 +2,8 @@
 // Start-up, after PMPI_Init: shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset
 // to rank 0 (the core then reads every clock in one time base: rank 0's, moved back to the
 // earliest rank's start), and one reduction so that all ranks leave MPI_Init at the same
-// virtual time, the latest rank's return from PMPI_Init (MPI_Init is collective: DESIGN.md
-// §5's rule for collectives). Shutdown, before PMPI_Finalize: the control channel's last
+// virtual time, the latest rank's return from PMPI_Init (MPI_Init is collective: docs/design.md,
+// "Virtual time of a collective"). Shutdown, before PMPI_Finalize: the control channel's last
 // exchange, which also finds the latest rank's entry into MPI_Finalize, then the profile.
 // Both are the monitor's work, all intrusion: MPI_Init and MPI_Finalize are statements
 // (synthetic comm sites) holding PMPI_Init's own time and the waiting for the latest rank;

@@ -1,6 +1,6 @@
-// A point in time, virtual and real. Once MPI_Init has measured the clock offsets
-// (ClockOffset) and the core removed them from each rank's clock, all ranks read their clocks
-// in rank 0's time base (DESIGN.md §5), so moments of different ranks compare directly.
+// A point in time, virtual and real. Once MPI_Init has measured the clock offsets (ClockOffset) and
+// the core removed them from each rank's clock, all ranks read their clocks in rank 0's time base
+// (docs/runtime.md, "Clock offsets"), so moments of different ranks compare directly.
 #pragma once
 
 #include "vcmon/vclock/VirtualClock.hpp"

@@ -300,13 +300,13 @@ public:
   // decides which message by virtual time. `take`: a receive takes the stamp, a probe leaves
   // it for the receive that follows.
   //
-  // `transfer_from_rt`, if given, holds the real time the call was entered; it becomes the
-  // time from which the message's transfer counts (DESIGN.md §5: from the call's entry, or
-  // the sender's send if later). A wildcard's transfer starts once the message is chosen
-  // (waiting for safety is not transfer), and so does a message that took longer than the
-  // first polls: a sender's send time is only as exact as the clock offsets between ranks
-  // (docs/pmpi.md), and a long wait must not become transfer by an offset's error. For a
-  // quick one, the error is bounded by the few microseconds it waited, and a clock read saved.
+  // `transfer_from_rt`, if given, holds the real time the call was entered; it becomes the time
+  // from which the message's transfer counts (docs/pmpi.md, "Virtual time": from the call's entry,
+  // or the sender's send if later). A wildcard's transfer starts once the message is chosen
+  // (waiting for safety is not transfer), and so does a message that took longer than the first
+  // polls: a sender's send time is only as exact as the clock offsets between ranks (docs/pmpi.md),
+  // and a long wait must not become transfer by an offset's error. For a quick one, the error is
+  // bounded by the few microseconds it waited, and a clock read saved.
   static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, tables::SiteId site,
                                   const Shadow& shadow, int source, int tag, const Moment& post,
                                   bool take, std::uint64_t* transfer_from_rt = nullptr) {

@@ -1,11 +1,11 @@
-// MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe. A blocking probe waits in the layer until
-// its message's sender has sent (a wildcard decides which message by virtual time, DESIGN.md
-// §6), then lets PMPI probe exactly that source. A nonblocking probe reports a message only
-// once it is safe and its virtual send time has passed on this process's clock, so that a
-// polling loop sees what it would have seen unmonitored. Every probe is a record of its own
-// (docs/runtime.md, "Accounting"): one that found a message holds its waiting per partner, as
-// a receive would, and the clock goes on from the message's arrival; a poll that found
-// nothing holds its own time. The layer notes which communicator an Mprobe'd message belongs
+// MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe. A blocking probe waits in the layer until its
+// message's sender has sent (a wildcard decides which message by virtual time: docs/design.md,
+// "Wildcard receives in virtual order"), then lets PMPI probe exactly that source. A nonblocking
+// probe reports a message only once it is safe and its virtual send time has passed on this
+// process's clock, so that a polling loop sees what it would have seen unmonitored. Every probe is
+// a record of its own (docs/runtime.md, "Accounting"): one that found a message holds its waiting
+// per partner, as a receive would, and the clock goes on from the message's arrival; a poll that
+// found nothing holds its own time. The layer notes which communicator an Mprobe'd message belongs
 // to.
 #include "mpi/CallTime.hpp"
 #include "mpi/ClockUpdate.hpp"

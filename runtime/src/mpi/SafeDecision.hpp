@@ -1,9 +1,10 @@
-// The decision of one nondeterministic event by virtual time (DESIGN.md §6–§7), shared by
-// wildcard receives and probes (candidates: stamps that have arrived) and by Waitany/Testany/
-// Waitsome/Testsome (candidates: receive requests whose stamps have arrived). First the rule
-// over the bounds at hand; while it says Wait, VCMON_DEADLOCK=cycle asks the blocking senders
-// and those they wait for (CycleBreaker, with a back-off from 50 us doubling to 10 ms between
-// rounds), VCMON_DEADLOCK=nullmsg announces this process's bound and waits for the others'.
+// The decision of one nondeterministic event by virtual time (docs/design.md, "Wildcard receives in
+// virtual order" and "Waiting cycles"), shared by wildcard receives and probes (candidates: stamps
+// that have arrived) and by Waitany/Testany/Waitsome/Testsome (candidates: receive requests whose
+// stamps have arrived). First the rule over the bounds at hand; while it says Wait,
+// VCMON_DEADLOCK=cycle asks the blocking senders and those they wait for (CycleBreaker, with a
+// back-off from 50 us doubling to 10 ms between rounds), VCMON_DEADLOCK=nullmsg announces this
+// process's bound and waits for the others'.
 // A rank of this node stuck inside an MPI call the layer cannot poll (a one-sided lock, say,
 // that may wait for this very process) cannot answer; after a while it is assumed to wait for
 // the decider (ControlStateExchange), and a decision resting on that is counted as forced: it

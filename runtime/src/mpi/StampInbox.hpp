@@ -1,8 +1,8 @@
-// Stamps of one communicator that have arrived and that no posted receive claimed
-// (StampProtocol files them here). A wildcard decision sees in it the stamps of every sender that
-// has sent (DESIGN.md §6) without taking any data; a receive takes its stamp from it. Stamps of
-// one source stay in the order they were sent, so the first entry from a source matching a tag
-// belongs to the first such message still in MPI (non-overtaking).
+// Stamps of one communicator that have arrived and that no posted receive claimed (StampProtocol
+// files them here). A wildcard decision sees in it the stamps of every sender that has sent
+// (docs/design.md, "Wildcard receives in virtual order") without taking any data; a receive takes
+// its stamp from it. Stamps of one source stay in the order they were sent, so the first entry from
+// a source matching a tag belongs to the first such message still in MPI (non-overtaking).
 #pragma once
 
 #include "vcmon/vclock/MessageStamp.hpp"

@@ -1,10 +1,10 @@
-// How stamps travel from one process to another (DESIGN.md §5 sends each message's stamp
-// ahead of its data; docs/pmpi.md "Stamp transport"). Between two ranks of one node a stamp
-// goes through a StampRing in shared memory; between nodes, or when that ring is full, as a
-// small MPI message on a private duplicate of MPI_COMM_WORLD. Every stamp from one process to
-// another carries a sequence number, so the receiver takes them in the order they were sent
-// whichever way each went. Stamps of all communicators share the way: the receiver files
-// each by its communicator and tag (StampProtocol), where MPI's matching used to do it.
+// How stamps travel from one process to another, each ahead of its message's data (docs/design.md,
+// "Stamps beside the data, not inside it"; docs/pmpi.md, "Stamp transport"). Between two ranks of
+// one node a stamp goes through a StampRing in shared memory; between nodes, or when that ring is
+// full, as a small MPI message on a private duplicate of MPI_COMM_WORLD. Every stamp from one
+// process to another carries a sequence number, so the receiver takes them in the order they were
+// sent whichever way each went. Stamps of all communicators share the way: the receiver files each
+// by its communicator and tag (StampProtocol), where MPI's matching used to do it.
 //
 // Addresses are ranks in MPI_COMM_WORLD. Callers serialise posting and collecting
 // (StampProtocol holds its CallerLock).

@@ -1,8 +1,9 @@
-// The stamp protocol between the PMPI layers of two ranks (DESIGN.md §5):
+// The stamp protocol between the PMPI layers of two ranks (docs/pmpi.md, "Stamps"):
 //  - before the data of every point-to-point send to a real rank, a stamp (vclock::MessageStamp,
 //    common time base) leaves for the same destination, naming the communicator and the tag.
-//    It travels by StampMail (shared memory within a node, a message between nodes), ahead of
-//    the data, so a receiver can see it without pulling the data (wildcard decisions, issue 5);
+//    It travels by StampMail (shared memory within a node, a message between nodes), ahead of the
+//    data, so that a wildcard decision can see it without pulling the data (docs/deadlock.md, "How
+//    the runtime uses it");
 //  - the receiver files arriving stamps per communicator: to the nonblocking receive from that
 //    source that claimed the next matching stamp when it was posted (in post order, as MPI
 //    matches), else into the communicator's inbox. A blocking receive waits, polling (so that

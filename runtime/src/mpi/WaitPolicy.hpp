@@ -2,8 +2,8 @@
 // call. While monitoring, a blocking call never blocks inside MPI: it polls a readiness test
 // (a stamp has arrived, a request is complete, a collective's entry reduction is done) and,
 // between polls, answers the control channel, announces null messages (VCMON_DEADLOCK=nullmsg)
-// and watches for a real deadlock (DESIGN.md §7: blocked processes must answer state requests).
-// Once ready, the blocking PMPI call itself completes at once.
+// and watches for a real deadlock (blocked processes must answer state requests: docs/pmpi.md,
+// "Blocking calls"). Once ready, the blocking PMPI call itself completes at once.
 #pragma once
 
 #include "mpi/BlockedCall.hpp"

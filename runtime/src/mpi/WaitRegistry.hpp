@@ -1,7 +1,7 @@
-// Which blocking calls this process's threads wait in (DESIGN.md §7): a blocked process answers
-// state requests, and with MPI_THREAD_MULTIPLE the thread that answers need not be the one that
-// waits. Each waiting thread holds a slot for as long as its call waits. A reader pins a slot
-// before it describes the call registered there, and the waiting thread leaves only once no
+// Which blocking calls this process's threads wait in (docs/runtime.md, "Threads"): a blocked
+// process answers state requests, and with MPI_THREAD_MULTIPLE the thread that answers need not be
+// the one that waits. Each waiting thread holds a slot for as long as its call waits. A reader pins
+// a slot before it describes the call registered there, and the waiting thread leaves only once no
 // reader holds it, so a description never reads a call whose stack frame is gone.
 #pragma once
 

@@ -1,8 +1,8 @@
-// A receive or probe from MPI_ANY_SOURCE (DESIGN.md §6): it pulls the stamps that have arrived
-// on the communicator's shadow, takes as candidate the first stamp of each source that matches
-// its tag (later ones cannot overtake it), bounds every other peer by what is known of it, and
-// lets SafeDecision pick. The chosen stamp stays in the inbox: the receive takes it, a probe
-// leaves it for the receive that follows.
+// A receive or probe from MPI_ANY_SOURCE (docs/design.md, "Wildcard receives in virtual order"): it
+// pulls the stamps that have arrived on the communicator's shadow, takes as candidate the first
+// stamp of each source that matches its tag (later ones cannot overtake it), bounds every other
+// peer by what is known of it, and lets SafeDecision pick. The chosen stamp stays in the inbox: the
+// receive takes it, a probe leaves it for the receive that follows.
 #pragma once
 
 #include "mpi/BlockedCall.hpp"

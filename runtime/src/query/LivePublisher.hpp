@@ -1,6 +1,6 @@
-// Live publication (DESIGN.md §8): a background thread copies this rank's records into its
-// node-local segment every period, for vcmon-query. The thread's CPU time is charged to the
-// rank's intrusion, so publishing does not show in virtual time.
+// Live publication (docs/query.md, "Live publication"): a background thread copies this rank's
+// records into its node-local segment every period, for vcmon-query. The thread's CPU time is
+// charged to the rank's intrusion, so publishing does not show in virtual time.
 #pragma once
 
 #include "core/Monitor.hpp"

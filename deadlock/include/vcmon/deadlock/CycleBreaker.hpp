@@ -1,8 +1,8 @@
-// Li & Zhang's decision for an undecided receive (DESIGN.md §7): ask the processes that could
-// still send earlier, and those they wait for, for their states; build the WaitGraph; assume
-// the decider resumes with its earliest candidate and compute everybody's lower bound. If
-// the senders that looked earlier only wait, directly or through others, on the decider, the
-// earliest available sender is permitted. With no candidate, a wait nothing can ever end is
+// Li & Zhang's decision for an undecided receive (docs/deadlock.md, "Cycle breaking"): ask the
+// processes that could still send earlier, and those they wait for, for their states; build the
+// WaitGraph; assume the decider resumes with its earliest candidate and compute everybody's lower
+// bound. If the senders that looked earlier only wait, directly or through others, on the decider,
+// the earliest available sender is permitted. With no candidate, a wait nothing can ever end is
 // reported as the program's own deadlock, with its cycle.
 #pragma once
 

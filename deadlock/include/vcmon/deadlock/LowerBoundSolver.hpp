@@ -1,6 +1,6 @@
-// Lower bounds on the virtual time of every process's next send (DESIGN.md §7): running,
-// its clock; OR-wait, the earliest of what it waits for; AND-wait, the latest; never, for a
-// finished process or one whose wait nothing can end.
+// Lower bounds on the virtual time of every process's next send (docs/deadlock.md, "Lower bounds"):
+// running, its clock; OR-wait, the earliest of what it waits for; AND-wait, the latest; never, for
+// a finished process or one whose wait nothing can end.
 #pragma once
 
 #include "vcmon/deadlock/WaitGraph.hpp"

@@ -1,7 +1,7 @@
 // The Chandy–Misra null-message alternative to cycle breaking, kept to measure against
-// (DESIGN.md §7). Every blocked process, the decider included, announces in synchronous
-// rounds to every process it could send to (in MPI, every other rank of the communicator)
-// the bound it can guarantee (clock + lookahead);
+// (docs/deadlock.md, "Null-message baseline"). Every blocked process, the decider included,
+// announces in synchronous rounds to every process it could send to (in MPI, every other rank of
+// the communicator) the bound it can guarantee (clock + lookahead);
 // the decider takes its earliest candidate once every other sender's channel bound has
 // passed it. Running processes announce nothing: their real messages carry their clocks.
 #pragma once

@@ -1,5 +1,5 @@
-// What one process reports about itself when a decider asks (DESIGN.md §7): whether it runs,
-// waits or has finished, its virtual time, and whom it waits for.
+// What one process reports about itself when a decider asks (docs/deadlock.md, "The model"):
+// whether it runs, waits or has finished, its virtual time, and whom it waits for.
 #pragma once
 
 #include <cstdint>

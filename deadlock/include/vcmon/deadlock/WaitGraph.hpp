@@ -1,5 +1,5 @@
-// The global waiting dependency (DESIGN.md §7): one vertex per process with its reported
-// state, an edge p -> q when blocked p waits for q's next send.
+// The global waiting dependency (docs/deadlock.md, "The model"): one vertex per process with its
+// reported state, an edge p -> q when blocked p waits for q's next send.
 #pragma once
 
 #include "vcmon/deadlock/ProcessState.hpp"

@@ -1,5 +1,5 @@
 // The call graph between procedures and its strongly connected components, so that direct
-// and mutual recursion are charged once (DESIGN.md §3).
+// and mutual recursion are charged once (docs/design.md, "Sites and the program graph").
 #pragma once
 
 #include "vcmon/tables/ProgramGraph.hpp"

@@ -1,8 +1,8 @@
 // The node-local shared-memory segment in which a running rank publishes its records
-// (DESIGN.md §8), and the reader vcmon-query uses. One POSIX shared-memory object per rank,
-// named /vcmon-<uid>-<job>-<rank>-<tag>, mode 0600; the tag is random, so that no other user
-// can take a rank's name in advance. Readers only open segments without following links or
-// blocking, and only use this user's regular files that nobody else may access. A seqlock (a
+// (docs/query.md, "Live publication"), and the reader vcmon-query uses. One POSIX shared-memory
+// object per rank, named /vcmon-<uid>-<job>-<rank>-<tag>, mode 0600; the tag is random, so that no
+// other user can take a rank's name in advance. Readers only open segments without following links
+// or blocking, and only use this user's regular files that nobody else may access. A seqlock (a
 // generation counter, odd while the writer rewrites the payload) lets readers copy a
 // consistent payload without ever blocking the writer. Layout and rules: docs/query.md.
 #pragma once

@@ -1,5 +1,5 @@
-// Dynamic records (DESIGN.md §4): their size depends on sites × partners, never on how often
-// the sites run. All times are virtual nanoseconds.
+// Dynamic records (docs/design.md, "Records"): their size depends on sites × partners, never on how
+// often the sites run. All times are virtual nanoseconds.
 #pragma once
 
 #include "vcmon/tables/Site.hpp"
@@ -87,7 +87,7 @@ struct ComRecord {
   bool operator==(const ComRecord&) const = default;
 };
 
-// What the monitor itself did on a rank (DESIGN.md §5–§7).
+// What the monitor itself did on a rank (docs/design.md, "Virtual time" to "Real deadlocks").
 struct MonitorCounters {
   std::uint64_t probe_events = 0;
   std::uint64_t wildcard_decisions = 0;

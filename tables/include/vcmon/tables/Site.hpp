@@ -1,4 +1,4 @@
-// Sites: the interesting program structures (DESIGN.md §3).
+// Sites: the interesting program structures (docs/design.md, "Sites and the program graph").
 #pragma once
 
 #include <compare>

@@ -1,4 +1,5 @@
-// The stamp every message carries, and the virtual-time rule of a receive (DESIGN.md §5).
+// The stamp every message carries (docs/design.md, "Stamps and the virtual time of a message"), and
+// the virtual-time rule of a receive.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// A process's virtual clock (DESIGN.md §5): VT = RT − I, where I is the monitor's intrusion.
+// A process's virtual clock (docs/runtime.md, "Virtual time"): VT = RT − I, where I is the
+// monitor's intrusion.
 //
 // Other processes decide on the virtual times this one shows them (the send time of every
 // stamp, the clock of every state reply, every null-message bound): a wildcard receiver takes
@@ -67,8 +68,8 @@ public:
   // Shows `vt` to other processes: returns what to show, the later of `vt` and just after the
   // floor, and raises the floor to it. Strictly after: two sends never show the same time,
   // and whatever follows a resumption is later than it, so a decider's tie with this
-  // process never stands (DESIGN.md §6 breaks ties by rank; a process blocked on the same
-  // message as the decider would otherwise block it forever). Thread-safe.
+  // process never stands (the rule breaks ties by rank: docs/deadlock.md, "The rule"; a process
+  // blocked on the same message as the decider would otherwise block it forever). Thread-safe.
   std::uint64_t show(std::uint64_t vt);
   std::uint64_t floor_ns() const { return floor_ns_.load(std::memory_order_relaxed); }
 

@@ -1,8 +1,8 @@
-// The rule that orders nondeterministic events by virtual time (DESIGN.md §6): a wildcard
-// receive or probe takes the matching message with the earliest virtual arrival (ties by the
-// lower source rank), but only once no other process that could still send a matching message
-// can make it arrive earlier. The same rule orders the completions Waitany, Testany, Waitsome
-// and Testsome report.
+// The rule that orders nondeterministic events by virtual time (docs/deadlock.md, "The rule"): a
+// wildcard receive or probe takes the matching message with the earliest virtual arrival (ties by
+// the lower source rank), but only once no other process that could still send a matching message
+// can make it arrive earlier. The same rule orders the completions Waitany, Testany, Waitsome and
+// Testsome report.
 #pragma once
 
 #include <cstddef>
