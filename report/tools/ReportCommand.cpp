@@ -1,9 +1,13 @@
-// vcmon-report PROFILE: the top-down report of a vcmon profile as text, JSON or HTML.
+// vcmon-report PROFILE: the top-down report of a vcmon profile as text, JSON or HTML, or its
+// tree exported for Hatchet, speedscope or flame graphs.
 // Exit status: 0 done, 1 the profile cannot be read or reported, 2 bad options.
+#include "vcmon/report/FoldedStacksRenderer.hpp"
+#include "vcmon/report/HatchetRenderer.hpp"
 #include "vcmon/report/HtmlRenderer.hpp"
 #include "vcmon/report/JsonRenderer.hpp"
 #include "vcmon/report/Report.hpp"
 #include "vcmon/report/ReportError.hpp"
+#include "vcmon/report/SpeedscopeRenderer.hpp"
 #include "vcmon/report/TextRenderer.hpp"
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/WholeFile.hpp"
@@ -17,6 +21,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -25,6 +30,11 @@ using namespace vcmon;
 
 constexpr int kBadProfile = 1;
 constexpr int kBadOptions = 2;
+
+// --format: the report (text, json, html) and the exports of its tree (docs/report.md,
+// "Exports").
+const std::vector<std::string> kFormats = {"text",    "json",       "html",
+                                           "hatchet", "speedscope", "folded"};
 
 // One line on stderr, the way every problem is reported.
 int fail(int status, const std::string& message) {
@@ -37,6 +47,12 @@ void render(const report::Report& report, const std::string& format, std::ostrea
     report::JsonRenderer().render(report, out);
   } else if (format == "html") {
     report::HtmlRenderer().render(report, out);
+  } else if (format == "hatchet") {
+    report::HatchetRenderer().render(report, out);
+  } else if (format == "speedscope") {
+    report::SpeedscopeRenderer().render(report, out);
+  } else if (format == "folded") {
+    report::FoldedStacksRenderer().render(report, out);
   } else {
     report::TextRenderer().render(report, out);
   }
@@ -65,8 +81,11 @@ int main(int argc, char** argv) {
   double threshold = 0;
   std::string site;
   app.add_option("PROFILE", profile_path, "the profile file the monitored run wrote")->required();
-  app.add_option("--format", format, "text (default), json or html")
-      ->check(CLI::IsMember({"text", "json", "html"}));
+  app.add_option("--format", format,
+                 "text (default), json or html: the report; hatchet (Hatchet/Thicket literal "
+                 "JSON), speedscope (speedscope JSON) or folded (folded stacks for "
+                 "flamegraph.pl/inferno): the tree, mean over the ranks")
+      ->check(CLI::IsMember(kFormats));
   app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
   app.add_option("--rank", rank, "only this rank's records")->check(CLI::NonNegativeNumber);
   app.add_option("--depth", depth, "levels shown below the program");
