@@ -1,17 +1,23 @@
 // The accounting rule (docs/runtime.md, "Accounting") on the halo exchange's profile
 // (halo_program.c): rank 0 waits 3 x 20 ms for rank 1 in MPI_Waitall. Checks that the waiting
 // is MPI_Waitall's, per partner, that each MPI_Irecv holds only its own time with its
-// messages' count and bytes, and that each MPI_Isend holds its own time. Usage:
-//   halo_accounting_check DIRECTORY   (holding the one profile of the run)
-#include "ProfileInDirectory.hpp"
+// messages' count and bytes, and that each MPI_Isend holds its own time. A GoogleTest program
+// (CheckerArguments.hpp):
+//   halo_accounting_check --gtest_filter=HaloAccounting.WaitallHoldsTheWaiting DIRECTORY
+//   (DIRECTORY holding the one profile of the run)
+#include "CheckerArguments.hpp"
+#include "CheckerProfiles.hpp"
 
 #include "vcmon/tables/Profile.hpp"
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <string>
 
 using namespace vcmon::tables;
+using namespace vcmon::checkers;
 
 namespace {
 
@@ -48,50 +54,48 @@ double ms(std::uint64_t ns) {
   return static_cast<double>(ns) / 1e6;
 }
 
-bool expect(bool ok, const char* what, const Totals& t) {
-  std::printf("%s %s: time %.3f ms, sync %.3f ms, count %llu, bytes %llu\n", ok ? "ok  " : "FAIL",
-              what, ms(t.time_ns), ms(t.sync_ns), static_cast<unsigned long long>(t.count),
-              static_cast<unsigned long long>(t.bytes));
-  return ok;
+// "rank R FUNCTION: time ... ms, sync ... ms, count N, bytes B", printed and returned for the
+// expectations' messages.
+std::string describe(int rank, const char* function, const Totals& t) {
+  char line[256];
+  std::snprintf(line, sizeof line, "rank %d %s: time %.3f ms, sync %.3f ms, count %llu, bytes %llu",
+                rank, function, ms(t.time_ns), ms(t.sync_ns),
+                static_cast<unsigned long long>(t.count), static_cast<unsigned long long>(t.bytes));
+  std::printf("%s\n", line);
+  return line;
+}
+
+TEST(HaloAccounting, WaitallHoldsTheWaiting) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
+  constexpr int kSteps = 3;
+  constexpr double kWorkMs = 20;
+  // The nonblocking calls' own time over all steps: microseconds, up to a few ms when the
+  // rank is descheduled inside one (ASan, a loaded machine); their waits would be 60-120 ms.
+  constexpr double kOwnMs = kWorkMs / 2;
+  const Totals waitall = statements(profile, 0, "MPI_Waitall");
+  const std::string waitall_line = describe(0, "MPI_Waitall", waitall);
+  // Rank 0 waited for rank 1's work in every step (a little less: rank 1 starts first).
+  EXPECT_GE(waitall.sync_ns, static_cast<std::uint64_t>(0.8 * kSteps * kWorkMs * 1e6))
+      << waitall_line << "\nexpected rank 0's MPI_Waitall to hold the waiting for rank 1";
+  EXPECT_GE(waitall.count, 2u * kSteps)
+      << waitall_line << "\nexpected rank 0's MPI_Waitall to complete each receive and send";
+  for (int rank = 0; rank < 2; ++rank) {
+    const Totals irecv = statements(profile, rank, "MPI_Irecv");
+    const std::string irecv_line = describe(rank, "MPI_Irecv", irecv);
+    EXPECT_EQ(irecv.sites, 2) << irecv_line << "\nexpected two MPI_Irecv statements";
+    EXPECT_EQ(irecv.count, 2u * kSteps) << irecv_line << "\nexpected MPI_Irecv's messages";
+    EXPECT_EQ(irecv.bytes, 2 * kSteps * sizeof(double))
+        << irecv_line << "\nexpected MPI_Irecv's messages' bytes";
+    EXPECT_EQ(irecv.sync_ns, 0u) << irecv_line << "\nexpected no waiting in MPI_Irecv";
+    EXPECT_LT(ms(irecv.time_ns), kOwnMs)
+        << irecv_line << "\nexpected MPI_Irecv to hold only its own time";
+    const Totals isend = statements(profile, rank, "MPI_Isend");
+    const std::string isend_line = describe(rank, "MPI_Isend", isend);
+    EXPECT_EQ(isend.count, 2u * kSteps) << isend_line << "\nexpected MPI_Isend's messages";
+    EXPECT_LT(ms(isend.time_ns), kOwnMs)
+        << isend_line << "\nexpected MPI_Isend to hold only its own time";
+  }
 }
 
 } // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIRECTORY\n", argv[0]);
-    return 2;
-  }
-  try {
-    const Profile profile = vcmon::testing::the_profile_in(argv[1]);
-    constexpr int kSteps = 3;
-    constexpr double kWorkMs = 20;
-    // The nonblocking calls' own time over all steps: microseconds, up to a few ms when the
-    // rank is descheduled inside one (ASan, a loaded machine); their waits would be 60-120 ms.
-    constexpr double kOwnMs = kWorkMs / 2;
-    bool ok = true;
-    const Totals waitall = statements(profile, 0, "MPI_Waitall");
-    // Rank 0 waited for rank 1's work in every step (a little less: rank 1 starts first).
-    ok &= expect(waitall.sync_ns >= static_cast<std::uint64_t>(0.8 * kSteps * kWorkMs * 1e6) &&
-                     waitall.count >= 2 * kSteps,
-                 "rank 0 MPI_Waitall waits, for each receive", waitall);
-    for (int rank = 0; rank < 2; ++rank) {
-      const Totals irecv = statements(profile, rank, "MPI_Irecv");
-      ok &= expect(irecv.sites == 2 && irecv.count == 2 * kSteps &&
-                       irecv.bytes == 2 * kSteps * sizeof(double) && irecv.sync_ns == 0 &&
-                       ms(irecv.time_ns) < kOwnMs,
-                   rank == 0 ? "rank 0 MPI_Irecv holds its own time and its messages"
-                             : "rank 1 MPI_Irecv holds its own time and its messages",
-                   irecv);
-      const Totals isend = statements(profile, rank, "MPI_Isend");
-      ok &= expect(isend.count == 2 * kSteps && ms(isend.time_ns) < kOwnMs,
-                   rank == 0 ? "rank 0 MPI_Isend holds its own time"
-                             : "rank 1 MPI_Isend holds its own time",
-                   isend);
-    }
-    return ok ? 0 : 1;
-  } catch (const std::exception& e) {
-    std::printf("UNREADABLE: %s: %s\n", argv[1], e.what());
-    return 1;
-  }
-}

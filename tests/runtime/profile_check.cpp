@@ -1,9 +1,18 @@
 // Reads the profiles the runtime test programs wrote (tables::read_profile_file) and checks
-// them against what each deterministic program must have recorded. Usage:
-//   profile_check <scenario> <dir> [args...]     exit status 0 when every check holds
+// them against what each deterministic program must have recorded. A GoogleTest program, one
+// TEST per scenario, selected by the ctest command line (CheckerArguments.hpp):
+//   profile_check --gtest_filter=RuntimeProfile.Records DIR          (also Uninstrumented,
+//                                                                      Threads, DeepRecursion,
+//                                                                      KilledWriter)
+//   profile_check --gtest_filter=RuntimeProfile.ProfileCount DIR N
+//   profile_check --gtest_filter=RuntimeProfile.Partial DIR REASON RANK
+//   profile_check --gtest_filter=RuntimeProfile.Injection PLAIN_DIR INJECTED_DIR
+#include "CheckerArguments.hpp"
+#include "CheckerProfiles.hpp"
 #include "vcmon/tables/Profile.hpp"
 
-#include <algorithm>
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -15,37 +24,9 @@
 
 namespace fs = std::filesystem;
 using namespace vcmon::tables;
+using namespace vcmon::checkers;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool condition, const std::string& what) {
-  if (!condition) {
-    std::fprintf(stderr, "FAILED: %s\n", what.c_str());
-    ++failures;
-  }
-}
-
-std::vector<fs::path> profiles_in(const fs::path& dir) {
-  std::vector<fs::path> found;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".vcmon") {
-      found.push_back(entry.path());
-    }
-  }
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-Profile the_profile_in(const fs::path& dir) {
-  const std::vector<fs::path> found = profiles_in(dir);
-  if (found.size() != 1) {
-    throw std::runtime_error("expected one profile in " + dir.string() + ", found " +
-                             std::to_string(found.size()));
-  }
-  return read_profile_file(found.front());
-}
 
 // The registered site of `kind` named `name` at `line` (the test programs' site tables).
 SiteId site(const Profile& profile, SiteKind kind, const std::string& name, std::uint32_t line) {
@@ -54,8 +35,8 @@ SiteId site(const Profile& profile, SiteKind kind, const std::string& name, std:
       return s.id;
     }
   }
-  throw std::runtime_error("no " + std::string(to_string(kind)) + " site " + name + " at line " +
-                           std::to_string(line));
+  throw std::runtime_error("expected a registered " + std::string(to_string(kind)) + " site " +
+                           name + " at line " + std::to_string(line) + ", found none");
 }
 
 const ProcRecord* proc_record(const RankRecords& r, SiteId proc, SiteId call_site) {
@@ -95,10 +76,15 @@ std::set<ComKey> com_counts(const RankRecords& r) {
   return out;
 }
 
+std::string rank_of(const RankRecords& r) {
+  return "rank " + std::to_string(r.rank) + ": ";
+}
+
 void expect_consistent_times(const RankRecords& r) {
-  const std::string rank = "rank " + std::to_string(r.rank) + ": ";
-  expect(r.virtual_ns > 0 && r.virtual_ns <= r.real_ns, rank + "0 < virtual <= real");
-  expect(r.intrusion_ns == r.real_ns - r.virtual_ns, rank + "intrusion = real - virtual");
+  EXPECT_GT(r.virtual_ns, 0u) << rank_of(r) << "expected 0 < virtual time";
+  EXPECT_LE(r.virtual_ns, r.real_ns) << rank_of(r) << "expected virtual time <= real time";
+  EXPECT_EQ(r.intrusion_ns, r.real_ns - r.virtual_ns)
+      << rank_of(r) << "expected intrusion = real - virtual";
 }
 
 // The synthetic comm site of MPI function `name`: no file, after the registered sites.
@@ -108,7 +94,7 @@ SiteId synthetic_site(const Profile& profile, const std::string& name) {
       return s.id;
     }
   }
-  throw std::runtime_error("no synthetic comm site " + name);
+  throw std::runtime_error("expected a synthetic comm site " + name + ", found none");
 }
 
 // The com records of MPI_Init and MPI_Finalize, collective and once each: every rank's own.
@@ -118,8 +104,9 @@ std::set<ComKey> lifecycle_coms(const Profile& profile) {
 }
 
 // records_program.c under 2 ranks.
-void check_records(const fs::path& dir) {
-  const Profile profile = the_profile_in(dir);
+TEST(RuntimeProfile, Records) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 60);
   const SiteId call_work_once = site(profile, SiteKind::Call, "work", 65);
   const SiteId repeat_loop = site(profile, SiteKind::Loop, "for", 66);
@@ -132,38 +119,52 @@ void check_records(const fs::path& dir) {
   const SiteId fact = site(profile, SiteKind::Procedure, "fact", 45);
   const SiteId call_fact_self = site(profile, SiteKind::Call, "fact", 49);
 
-  expect(!profile.meta.partial, "the profile is complete");
-  expect(profile.meta.ranks == 2 && profile.ranks.size() == 2, "two ranks");
+  EXPECT_FALSE(profile.meta.partial) << "expected a complete profile";
+  EXPECT_EQ(profile.meta.ranks, 2) << "expected a profile of two ranks";
+  EXPECT_EQ(profile.ranks.size(), 2u) << "expected the records of two ranks";
   // The registered sites come first, then one synthetic comm site per MPI function.
-  expect(profile.graph.size() > 11, "synthetic comm sites follow the registered ones");
+  EXPECT_GT(profile.graph.size(), 11u)
+      << "expected synthetic comm sites after the 11 registered ones";
   for (SiteId id = 11; id < profile.graph.size(); ++id) {
     const Site& s = profile.graph.site(id);
-    expect(s.kind == SiteKind::Comm && s.pos.file.empty() && s.name.rfind("MPI_", 0) == 0,
-           "site " + std::to_string(id) + " is a synthetic comm site");
+    EXPECT_TRUE(s.kind == SiteKind::Comm && s.pos.file.empty() && s.name.rfind("MPI_", 0) == 0)
+        << "expected site " << id << " (" << s.name << ") to be a synthetic comm site";
   }
   for (const RankRecords& r : profile.ranks) {
-    const std::string rank = "rank " + std::to_string(r.rank) + ": ";
-    expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1},
-                                               {work, call_work_once, 1},
-                                               {work, call_work_repeated, 2},
-                                               {fact, call_fact, 1},
-                                               {fact, call_fact_self, 5}},
-           rank + "proc records: count per (procedure, activating call site)");
-    expect(loop_counts(r) == std::set<LoopKey>{{repeat_loop, 1, 2}, {work_loop, 3, 7}},
-           rank + "loop records: executions and iterations");
+    const std::string rank = rank_of(r);
+    EXPECT_EQ(proc_counts(r), (std::set<ProcKey>{{main_proc, kNoSite, 1},
+                                                 {work, call_work_once, 1},
+                                                 {work, call_work_repeated, 2},
+                                                 {fact, call_fact, 1},
+                                                 {fact, call_fact_self, 5}}))
+        << rank << "expected these proc records: count per (procedure, activating call site)";
+    EXPECT_EQ(loop_counts(r), (std::set<LoopKey>{{repeat_loop, 1, 2}, {work_loop, 3, 7}}))
+        << rank << "expected these loop records: executions and iterations";
     std::set<ComKey> expected_coms =
         r.rank == 0 ? std::set<ComKey>{{send, 1, 7, 48}} : std::set<ComKey>{{recv, 0, 7, 48}};
     expected_coms.merge(lifecycle_coms(profile));
-    expect(com_counts(r) == expected_coms, rank + "com records: statement, partner, count, bytes");
+    EXPECT_EQ(com_counts(r), expected_coms)
+        << rank << "expected these com records: statement, partner, count, bytes";
+    // 68 probe events run before MPI_Finalize (main's exit runs after it).
+    EXPECT_EQ(r.counters.probe_events, 68u) << rank << "expected 68 probe events";
+    expect_consistent_times(r);
     // Recursion is charged once: the outermost activation holds the 6 sleeps of 1 ms, the
     // recursive activations add their count but no time.
     const ProcRecord* outer = proc_record(r, fact, call_fact);
     const ProcRecord* inner = proc_record(r, fact, call_fact_self);
-    expect(outer != nullptr && outer->time_ns >= 6'000'000, rank + "fact's outer time >= 6 ms");
-    expect(inner != nullptr && inner->time_ns == 0, rank + "recursive activations add no time");
     const ProcRecord* main_record = proc_record(r, main_proc, kNoSite);
-    expect(main_record != nullptr && outer != nullptr && main_record->time_ns > outer->time_ns,
-           rank + "main (still open at MPI_Finalize) covers fact");
+    EXPECT_NE(inner, nullptr) << rank << "expected a record of fact's recursive activations";
+    if (inner != nullptr) {
+      EXPECT_EQ(inner->time_ns, 0u) << rank << "expected recursive activations to add no time";
+    }
+    EXPECT_NE(outer, nullptr) << rank << "expected a record of fact called from main";
+    EXPECT_NE(main_record, nullptr) << rank << "expected a record of main";
+    if (outer == nullptr || main_record == nullptr) {
+      continue;
+    }
+    EXPECT_GE(outer->time_ns, 6'000'000u) << rank << "expected fact's outer time >= 6 ms";
+    EXPECT_GT(main_record->time_ns, outer->time_ns)
+        << rank << "expected main (still open at MPI_Finalize) to cover fact";
     // MPI_Init and MPI_Finalize are main's statements: their time lies within main's.
     std::uint64_t lifecycle_ns = 0;
     for (const ComRecord& c : r.coms) {
@@ -171,28 +172,28 @@ void check_records(const fs::path& dir) {
         lifecycle_ns += c.transmission_ns + c.sync_delay_ns;
       }
     }
-    expect(main_record != nullptr && lifecycle_ns + outer->time_ns <= main_record->time_ns,
-           rank + "MPI_Init, MPI_Finalize and fact lie within main");
-    // 68 probe events run before MPI_Finalize (main's exit runs after it).
-    expect(r.counters.probe_events == 68,
-           rank + "68 probe events, counted " + std::to_string(r.counters.probe_events));
-    expect_consistent_times(r);
+    EXPECT_LE(lifecycle_ns + outer->time_ns, main_record->time_ns)
+        << rank << "expected MPI_Init, MPI_Finalize and fact (time + time) to lie within main";
   }
 }
 
 // uninstrumented_program.c under 2 ranks.
-void check_uninstrumented(const fs::path& dir) {
-  const Profile profile = the_profile_in(dir);
+TEST(RuntimeProfile, Uninstrumented) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
   const SiteId send = synthetic_site(profile, "MPI_Send");
   const SiteId recv = synthetic_site(profile, "MPI_Recv");
   const SiteId barrier = synthetic_site(profile, "MPI_Barrier");
-  expect(profile.ranks.size() == 2, "two ranks");
+  EXPECT_EQ(profile.ranks.size(), 2u) << "expected the records of two ranks";
   for (const Site& s : profile.graph.sites()) {
-    expect(s.kind == SiteKind::Comm && s.pos.file.empty(), "only synthetic sites");
+    EXPECT_TRUE(s.kind == SiteKind::Comm && s.pos.file.empty())
+        << "expected only synthetic sites, found " << to_string(s.kind) << " site " << s.name
+        << " at " << s.pos.file << ":" << s.pos.line;
   }
   for (const RankRecords& r : profile.ranks) {
-    const std::string rank = "rank " + std::to_string(r.rank) + ": ";
-    expect(r.procs.empty() && r.loops.empty(), rank + "no proc or loop records");
+    const std::string rank = rank_of(r);
+    EXPECT_TRUE(r.procs.empty()) << rank << "expected no proc records";
+    EXPECT_TRUE(r.loops.empty()) << rank << "expected no loop records";
     std::set<ComKey> point_to_point;
     std::uint64_t barriers = 0;
     const std::set<ComKey> lifecycle = lifecycle_coms(profile);
@@ -203,7 +204,7 @@ void check_uninstrumented(const fs::path& dir) {
         continue;
       }
       if (c.comm == barrier) {
-        expect(c.partner == ComRecord::kCollective, rank + "a barrier is collective");
+        EXPECT_EQ(c.partner, ComRecord::kCollective) << rank << "expected a barrier collective";
         barriers += c.count;
       } else {
         point_to_point.insert({c.comm, c.partner, c.count, c.bytes});
@@ -211,96 +212,110 @@ void check_uninstrumented(const fs::path& dir) {
     }
     const std::set<ComKey> expected =
         r.rank == 0 ? std::set<ComKey>{{send, 1, 3, 48}} : std::set<ComKey>{{recv, 0, 3, 48}};
-    expect(point_to_point == expected, rank + "point-to-point records per MPI function");
-    expect(barriers == 1, rank + "one barrier");
-    expect(lifecycle_records == 2, rank + "one MPI_Init and one MPI_Finalize record");
+    EXPECT_EQ(point_to_point, expected)
+        << rank << "expected these point-to-point records per MPI function";
+    EXPECT_EQ(barriers, 1u) << rank << "expected one barrier";
+    EXPECT_EQ(lifecycle_records, 2u) << rank << "expected one MPI_Init and one MPI_Finalize record";
   }
 }
 
-void check_profile_count(const fs::path& dir, std::size_t expected) {
+// Several runs (or none) into one directory: DIR N.
+TEST(RuntimeProfile, ProfileCount) {
+  const fs::path dir = checker_argument(0);
+  const std::uint64_t expected = checker_argument_u64(1);
+  ASSERT_TRUE(fs::is_directory(dir)) << "expected the runs' profile directory " << dir.string();
   const std::vector<fs::path> found = profiles_in(dir);
-  expect(found.size() == expected, "expected " + std::to_string(expected) + " profiles in " +
-                                       dir.string() + ", found " + std::to_string(found.size()));
+  EXPECT_EQ(found.size(), expected) << "expected " << expected << " profiles in " << dir.string();
   for (const fs::path& path : found) {
     const Profile profile = read_profile_file(path);
-    expect(!profile.meta.partial, path.filename().string() + " is complete");
-    expect(!profile.ranks.empty(), path.filename().string() + " holds records");
+    EXPECT_FALSE(profile.meta.partial) << "expected " << path.filename().string() << " complete";
+    EXPECT_FALSE(profile.ranks.empty())
+        << "expected " << path.filename().string() << " to hold records";
   }
 }
 
 // threads_program.c: 4 threads × 50 000 steps × 3 iterations, no MPI.
-void check_threads(const fs::path& dir) {
-  const Profile profile = the_profile_in(dir);
+TEST(RuntimeProfile, Threads) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 40);
   const SiteId body = site(profile, SiteKind::Procedure, "thread_body", 30);
   const SiteId call_step = site(profile, SiteKind::Call, "step", 33);
   const SiteId step = site(profile, SiteKind::Procedure, "step", 20);
   const SiteId step_loop = site(profile, SiteKind::Loop, "for", 23);
-  expect(!profile.meta.partial && profile.meta.ranks == 1 && profile.ranks.size() == 1,
-         "a complete one-process profile without MPI");
+  EXPECT_FALSE(profile.meta.partial) << "expected a complete profile";
+  EXPECT_EQ(profile.meta.ranks, 1) << "expected a one-process profile without MPI";
+  ASSERT_EQ(profile.ranks.size(), 1u) << "expected the records of one process";
   const RankRecords& r = profile.ranks.front();
-  expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1},
-                                             {body, kNoSite, 4},
-                                             {step, call_step, 200'000}},
-         "proc records of 4 threads");
-  expect(loop_counts(r) == std::set<LoopKey>{{step_loop, 200'000, 600'000}},
-         "loop records of 4 threads");
+  EXPECT_EQ(
+      proc_counts(r),
+      (std::set<ProcKey>{{main_proc, kNoSite, 1}, {body, kNoSite, 4}, {step, call_step, 200'000}}))
+      << "expected these proc records of 4 threads";
+  EXPECT_EQ(loop_counts(r), (std::set<LoopKey>{{step_loop, 200'000, 600'000}}))
+      << "expected these loop records of 4 threads";
   // Per thread: 2 + 50 000 × (call 2 + proc 2 + loop 2 + 3 iterations); main: 2.
-  expect(r.counters.probe_events == 4 * (2 + 50'000 * 9) + 2, "every probe event counted");
+  EXPECT_EQ(r.counters.probe_events, 4u * (2 + 50'000 * 9) + 2)
+      << "expected every probe event counted";
   expect_consistent_times(r);
 }
 
 // deep_recursion_program.c: descend(200000) then descend(3), far beyond a 256-frame stack.
-void check_deep_recursion(const fs::path& dir) {
-  const Profile profile = the_profile_in(dir);
+TEST(RuntimeProfile, DeepRecursion) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 30);
   const SiteId call_descend = site(profile, SiteKind::Call, "descend", 32);
   const SiteId descend = site(profile, SiteKind::Procedure, "descend", 20);
   const SiteId call_self = site(profile, SiteKind::Call, "descend", 23);
+  ASSERT_FALSE(profile.ranks.empty()) << "expected the records of the process";
   const RankRecords& r = profile.ranks.front();
-  expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1},
-                                             {descend, call_descend, 2},
-                                             {descend, call_self, 199'999 + 2}},
-         "every activation counted under its call site, beyond the stack too");
+  EXPECT_EQ(proc_counts(r), (std::set<ProcKey>{{main_proc, kNoSite, 1},
+                                               {descend, call_descend, 2},
+                                               {descend, call_self, 199'999 + 2}}))
+      << "expected every activation counted under its call site, beyond the stack too";
   // The thread's deepest moment: its call of descend, then a frame for each of the 200000
   // activations and for each of their 199999 self calls.
   const std::uint64_t deepest = 1 + 200'000 + 199'999;
-  expect(profile.meta.activation_depth == 256, "the profile names the stack's depth");
-  expect(r.counters.folded_activations == deepest - 256,
-         "activations folded: " + std::to_string(r.counters.folded_activations) + ", expected " +
-             std::to_string(deepest - 256));
+  EXPECT_EQ(profile.meta.activation_depth, 256u)
+      << "expected the profile to name the stack's depth";
+  EXPECT_EQ(r.counters.folded_activations, deepest - 256)
+      << "expected the activations beyond the stack's 256 frames folded";
   const ProcRecord* main_record = proc_record(r, main_proc, kNoSite);
   const ProcRecord* outer = proc_record(r, descend, call_descend);
-  expect(main_record != nullptr && outer != nullptr && main_record->time_ns >= outer->time_ns,
-         "main's time covers the recursion");
+  ASSERT_NE(main_record, nullptr) << "expected a record of main";
+  ASSERT_NE(outer, nullptr) << "expected a record of descend called from main";
+  EXPECT_GE(main_record->time_ns, outer->time_ns) << "expected main's time to cover the recursion";
 }
 
-// ending_program.c: a partial profile of `rank`, whose reason mentions `reason`.
-void check_partial(const fs::path& dir, const std::string& reason, std::int32_t rank) {
-  const Profile* mine = nullptr;
+// ending_program.c: a partial profile of rank RANK, whose reason mentions REASON.
+TEST(RuntimeProfile, Partial) {
+  const fs::path dir = checker_argument(0);
+  const std::string reason = checker_argument(1);
+  const std::int32_t rank = checker_argument_int(2);
   std::vector<Profile> profiles;
   for (const fs::path& path : profiles_in(dir)) {
     profiles.push_back(read_profile_file(path));
   }
+  const Profile* mine = nullptr;
   for (const Profile& p : profiles) {
     if (p.ranks.size() == 1 && p.ranks.front().rank == rank) {
       mine = &p;
     }
   }
-  if (mine == nullptr) {
-    throw std::runtime_error("no profile of rank " + std::to_string(rank) + " in " + dir.string());
-  }
-  expect(mine->meta.partial, "the profile is marked partial");
-  expect(mine->meta.partial_reason.find(reason) != std::string::npos,
-         "the reason '" + mine->meta.partial_reason + "' mentions '" + reason + "'");
+  ASSERT_NE(mine, nullptr) << "expected a profile of rank " << rank << " alone in " << dir.string()
+                           << " (" << profiles.size() << " profiles there)";
+  EXPECT_TRUE(mine->meta.partial) << "expected the profile marked partial";
+  EXPECT_NE(mine->meta.partial_reason.find(reason), std::string::npos)
+      << "expected the reason '" << mine->meta.partial_reason << "' to mention '" << reason << "'";
   const SiteId main_proc = site(*mine, SiteKind::Procedure, "main", 40);
   const SiteId call_work = site(*mine, SiteKind::Call, "work", 45);
   const SiteId work = site(*mine, SiteKind::Procedure, "work", 25);
   const SiteId work_loop = site(*mine, SiteKind::Loop, "for", 27);
   const RankRecords& r = mine->ranks.front();
-  expect(proc_counts(r) == std::set<ProcKey>{{main_proc, kNoSite, 1}, {work, call_work, 2}},
-         "proc records up to the end");
-  expect(loop_counts(r) == std::set<LoopKey>{{work_loop, 2, 10}}, "loop records up to the end");
+  EXPECT_EQ(proc_counts(r), (std::set<ProcKey>{{main_proc, kNoSite, 1}, {work, call_work, 2}}))
+      << "expected these proc records up to the end";
+  EXPECT_EQ(loop_counts(r), (std::set<LoopKey>{{work_loop, 2, 10}}))
+      << "expected these loop records up to the end";
 }
 
 std::uint64_t work_time(const Profile& profile, const RankRecords& r) {
@@ -312,11 +327,14 @@ std::uint64_t work_time(const Profile& profile, const RankRecords& r) {
   return total;
 }
 
-// injection_program.c without and with 2 ms per probe.
-void check_injection(const fs::path& plain_dir, const fs::path& injected_dir) {
-  const Profile plain = the_profile_in(plain_dir);
-  const Profile injected = the_profile_in(injected_dir);
-  expect(plain.ranks.size() == injected.ranks.size() && !plain.ranks.empty(), "same ranks");
+// injection_program.c without and with 2 ms per probe: PLAIN_DIR INJECTED_DIR.
+TEST(RuntimeProfile, Injection) {
+  Profile plain;
+  Profile injected;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), plain));
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(1), injected));
+  EXPECT_EQ(plain.ranks.size(), injected.ranks.size()) << "expected the same ranks in both runs";
+  EXPECT_FALSE(plain.ranks.empty()) << "expected records of the plain run";
   for (std::size_t i = 0; i < plain.ranks.size() && i < injected.ranks.size(); ++i) {
     const double plain_ns = static_cast<double>(work_time(plain, plain.ranks[i]));
     const double injected_ns = static_cast<double>(work_time(injected, injected.ranks[i]));
@@ -325,65 +343,37 @@ void check_injection(const fs::path& plain_dir, const fs::path& injected_dir) {
                 "(%+.2f%%), intrusion %.1f ms\n",
                 i, plain_ns * 1e-6, injected_ns * 1e-6, deviation * 100,
                 static_cast<double>(injected.ranks[i].intrusion_ns) * 1e-6);
-    expect(plain_ns >= 500e6, "plain work() lasts its 20 sleeps of 25 ms");
-    expect(deviation <= 0.05 && deviation >= -0.05, "virtual time within 5% of the plain run");
+    EXPECT_GE(plain_ns, 500e6) << "rank " << i
+                               << ": expected plain work() to last its 20 sleeps of 25 ms";
+    EXPECT_TRUE(deviation <= 0.05 && deviation >= -0.05)
+        << "rank " << i << ": expected virtual time within 5% of the plain run, deviation "
+        << deviation * 100 << "%";
     // 82 probes before MPI_Finalize, each charged its 2 ms. Finalize's collective then
     // continues every rank from the latest participant's virtual entry and re-derives
-    // I = RT - VT (DESIGN.md §5), which takes back the ranks' virtual skew at that point:
-    // a few ms at most here, so 98% of the injected cost must remain.
-    expect(injected.ranks[i].intrusion_ns >= 82 * 2'000'000ull * 98 / 100,
-           "injected cost is intrusion");
+    // I = RT - VT (docs/design.md, "Virtual time"), which takes back the ranks' virtual skew at
+    // that point: a few ms at most here, so 98% of the injected cost must remain.
+    EXPECT_GE(injected.ranks[i].intrusion_ns, 82 * 2'000'000ull * 98 / 100)
+        << "rank " << i << ": expected 98% of the injected cost as intrusion";
   }
 }
 
 // ending_program.c file_limit: its writer was killed halfway. No profile under a final name
 // (empty or not), only the temporary, named so that users recognise it.
-void check_killed_writer(const fs::path& dir) {
+TEST(RuntimeProfile, KilledWriter) {
+  const fs::path dir = checker_argument(0);
+  ASSERT_TRUE(fs::is_directory(dir)) << "expected the run's profile directory " << dir.string();
   std::vector<std::string> temporaries;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    expect(entry.path().extension() != ".vcmon", name + ": a profile name after a killed writer");
-    expect(entry.file_size() > 0, name + " is empty");
+    EXPECT_NE(entry.path().extension().string(), ".vcmon")
+        << name << ": expected no profile name after a killed writer";
+    EXPECT_GT(entry.file_size(), 0u) << "expected " << name << " not empty";
     if (name.starts_with("ending_program-") &&
         name.find(".vcmon.incomplete-") != std::string::npos) {
       temporaries.push_back(name);
     }
   }
-  expect(temporaries.size() == 1,
-         "one NAME.vcmon.incomplete-XXXXXX left, found " + std::to_string(temporaries.size()));
+  EXPECT_EQ(temporaries.size(), 1u) << "expected one NAME.vcmon.incomplete-XXXXXX left";
 }
 
 } // namespace
-
-int main(int argc, char** argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
-  try {
-    if (args.size() == 2 && args[0] == "records") {
-      check_records(args[1]);
-    } else if (args.size() == 3 && args[0] == "count") {
-      check_profile_count(args[1], std::stoul(args[2]));
-    } else if (args.size() == 2 && args[0] == "uninstrumented") {
-      check_uninstrumented(args[1]);
-    } else if (args.size() == 2 && args[0] == "threads") {
-      check_threads(args[1]);
-    } else if (args.size() == 2 && args[0] == "deep") {
-      check_deep_recursion(args[1]);
-    } else if (args.size() == 4 && args[0] == "partial") {
-      check_partial(args[1], args[2], std::stoi(args[3]));
-    } else if (args.size() == 2 && args[0] == "killed") {
-      check_killed_writer(args[1]);
-    } else if (args.size() == 3 && args[0] == "injection") {
-      check_injection(args[1], args[2]);
-    } else {
-      std::fprintf(
-          stderr,
-          "usage: profile_check records|uninstrumented|threads|deep|killed DIR | count DIR N | "
-          "partial DIR REASON RANK | injection PLAIN_DIR INJECTED_DIR\n");
-      return 2;
-    }
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "FAILED: %s\n", error.what());
-    return 1;
-  }
-  return failures == 0 ? 0 : 1;
-}

@@ -1,6 +1,7 @@
 // Checks the wildcard traces (VCMON_TRACE_WILDCARD) random_program wrote against the programs
-// random_generator.h re-generates from the seeds. Usage:
-//   wildcard_trace_check DIR FIRST_SEED LAST_SEED [--no-cycle-breaks] [--tolerance-ns N]
+// random_generator.h re-generates from the seeds. A GoogleTest program (CheckerArguments.hpp):
+//   wildcard_trace_check --gtest_filter=WildcardTrace.Ranks DIR FIRST_SEED LAST_SEED
+//                        [--no-cycle-breaks] [--tolerance-ns N]
 // For each rank r, DIR/wildcard.<r>.txt must hold exactly one line per wildcard receive of the
 // programs, in program order: "<MPI function> <source> <tag> <arrival_ns> <broke_cycle>".
 // Per line: the function is the one the program used (MPI_Recv, MPI_Probe or MPI_Iprobe), the
@@ -8,18 +9,24 @@
 // strategy breaks no cycle). Per phase: the sources are exactly the senders of the phase's
 // RG_TAG_W messages to the rank. Per program: (arrival_ns, source) never decreases, since a
 // message with an earlier virtual send time would have had to be taken first (arrivals within
-// N ns of the previous one are let pass with --tolerance-ns; default 0). Exit status 0 when
-// every rank's trace holds.
+// N ns of the previous one are let pass with --tolerance-ns; default 0). Each rank's trace is
+// one expectation, its message the first 20 lines that break it.
+//   wildcard_trace_check --gtest_filter=WildcardTrace.SelfTest DIR FIRST_SEED LAST_SEED
+// The checker's own test (see write_traces), writing into DIR.
+#include "CheckerArguments.hpp"
 #include "random_generator.h"
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+using namespace vcmon::checkers;
 
 namespace {
 
@@ -38,7 +45,13 @@ struct Options {
   unsigned last = 0;
   bool no_cycle_breaks = false;
   std::uint64_t tolerance_ns = 0;
-  bool quiet = false; // the self-test's expected failures are not printed line by line
+};
+
+// What check_rank found wrong with one rank's trace: the number of failures, the first 20
+// described (at most a screenful).
+struct Verdict {
+  int failures = 0;
+  std::string first;
 };
 
 const char* function_of(int method) {
@@ -52,11 +65,11 @@ const char* function_of(int method) {
   }
 }
 
-bool read_trace(const std::string& path, std::vector<Line>& lines) {
+// Reads the trace at `path` into `lines`; empty, or what is wrong with the file.
+std::string read_trace(const std::string& path, std::vector<Line>& lines) {
   std::ifstream in(path);
   if (!in) {
-    std::fprintf(stderr, "FAILED: cannot read %s\n", path.c_str());
-    return false;
+    return "expected a readable trace " + path;
   }
   std::string text;
   while (std::getline(in, text)) {
@@ -67,25 +80,24 @@ bool read_trace(const std::string& path, std::vector<Line>& lines) {
     if (!(fields >> line.function >> line.source >> line.tag >> line.arrival_ns >>
           line.broke_cycle) ||
         (fields >> rest)) {
-      std::fprintf(stderr,
-                   "FAILED: %s line %zu is not '<function> <source> <tag> "
-                   "<arrival_ns> <broke_cycle>': '%s'\n",
-                   path.c_str(), lines.size() + 1, text.c_str());
-      return false;
+      return path + " line " + std::to_string(lines.size() + 1) +
+             ": expected '<function> <source> <tag> <arrival_ns> <broke_cycle>', got '" + text +
+             "'";
     }
     lines.push_back(line);
   }
-  return true;
+  return "";
 }
 
-// Checks one rank's trace; prints every failure (at most a screenful) and returns whether none.
-bool check_rank(const Options& options, int rank, const std::vector<Line>& lines) {
-  int failures = 0;
+// Checks one rank's trace: every failure counted, the first 20 described.
+Verdict check_rank(const Options& options, int rank, const std::vector<Line>& lines) {
+  Verdict verdict;
+  int& failures = verdict.failures;
   auto fail = [&](unsigned seed, int phase, std::size_t index, const std::string& what) {
-    if (++failures <= 20 && !options.quiet) {
-      std::fprintf(stderr, "FAILED: seed %u phase %d rank %d line %zu: %s%s%s\n", seed, phase, rank,
-                   index + 1, what.c_str(), index < lines.size() ? ": " : "",
-                   index < lines.size() ? lines[index].text.c_str() : "");
+    if (++failures <= 20) {
+      verdict.first += "  seed " + std::to_string(seed) + " phase " + std::to_string(phase) +
+                       " rank " + std::to_string(rank) + " line " + std::to_string(index + 1) +
+                       ": " + what + (index < lines.size() ? ": " + lines[index].text : "") + "\n";
     }
   };
   std::size_t next = 0;
@@ -158,12 +170,37 @@ bool check_rank(const Options& options, int rank, const std::vector<Line>& lines
   }
   std::printf("rank %d: %zu trace lines, %zu wildcard receives expected, %d failures\n", rank,
               lines.size(), expected_total, failures);
-  return failures == 0;
+  return verdict;
 }
 
-// --self-test DIR FIRST LAST: writes traces a correct layer could have written (each phase's
-// messages all sent at one time, so taken by rank; times rising with the phase), checks that
-// they pass, and that corrupt ones fail: 1 two sources of a phase swapped (a tie taken by the
+// Reads and checks rank `rank`'s trace in options.dir: empty, or what is wrong with it.
+std::string rank_trace_failures(const Options& options, int rank) {
+  const std::string path = options.dir + "/wildcard." + std::to_string(rank) + ".txt";
+  std::vector<Line> lines;
+  std::string unreadable = read_trace(path, lines);
+  if (!unreadable.empty()) {
+    return unreadable;
+  }
+  const Verdict verdict = check_rank(options, rank, lines);
+  if (verdict.failures == 0) {
+    return "";
+  }
+  return path + ": " + std::to_string(verdict.failures) + " lines break the rules, the first:\n" +
+         verdict.first;
+}
+
+// DIR FIRST_SEED LAST_SEED, from the positional arguments.
+Options seeds_and_dir() {
+  Options options;
+  options.dir = checker_argument(0);
+  options.first = static_cast<unsigned>(checker_argument_u64(1));
+  options.last = static_cast<unsigned>(checker_argument_u64(2));
+  return options;
+}
+
+// WildcardTrace.SelfTest DIR FIRST LAST: writes traces a correct layer could have written (each
+// phase's messages all sent at one time, so taken by rank; times rising with the phase), checks
+// that they pass, and that corrupt ones fail: 1 two sources of a phase swapped (a tie taken by the
 // higher rank), 2 a line missing, 3 a wrong tag, 4 a send time earlier than the line before,
 // 5 the wrong MPI function.
 constexpr int kCorruptions = 5;
@@ -219,70 +256,48 @@ void write_traces(const Options& options, int corruption) {
   }
 }
 
-int self_test(Options options) {
-  int wrong = 0;
+// The checker accepts the trace a correct layer could have written and rejects each corrupt
+// one: DIR FIRST_SEED LAST_SEED.
+TEST(WildcardTrace, SelfTest) {
+  const Options options = seeds_and_dir();
   for (int corruption = 0; corruption <= kCorruptions; ++corruption) {
     write_traces(options, corruption);
-    bool ok = true;
+    std::string failures;
     for (int rank = 0; rank < RG_RANKS; ++rank) {
-      std::vector<Line> lines;
-      ok = read_trace(options.dir + "/wildcard." + std::to_string(rank) + ".txt", lines) &&
-           check_rank(options, rank, lines) && ok;
+      failures += rank_trace_failures(options, rank);
     }
-    std::printf("self-test: corruption %d %s\n", corruption, ok ? "passes" : "fails");
-    wrong += ok != (corruption == 0);
+    std::printf("self-test: corruption %d %s\n", corruption, failures.empty() ? "passes" : "fails");
+    if (corruption == 0) {
+      EXPECT_TRUE(failures.empty()) << "expected the checker to accept the valid trace:\n"
+                                    << failures;
+    } else {
+      EXPECT_FALSE(failures.empty())
+          << "expected the checker to reject corruption " << corruption << " (see write_traces)";
+    }
   }
-  if (wrong != 0) {
-    std::fprintf(stderr, "FAILED: the checker judged %d of %d traces wrongly\n", wrong,
-                 kCorruptions + 1);
-    return 1;
+}
+
+// The traces random_program wrote: DIR FIRST_SEED LAST_SEED [--no-cycle-breaks]
+// [--tolerance-ns N].
+TEST(WildcardTrace, Ranks) {
+  Options options = seeds_and_dir();
+  for (std::size_t i = 3; i < checker_argument_count(); ++i) {
+    const std::string& arg = checker_argument(i);
+    if (arg == "--no-cycle-breaks") {
+      options.no_cycle_breaks = true;
+    } else if (arg == "--tolerance-ns" && i + 1 < checker_argument_count()) {
+      options.tolerance_ns = checker_argument_u64(++i);
+    } else {
+      FAIL() << "unknown argument " << arg
+             << "; expected --no-cycle-breaks or --tolerance-ns N after DIR FIRST_SEED LAST_SEED";
+    }
   }
-  std::printf("self-test: the checker accepts the valid trace and rejects the %d corrupt ones\n",
-              kCorruptions);
-  return 0;
+  for (int rank = 0; rank < RG_RANKS; ++rank) {
+    const std::string failures = rank_trace_failures(options, rank);
+    EXPECT_TRUE(failures.empty()) << "expected rank " << rank
+                                  << "'s trace to hold every wildcard receive, in order:\n"
+                                  << failures;
+  }
 }
 
 } // namespace
-
-int main(int argc, char** argv) {
-  Options options;
-  if (argc == 5 && std::string(argv[1]) == "--self-test") {
-    options.dir = argv[2];
-    options.quiet = true;
-    options.first = static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10));
-    options.last = static_cast<unsigned>(std::strtoul(argv[4], nullptr, 10));
-    return self_test(options);
-  }
-  if (argc < 4) {
-    std::fprintf(stderr,
-                 "usage: %s DIR FIRST_SEED LAST_SEED [--no-cycle-breaks] "
-                 "[--tolerance-ns N]\n",
-                 argv[0]);
-    return 2;
-  }
-  options.dir = argv[1];
-  options.first = static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10));
-  options.last = static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10));
-  for (int i = 4; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--no-cycle-breaks") {
-      options.no_cycle_breaks = true;
-    } else if (arg == "--tolerance-ns" && i + 1 < argc) {
-      options.tolerance_ns = std::strtoull(argv[++i], nullptr, 10);
-    } else {
-      std::fprintf(stderr, "unknown argument %s\n", arg.c_str());
-      return 2;
-    }
-  }
-  bool ok = true;
-  for (int rank = 0; rank < RG_RANKS; ++rank) {
-    std::vector<Line> lines;
-    const std::string path = options.dir + "/wildcard." + std::to_string(rank) + ".txt";
-    ok = read_trace(path, lines) && check_rank(options, rank, lines) && ok;
-  }
-  if (!ok) {
-    std::fprintf(stderr, "FAILED\n");
-    return 1;
-  }
-  return 0;
-}

@@ -1,5 +1,7 @@
 #include "core/Config.hpp"
 
+#include "core/Log.hpp"
+
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -29,8 +31,8 @@ public:
   void reject(const char* name, std::string_view value, const char* expected,
               const std::string& fallback) const {
     if (report_problems_) {
-      std::fprintf(stderr, "vcmon: %s=%.*s: expected %s; using default %s\n", name,
-                   static_cast<int>(value.size()), value.data(), expected, fallback.c_str());
+      log_line(LogLevel::Warning, "%s=%.*s: expected %s; using default %s", name,
+               static_cast<int>(value.size()), value.data(), expected, fallback.c_str());
     }
   }
 
@@ -134,6 +136,15 @@ Config Config::from_environment(bool report_problems) {
     }
   }
   return config;
+}
+
+bool is_first_process() {
+  for (const char* name : {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"}) {
+    if (const char* value = std::getenv(name)) {
+      return std::atoi(value) == 0;
+    }
+  }
+  return true;
 }
 
 } // namespace vcmon::runtime

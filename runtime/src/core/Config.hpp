@@ -29,4 +29,8 @@ struct Config {
   static Config from_environment(bool report_problems);
 };
 
+// Before MPI_Init the rank is unknown; the launcher's variables tell whether this process is
+// the first one, so that a bad setting is reported once per job, not once per rank.
+bool is_first_process();
+
 } // namespace vcmon::runtime

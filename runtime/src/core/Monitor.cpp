@@ -1,5 +1,6 @@
 #include "core/Monitor.hpp"
 
+#include "core/Log.hpp"
 #include "core/MonitorEvents.hpp"
 #include "core/MpiFunctionTable.hpp"
 #include "core/ProfileOutput.hpp"
@@ -24,17 +25,6 @@ __thread ThreadState this_thread_state
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 namespace {
-
-// Before MPI_Init the rank is unknown; the launcher's variables tell whether this process is
-// the first one, so that a bad setting is reported once per job, not once per rank.
-bool is_first_process() {
-  for (const char* name : {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"}) {
-    if (const char* value = std::getenv(name)) {
-      return std::atoi(value) == 0;
-    }
-  }
-  return true;
-}
 
 template <std::size_t N> std::uint64_t median(std::array<std::uint64_t, N> values) {
   std::nth_element(values.begin(), values.begin() + N / 2, values.end());
@@ -133,10 +123,10 @@ void print_summary(const tables::Profile& profile, const std::filesystem::path& 
   if (longest == nullptr) {
     return;
   }
-  std::fprintf(stderr, "vcmon: virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s\n",
-               static_cast<double>(longest->virtual_ns) * 1e-9,
-               static_cast<double>(longest->real_ns) * 1e-9,
-               static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str());
+  log_line(LogLevel::Info, "virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s",
+           static_cast<double>(longest->virtual_ns) * 1e-9,
+           static_cast<double>(longest->real_ns) * 1e-9,
+           static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str());
 }
 
 } // namespace
@@ -289,13 +279,12 @@ tables::RankRecords Monitor::local_rank_records(bool settle_this_thread) {
 tables::RankRecords Monitor::collect_rank_records() {
   CollectedRecords collected = collect_with_totals(true);
   if (collected.folded_activations + collected.unmatched_exits + collected.dropped_records > 0) {
-    std::fprintf(stderr,
-                 "vcmon: rank %d: %llu activations beyond depth %u were folded, %llu unmatched "
-                 "exits, %llu records dropped (VCMON_OVERFLOW_RECORDS)\n",
-                 world_rank_, static_cast<unsigned long long>(collected.folded_activations),
-                 ActivationStack::kMaxDepth,
-                 static_cast<unsigned long long>(collected.unmatched_exits),
-                 static_cast<unsigned long long>(collected.dropped_records));
+    log_line(LogLevel::Warning,
+             "rank %d: %llu activations beyond depth %u were folded, %llu unmatched "
+             "exits, %llu records dropped (VCMON_OVERFLOW_RECORDS)",
+             world_rank_, static_cast<unsigned long long>(collected.folded_activations),
+             ActivationStack::kMaxDepth, static_cast<unsigned long long>(collected.unmatched_exits),
+             static_cast<unsigned long long>(collected.dropped_records));
   }
   MonitorEvents::raise_records_collected(collected.records);
   return std::move(collected.records);
@@ -354,8 +343,8 @@ void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int3
     return;
   }
   if (profile.meta.partial) {
-    std::fprintf(stderr, "vcmon: rank %d: partial profile (%s) %s\n", world_rank_,
-                 profile.meta.partial_reason.c_str(), path->c_str());
+    log_line(LogLevel::Info, "rank %d: partial profile (%s) %s", world_rank_,
+             profile.meta.partial_reason.c_str(), path->c_str());
   } else {
     print_summary(profile, *path);
   }
@@ -372,8 +361,8 @@ void Monitor::gather_and_write_profile(bool final_profile) {
     try {
       ranks.push_back(tables::decode_rank_records(gathered[r]));
     } catch (const tables::ProfileError& error) {
-      std::fprintf(stderr, "vcmon: the records of rank %zu are unreadable (%s); left out\n", r,
-                   error.what());
+      log_line(LogLevel::Error, "the records of rank %zu are unreadable (%s); left out", r,
+               error.what());
     }
   }
   write_profile_of(std::move(ranks), world_size_, {});
@@ -388,7 +377,7 @@ void Monitor::on_mpi_finalize() {
   try {
     gather_and_write_profile(true);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+    log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
 }
 
@@ -400,7 +389,7 @@ void Monitor::write_profile_now() {
   try {
     gather_and_write_profile(false);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+    log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
 }
 
@@ -411,7 +400,7 @@ void Monitor::write_partial_profile(std::string_view reason) {
   try {
     write_profile_of({collect_rank_records()}, world_size_, reason);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: the partial profile was not written: %s\n", error.what());
+    log_line(LogLevel::Error, "the partial profile was not written: %s", error.what());
   }
 }
 
@@ -438,7 +427,7 @@ void Monitor::on_exit() {
   try {
     write_profile_of({collect_rank_records()}, 1, {});
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+    log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
 }
 

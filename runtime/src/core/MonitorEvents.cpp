@@ -1,4 +1,5 @@
 #include "core/MonitorEvents.hpp"
+#include "core/Log.hpp"
 
 #include <array>
 #include <cstdio>
@@ -21,7 +22,7 @@ template <typename Raise> void for_each_subscriber(Raise&& raise) {
 
 void MonitorEvents::subscribe(const MonitorEvents& events) {
   if (subscriber_count == kMaxSubscribers) {
-    std::fprintf(stderr, "vcmon: more than %d monitor event subscribers\n", kMaxSubscribers);
+    log_line(LogLevel::Error, "more than %d monitor event subscribers", kMaxSubscribers);
     return;
   }
   subscribers[static_cast<std::size_t>(subscriber_count++)] = events;

@@ -1,4 +1,5 @@
 #include "core/ProfileOutput.hpp"
+#include "core/Log.hpp"
 
 #include <cerrno> // program_invocation_short_name
 #include <chrono>
@@ -29,7 +30,7 @@ std::optional<std::filesystem::path> write_profile(const tables::Profile& profil
     return tables::write_new_profile_file(
         profile, dir, profile_stem(program_name(), profile.meta.end_unix_ns, ::getpid()));
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: the profile was not written: %s\n", error.what());
+    log_line(LogLevel::Error, "the profile was not written: %s", error.what());
     return std::nullopt;
   }
 }

@@ -1,4 +1,5 @@
 #include "core/SiteRegistry.hpp"
+#include "core/Log.hpp"
 
 #include <cstdio>
 
@@ -48,8 +49,8 @@ unsigned SiteRegistry::register_unit(const vcmon_unit_desc& unit) {
     problem = "the program has too many sites";
   }
   if (problem != nullptr) {
-    std::fprintf(stderr, "vcmon: ignoring the probes of %s: %s\n",
-                 unit.file != nullptr ? unit.file : "(unnamed unit)", problem);
+    log_line(LogLevel::Warning, "ignoring the probes of %s: %s",
+             unit.file != nullptr ? unit.file : "(unnamed unit)", problem);
     return kRejectedBase;
   }
   tables::ProgramGraph& graph = units_.emplace_back();

@@ -1,5 +1,6 @@
 #include "mpi/ControlChannel.hpp"
 
+#include "core/Log.hpp"
 #include "mpi/CallerCounters.hpp"
 #include "mpi/Moment.hpp"
 #include "mpi/PrivateWorld.hpp"
@@ -255,10 +256,10 @@ void report_leftover() {
     MPI_Status status;
     PMPI_Iprobe(MPI_ANY_SOURCE, tag, control, &flag, &status);
     if (flag) {
-      std::fprintf(stderr,
-                   "vcmon: internal error: a control message (tag %d from rank %d) is left "
-                   "unmatched at MPI_Finalize\n",
-                   status.MPI_TAG, status.MPI_SOURCE);
+      log_line(LogLevel::Error,
+               "internal error: a control message (tag %d from rank %d) is left "
+               "unmatched at MPI_Finalize",
+               status.MPI_TAG, status.MPI_SOURCE);
     }
   }
 }

@@ -22,6 +22,7 @@
 #include "mpi/StampMail.hpp"
 #include "mpi/WildcardTrace.hpp"
 
+#include "core/Log.hpp"
 #include "core/Monitor.hpp"
 #include "core/YieldingCompletion.hpp"
 
@@ -54,6 +55,11 @@ void leave_together(Monitor& monitor, MpiFunction function, std::uint64_t own_ns
   const vclock::IntrusionScope work(clock, monitor.action_cost_ns(), left_ns);
   monitor.record_com(monitor.comm_site(index_of(function)), tables::ComRecord::kCollective, own_ns,
                      left_vt > arrived_vt ? left_vt - arrived_vt : 0, 0, false);
+}
+
+// Real milliseconds since the clock source read `since_ns`.
+double elapsed_ms(const vclock::VirtualClock& clock, std::uint64_t since_ns) {
+  return static_cast<double>(clock.source().now_ns() - since_ns) * 1e-6;
 }
 
 // The virtual time MPI_Init is called at; 0 when not monitoring.
@@ -109,6 +115,10 @@ void start_layer(std::uint64_t called_vt) {
   }
   leave_together(monitor, MpiFunction::Init, returned_vt - called_vt, arrived_vt, latest_vt);
   Layer::activate(monitor, tag_upper_bound());
+  if (logging(LogLevel::Debug)) {
+    log_line(LogLevel::Debug, "rank %d: start-up after PMPI_Init took %.1f ms",
+             monitor.world_rank(), elapsed_ms(clock, returned_ns));
+  }
 }
 
 } // namespace
@@ -155,6 +165,10 @@ extern "C" int MPI_Finalize() {
     // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.
     leave_together(*monitor, MpiFunction::Finalize, 0, entry_vt, latest_vt);
     monitor->on_mpi_finalize();
+    if (logging(LogLevel::Debug)) {
+      log_line(LogLevel::Debug, "rank %d: shutdown before PMPI_Finalize took %.1f ms",
+               monitor->world_rank(), elapsed_ms(clock, entry_ns));
+    }
     StampMail::close();
   }
   return PMPI_Finalize();

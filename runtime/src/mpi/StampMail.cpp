@@ -1,5 +1,6 @@
 #include "mpi/StampMail.hpp"
 
+#include "core/Log.hpp"
 #include "core/YieldingCompletion.hpp"
 #include "mpi/PrivateWorld.hpp"
 #include "mpi/UnpolledCall.hpp"
@@ -104,10 +105,10 @@ void StampMail::open(std::uint32_t ring_slots) {
     // No room in /dev/shm, a name taken by another user, or ranks of one host in separate
     // IPC namespaces: every rank sends its stamps as messages (they all agree).
     if (world_rank == 0) {
-      std::fprintf(stderr,
-                   "vcmon: no shared memory for stamp rings (%zu bytes a rank); stamps "
-                   "travel as MPI messages\n",
-                   segment_bytes);
+      log_line(LogLevel::Warning,
+               "no shared memory for stamp rings (%zu bytes a rank); stamps "
+               "travel as MPI messages",
+               segment_bytes);
     }
     segments_.clear();
     return;

@@ -1,5 +1,6 @@
 #include "mpi/WildcardTrace.hpp"
 
+#include "core/Log.hpp"
 #include "core/MpiFunctionTable.hpp"
 
 #include <cerrno>
@@ -36,18 +37,18 @@ void WildcardTrace::open(const Monitor& monitor) {
     fd = create_fresh(path);
   }
   if (fd < 0) {
-    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: cannot create %s: %s\n", path.c_str(),
-                 std::strerror(errno));
+    log_line(LogLevel::Warning, "VCMON_TRACE_WILDCARD: cannot create %s: %s", path.c_str(),
+             std::strerror(errno));
     return;
   }
   if (path != wanted) {
-    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: %s exists; tracing to %s\n", wanted.c_str(),
-                 path.c_str());
+    log_line(LogLevel::Warning, "VCMON_TRACE_WILDCARD: %s exists; tracing to %s", wanted.c_str(),
+             path.c_str());
   }
   trace = ::fdopen(fd, "w");
   if (trace == nullptr) {
-    std::fprintf(stderr, "vcmon: VCMON_TRACE_WILDCARD: cannot write %s: %s\n", path.c_str(),
-                 std::strerror(errno));
+    log_line(LogLevel::Warning, "VCMON_TRACE_WILDCARD: cannot write %s: %s", path.c_str(),
+             std::strerror(errno));
     ::close(fd);
   }
 }

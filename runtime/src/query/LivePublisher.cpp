@@ -1,5 +1,6 @@
 #include "query/LivePublisher.hpp"
 
+#include "core/Log.hpp"
 #include "core/ProfileOutput.hpp"
 #include "query/LiveJob.hpp"
 #include "query/RecordsExclusion.hpp"
@@ -44,8 +45,8 @@ void LivePublisher::run() {
     try {
       publish_once();
     } catch (const std::exception& error) {
-      std::fprintf(stderr, "vcmon: rank %d: live publication stopped: %s\n", monitor_.world_rank(),
-                   error.what());
+      log_line(LogLevel::Warning, "rank %d: live publication stopped: %s", monitor_.world_rank(),
+               error.what());
       lock.lock();
       return;
     }

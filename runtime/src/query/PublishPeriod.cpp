@@ -1,4 +1,5 @@
 #include "query/PublishPeriod.hpp"
+#include "core/Log.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -18,10 +19,10 @@ std::chrono::milliseconds publish_period(bool report_problems) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ms);
   if (error != std::errc() || end != text.data() + text.size() || ms > kMaxMs) {
     if (report_problems) {
-      std::fprintf(stderr,
-                   "vcmon: VCMON_PUBLISH_MS=%s: expected milliseconds from 0 to %u; using "
-                   "default %lld\n",
-                   value, kMaxMs, static_cast<long long>(kDefaultPublishPeriod.count()));
+      log_line(LogLevel::Warning,
+               "VCMON_PUBLISH_MS=%s: expected milliseconds from 0 to %u; using "
+               "default %lld",
+               value, kMaxMs, static_cast<long long>(kDefaultPublishPeriod.count()));
     }
     return kDefaultPublishPeriod;
   }

@@ -2,6 +2,7 @@
 // intrusion, and read-only accessors over them.
 #include "vcmon/query.h"
 
+#include "core/Log.hpp"
 #include "core/Monitor.hpp"
 #include "core/RecordsGather.hpp"
 #include "query/LiveJob.hpp"
@@ -69,7 +70,7 @@ int vcmon_snapshot_local(vcmon_snapshot** out) {
     *out = new vcmon_snapshot(monitor.profile_of({local_records(monitor)}, monitor.world_size()));
     return VCMON_QUERY_OK;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: no snapshot: %s\n", error.what());
+    vcmon::runtime::log_line(vcmon::runtime::LogLevel::Error, "no snapshot: %s", error.what());
     return VCMON_QUERY_FAILED;
   }
 }
@@ -103,7 +104,8 @@ int vcmon_snapshot_gather(int root, vcmon_snapshot** out) {
     *out = new vcmon_snapshot(monitor.profile_of(std::move(ranks), monitor.world_size()));
     return VCMON_QUERY_OK;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: rank %d: no snapshot: %s\n", monitor.world_rank(), error.what());
+    vcmon::runtime::log_line(vcmon::runtime::LogLevel::Error, "rank %d: no snapshot: %s",
+                             monitor.world_rank(), error.what());
     return VCMON_QUERY_FAILED;
   }
 }

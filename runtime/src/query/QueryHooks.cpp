@@ -1,5 +1,6 @@
 #include "query/QueryHooks.hpp"
 
+#include "core/Log.hpp"
 #include "core/Monitor.hpp"
 #include "core/MonitorEvents.hpp"
 #include "core/ProfileOutput.hpp"
@@ -50,8 +51,8 @@ void on_mpi_started(Monitor& monitor) {
   try {
     job.publisher = new LivePublisher(monitor, identity, period);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "vcmon: rank %d: no live publication: %s\n", monitor.world_rank(),
-                 error.what());
+    log_line(LogLevel::Warning, "rank %d: no live publication: %s", monitor.world_rank(),
+             error.what());
   }
 }
 

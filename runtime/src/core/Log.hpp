@@ -1,0 +1,17 @@
+// The runtime's messages to the user: one line each on standard error, "vcmon: " first, written
+// with one call so that the lines of ranks and threads do not interleave. VCMON_LOG chooses how
+// much is said: error, warning, info (the default: also the run's summary line and where the
+// profile went) or debug (also how long the monitor's start-up and shutdown took).
+#pragma once
+
+namespace vcmon::runtime {
+
+enum class LogLevel : int { Error, Warning, Info, Debug };
+
+// Whether messages of `level` are shown (VCMON_LOG, read once).
+bool logging(LogLevel level);
+
+// Says one line (printf-style, without the "vcmon: " prefix and the newline) if `level` is shown.
+void log_line(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+} // namespace vcmon::runtime
