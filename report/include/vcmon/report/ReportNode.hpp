@@ -1,5 +1,5 @@
-// One node of the top-down tree (DESIGN.md §4): the program, a procedure activation, a loop, a
-// communication statement or one of its partners.
+// One node of the top-down tree (docs/design.md, "The report"): the program, a procedure
+// activation, a loop, a communication statement or one of its partners.
 #pragma once
 
 #include "vcmon/report/RankStats.hpp"
@@ -49,8 +49,8 @@ struct ReportNode {
   double percent = 0; // time.total over the program's total
   // Time this node accounts for in its parent: its own time, except for a recursive node,
   // whose time is already part of the enclosing activation and which accounts only for what
-  // its children add (DESIGN.md §3: never counted twice around a cycle), and for a node
-  // outside main, which adds nothing.
+  // its children add (docs/design.md, "Mutual recursion is charged per procedure"), and for
+  // a node outside main, which adds nothing.
   double counted_ns = 0;
   // Time not spent in any child, summed over the ranks: time.total minus the children's
   // counted_ns (0 for a recursive node). Negative only when the children's records exceed the
