@@ -138,7 +138,8 @@ for ((round = 1; round <= runs; ++round)); do
 done
 
 echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
-  "plain wall [range of the per-round ratios]; phases: median s (|variant - plain| / plain);" \
+  "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain," \
+  "! where that exceeds the plain phase's own noise);" \
   "plain phases: median s [(max - min) / median over the plain runs: the phase's own noise]"
 for app in $apps; do
   awk -v app="$app" -v variant_list="${variants[*]}" '
@@ -151,17 +152,18 @@ for app in $apps; do
       return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
     function add(key, x) { value[key, ++count[key]] = x }
-    # (max - min) / median over the rounds, in %: how much the phase varies by itself.
+    # (max - min) / median over the rounds, in %: how much the phase varies by itself (-1:
+    # unknown).
     function spread(key,    n, i, low, high, m) {
       n = count[key]
       m = median(key)
-      if (n == 0 || m == 0) return "-"
+      if (n == 0 || m == 0) return -1
       low = high = value[key, 1]
       for (i = 2; i <= n; ++i) {
         if (value[key, i] < low) low = value[key, i]
         if (value[key, i] > high) high = value[key, i]
       }
-      return sprintf("%.0f%%", 100 * (high - low) / m)
+      return 100 * (high - low) / m
     }
     $2 != app { next }
     $1 == "wall" { add("wall" SUBSEP $3, $5); wall[$3, $4] = $5; rounds[$4] = 1 }
@@ -202,15 +204,18 @@ for app in $apps; do
       for (p = 1; p <= phase_count; ++p) {
         printf "\n%-18s", "phase " phases[p]
         base = median("phase" SUBSEP "plain" SUBSEP phases[p])
+        noise = spread("phase" SUBSEP "plain" SUBSEP phases[p])
         for (k = 1; k <= nv; ++k) {
           m = median("phase" SUBSEP variants[k] SUBSEP phases[p])
           if (m == "") { printf " %-22s", "-"; continue }
           if (variants[k] == "plain") {
-            printf " %-22s", sprintf("%.4f [%s]", m, spread("phase" SUBSEP "plain" SUBSEP phases[p]))
+            printf " %-22s", sprintf("%.4f [%s]", m, noise < 0 ? "-" : sprintf("%.0f%%", noise))
             continue
           }
           if (base == "") { printf " %-22s", sprintf("%.4f", m); continue }
-          difference = base > 0 ? sprintf("%.1f%%", 100 * (m > base ? m - base : base - m) / base) : "-"
+          # Signed; "!" where the difference exceeds the noise of the plain phase.
+          d = base > 0 ? 100 * (m - base) / base : 0
+          difference = base > 0 ? sprintf("%+.1f%%%s", d, noise >= 0 && (d < 0 ? -d : d) > noise ? "!" : "") : "-"
           printf " %-22s", sprintf("%.4f (%s)", m, difference)
         }
       }
