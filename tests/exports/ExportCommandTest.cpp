@@ -1,6 +1,7 @@
 // The real vcmon-report binary with the export formats: what it writes is what the renderers
 // write, to standard output or -o FILE, and an unknown format is refused naming the valid ones.
 #include "ExportChecks.hpp"
+#include "ReportCommandRun.hpp"
 #include "ReportProfiles.hpp"
 #include "TempDir.hpp"
 
@@ -16,17 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::CommandResult;
+using testing::slurp;
 
 class ReportExportCommand : public ::testing::Test {
 protected:
@@ -35,15 +27,7 @@ protected:
   }
 
   CommandResult run(const std::string& arguments) const {
-    const auto out = dir / "stdout", err = dir / "stderr";
-    const std::string command = std::string(VCMON_REPORT_BINARY) + " " + arguments + " >" +
-                                out.string() + " 2>" + err.string();
-    const int raw = std::system(command.c_str());
-    CommandResult result;
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    result.out = slurp(out);
-    result.err = slurp(err);
-    return result;
+    return testing::run_report(dir.path(), arguments);
   }
 
   testing::TempDir dir;

@@ -1,4 +1,5 @@
 // The real vcmon-report binary: exit status and one clear line for every kind of bad input.
+#include "ReportCommandRun.hpp"
 #include "ReportProfiles.hpp"
 #include "TempDir.hpp"
 
@@ -16,17 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::CommandResult;
+using testing::slurp;
 
 class ReportCommand : public ::testing::Test {
 protected:
@@ -36,15 +28,7 @@ protected:
 
   // `prefix`: a command that runs vcmon-report (e.g. `timeout 5`).
   CommandResult run(const std::string& arguments, const std::string& prefix = "") const {
-    const auto out = dir / "stdout", err = dir / "stderr";
-    const std::string command = prefix + " " + VCMON_REPORT_BINARY + " " + arguments + " >" +
-                                out.string() + " 2>" + err.string();
-    const int raw = std::system(command.c_str());
-    CommandResult result;
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    result.out = slurp(out);
-    result.err = slurp(err);
-    return result;
+    return testing::run_report(dir.path(), arguments, prefix);
   }
 
   // A copy of the profile with its bytes changed by `edit`.

@@ -1,0 +1,22 @@
+// Runs the real vcmon-report binary as a user would, capturing what it says.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace vcmon::report::testing {
+
+struct CommandResult {
+  int status = -1; // the exit status, -1 when it did not exit
+  std::string out, err;
+};
+
+// `PREFIX vcmon-report ARGUMENTS` through the shell, its output kept in files under `scratch`.
+// `prefix`: a command that runs vcmon-report (e.g. `timeout 5`), or nothing.
+CommandResult run_report(const std::filesystem::path& scratch, const std::string& arguments,
+                         const std::string& prefix = "");
+
+// A file's bytes.
+std::string slurp(const std::filesystem::path& path);
+
+} // namespace vcmon::report::testing
