@@ -3,9 +3,11 @@
 #include "FileDescriptor.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <string>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -16,6 +18,24 @@ namespace fs = std::filesystem;
 
 // Enough for one process writing several profiles within a second (MPI_Pcontrol).
 constexpr int kNameAttempts = 1000;
+
+// The process's umask, read without changing it (umask(2) sets it, a race with other threads
+// creating files): /proc/self/status says it since Linux 4.7; 022 where it does not.
+mode_t current_umask() {
+  mode_t found = 022;
+  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, status) != nullptr) {
+      unsigned value = 0;
+      if (std::sscanf(line, "Umask: %o", &value) == 1) {
+        found = static_cast<mode_t>(value & 0777);
+        break;
+      }
+    }
+    std::fclose(status);
+  }
+  return found;
+}
 
 [[noreturn]] void fail(std::string_view what, const fs::path& path, int error) {
   throw std::system_error(error, std::generic_category(),
@@ -49,6 +69,10 @@ public:
       fail(what, target, errno);
     }
     try {
+      // mkostemp made it 0600; a file the user asked for is as readable as their umask says.
+      if (::fchmod(fd.get(), 0666 & ~current_umask()) != 0) {
+        fail(what, target, errno);
+      }
       write_all(fd.get(), bytes, what, target);
       if (::fsync(fd.get()) != 0 || fd.close() != 0) {
         fail(what, target, errno);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sys/stat.h>
 
 namespace vcmon::tables {
 namespace {
@@ -54,6 +55,22 @@ TEST_F(ProfileFile, WriteThenReadLeavesOnlyTheProfile) {
   write_profile_file(profile_, path);
   EXPECT_EQ(files(), std::vector<std::string>{"run.vcmon"}) << "no temporary left behind";
   EXPECT_EQ(read_profile_file(path), profile_);
+}
+
+// Profiles are for colleagues too: the file's mode is 0666 less the umask, as for any file the
+// user's programs create, not the 0600 of the temporary it was written as.
+TEST_F(ProfileFile, ModeFollowsTheUmask) {
+  const mode_t previous = ::umask(027);
+  const fs::path group_readable = write_new_profile_file(profile_, dir_, "group");
+  ::umask(0);
+  const fs::path everyone = dir_ / "everyone.vcmon";
+  write_profile_file(profile_, everyone);
+  ::umask(previous);
+  struct stat info {};
+  ASSERT_EQ(::stat(group_readable.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0640u);
+  ASSERT_EQ(::stat(everyone.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0666u);
 }
 
 TEST_F(ProfileFile, RewritingReplacesTheWholeFile) {

@@ -2,15 +2,20 @@
 
 #include "core/Log.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
+
+extern char** environ;
 
 namespace vcmon::runtime {
 namespace {
@@ -57,6 +62,69 @@ private:
   bool report_problems_;
 };
 
+// Every VCMON_* variable the runtime reads (its own and VCMON_LOG, VCMON_PUBLISH_MS read by
+// their modules), so that a misspelt one is said rather than silently ignored.
+constexpr std::string_view kKnownVariables[] = {"VCMON_DISABLE",
+                                                "VCMON_OUTPUT",
+                                                "VCMON_INJECT_PROBE_NS",
+                                                "VCMON_TEST_CLOCK_OFFSET_NS",
+                                                "VCMON_DEADLOCK",
+                                                "VCMON_LOOKAHEAD_NS",
+                                                "VCMON_DEADLOCK_TIMEOUT_MS",
+                                                "VCMON_TRACE_WILDCARD",
+                                                "VCMON_OVERFLOW_RECORDS",
+                                                "VCMON_STAMP_RING",
+                                                "VCMON_THROTTLE_CALLS",
+                                                "VCMON_THROTTLE_NS",
+                                                "VCMON_WTIME",
+                                                "VCMON_LOG",
+                                                "VCMON_PUBLISH_MS"};
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// One line for each VCMON_* variable in the environment that the runtime does not read,
+// naming the closest one it does.
+void warn_about_unknown_variables() {
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view variable(*entry);
+    const std::string_view name = variable.substr(0, variable.find('='));
+    if (!name.starts_with("VCMON_") ||
+        std::ranges::find(kKnownVariables, name) != std::end(kKnownVariables)) {
+      continue;
+    }
+    const auto closest = std::ranges::min_element(
+        kKnownVariables, {}, [&](std::string_view known) { return edit_distance(name, known); });
+    log_line(LogLevel::Warning, "%.*s is not a vcmon setting; ignored (did you mean %.*s?)",
+             static_cast<int>(name.size()), name.data(), static_cast<int>(closest->size()),
+             closest->data());
+  }
+}
+
+bool is_writable_directory(const std::string& path);
+
+// The directory VCMON_OUTPUT names, made (with its parents) when missing; whether it can be
+// written to.
+bool make_output_directory(const std::string& path) {
+  std::error_code error;
+  std::filesystem::create_directories(path, error); // ranks race to make it: any may win
+  return is_writable_directory(path);
+}
+
 bool is_writable_directory(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
@@ -76,6 +144,9 @@ std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
 Config Config::from_environment(bool report_problems) {
   const EnvironmentReader env(report_problems);
   Config config;
+  if (report_problems) {
+    warn_about_unknown_variables();
+  }
 
   if (const auto value = EnvironmentReader::value_of("VCMON_DISABLE")) {
     if (*value == "1") {
@@ -85,7 +156,7 @@ Config Config::from_environment(bool report_problems) {
     }
   }
   if (const auto value = EnvironmentReader::value_of("VCMON_OUTPUT")) {
-    if (is_writable_directory(std::string(*value))) {
+    if (make_output_directory(std::string(*value))) {
       config.output_dir = std::string(*value);
     } else {
       env.reject("VCMON_OUTPUT", *value, "a writable directory", "(the working directory)");
