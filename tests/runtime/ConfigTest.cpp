@@ -59,7 +59,7 @@ TEST_F(ConfigTest, ValidValuesAreTaken) {
 
 TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   setenv("VCMON_DISABLE", "yes", 1);
-  setenv("VCMON_OUTPUT", "/nonexistent/vcmon-output", 1);
+  setenv("VCMON_OUTPUT", "/dev/null/vcmon-output", 1);
   setenv("VCMON_INJECT_PROBE_NS", "12abc", 1);
   setenv("VCMON_TEST_CLOCK_OFFSET_NS", "99999999999999999999", 1);
   setenv("VCMON_DEADLOCK", "magic", 1);
@@ -75,7 +75,7 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   EXPECT_EQ(config.stamp_ring_slots, 128u);
   EXPECT_EQ(messages,
             "vcmon: VCMON_DISABLE=yes: expected 0 or 1; using default 0\n"
-            "vcmon: VCMON_OUTPUT=/nonexistent/vcmon-output: expected a writable directory; "
+            "vcmon: VCMON_OUTPUT=/dev/null/vcmon-output: expected a writable directory; "
             "using default (the working directory)\n"
             "vcmon: VCMON_INJECT_PROBE_NS=12abc: expected nanoseconds from 0 to 1000000000; "
             "using default 0\n"
