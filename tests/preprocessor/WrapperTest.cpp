@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 namespace vcmon::preprocessor::test {
 namespace {
@@ -43,6 +44,50 @@ TEST(Wrapper, CompileErrorNamesTheOriginalFileAndLine) {
       run_command(kWrapper + " -c inputs/bad_syntax.c -o '" + out.str() + "/x.o'");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("inputs/bad_syntax.c:4:"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out.path() / "x.o"));
+}
+
+// A source the plain compiler also rejects: its messages, not a fallback's warning.
+TEST(Wrapper, CompileErrorIsNotAFallback) {
+  const TempDir out;
+  const CommandResult r =
+      run_command(kWrapper + " -c inputs/bad_syntax.c -o '" + out.str() + "/x.o'");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.find("compiled without vcmon probes"), std::string::npos) << r.err;
+}
+
+// Units vcmon cannot instrument but the plain compiler builds (a GCC nested function, GCC's
+// omp.h): compiled plainly, one warning naming the file and the reason; VCMON_STRICT=1 stops.
+TEST(Wrapper, UnitVcmonCannotInstrumentIsCompiledPlainWithOneWarning) {
+  const TempDir out;
+  for (const auto& [unit, flags, reason] :
+       {std::tuple{"nested_function", "", "function definition is not allowed here"},
+        std::tuple{"openmp_unit", "-fopenmp", "'omp.h' file not found"}}) {
+    SCOPED_TRACE(unit);
+    const std::string object = out.str() + "/" + unit + ".o";
+    const CommandResult r =
+        run_command(kWrapper + " " + flags + " -c inputs/" + unit + ".c -o '" + object + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(std::string("vcmon-mpicc: warning: inputs/") + unit +
+                         ".c compiled without vcmon probes"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    const CommandResult symbols = run_command("nm '" + object + "'");
+    EXPECT_NE(symbols.out.find(" T "), std::string::npos) << symbols.out;
+    EXPECT_EQ(symbols.out.find("vcmon_register_unit"), std::string::npos) << symbols.out;
+  }
+}
+
+TEST(Wrapper, StrictMakesAUnitVcmonCannotInstrumentAnError) {
+  const TempDir out;
+  const CommandResult r = run_command("VCMON_STRICT=1 " + kWrapper +
+                                      " -c inputs/nested_function.c -o '" + out.str() + "/x.o'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("inputs/nested_function.c could not be instrumented (VCMON_STRICT=1)"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(out.path() / "x.o"));
 }
 

@@ -1,0 +1,11 @@
+/* A GNU C nested function: GCC compiles it, Clang (and so vcmon-instrument) rejects it. */
+#include <mpi.h>
+
+int sum_of_squares(int n) {
+  int square(int x) { return x * x; }
+  int total = 0;
+  for (int i = 0; i < n; ++i) {
+    total += square(i);
+  }
+  return total;
+}
