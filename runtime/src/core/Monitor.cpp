@@ -334,11 +334,11 @@ tables::Profile Monitor::profile_of(std::vector<tables::RankRecords> ranks,
 }
 
 void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
-                               std::string_view partial_reason) {
+                               std::string_view partial_reason, std::string_view suffix) {
   tables::Profile profile = profile_of(std::move(ranks), rank_count);
   profile.meta.partial = !partial_reason.empty();
   profile.meta.partial_reason = std::string(partial_reason);
-  const auto path = write_profile(profile, config_.output_dir);
+  const auto path = write_profile(profile, config_.output_dir, suffix);
   if (!path) {
     return;
   }
@@ -365,7 +365,10 @@ void Monitor::gather_and_write_profile(bool final_profile) {
                error.what());
     }
   }
-  write_profile_of(std::move(ranks), world_size_, {});
+  // Snapshots are told from the final profile by name; the final one is named as ever.
+  const std::string suffix =
+      final_profile ? std::string() : "-snapshot-" + std::to_string(++snapshots_written_);
+  write_profile_of(std::move(ranks), world_size_, {}, suffix);
 }
 
 void Monitor::on_mpi_finalize() {

@@ -132,10 +132,10 @@ private:
   CollectedRecords collect_with_totals(bool settle_this_thread);
   // Gathers every rank's records to rank 0, which writes the profile (collective).
   void gather_and_write_profile(bool final_profile);
-  // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty) and
-  // prints its line on stderr.
+  // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty; its name
+  // ends in `suffix`, see write_profile) and prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,
-                        std::string_view partial_reason);
+                        std::string_view partial_reason, std::string_view suffix = {});
 
   Config config_;
   vclock::ClockSource source_;
@@ -154,6 +154,7 @@ private:
   std::atomic<bool> mpi_initialized_{false};
   std::atomic<bool> mpi_finalized_{false};
   std::atomic<bool> profile_written_{false};
+  unsigned snapshots_written_ = 0; // MPI_Pcontrol(3): profiles named -snapshot-N, on rank 0
 };
 
 } // namespace vcmon::runtime

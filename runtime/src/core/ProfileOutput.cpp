@@ -25,10 +25,12 @@ std::string profile_stem(std::string_view program, std::int64_t unix_ns, long pi
 } // namespace
 
 std::optional<std::filesystem::path> write_profile(const tables::Profile& profile,
-                                                   const std::filesystem::path& dir) {
+                                                   const std::filesystem::path& dir,
+                                                   std::string_view suffix) {
   try {
     return tables::write_new_profile_file(
-        profile, dir, profile_stem(program_name(), profile.meta.end_unix_ns, ::getpid()));
+        profile, dir,
+        profile_stem(program_name(), profile.meta.end_unix_ns, ::getpid()) + std::string(suffix));
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
     return std::nullopt;

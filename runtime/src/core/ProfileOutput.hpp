@@ -11,11 +11,13 @@
 
 namespace vcmon::runtime {
 
-// Writes the profile as `<dir>/<program>-<YYYYmmdd-HHMMSS>-<pid>[-N].vcmon` under a name no
-// file had (tables::write_new_profile_file); on failure prints one line naming the problem
-// and returns nothing (never throws).
+// Writes the profile as `<dir>/<program>-<YYYYmmdd-HHMMSS>-<pid><suffix>[-N].vcmon` under a
+// name no file had (tables::write_new_profile_file); `suffix` tells snapshots apart
+// ("-snapshot-2"). On failure prints one line naming the problem and returns nothing (never
+// throws).
 std::optional<std::filesystem::path> write_profile(const tables::Profile& profile,
-                                                   const std::filesystem::path& dir);
+                                                   const std::filesystem::path& dir,
+                                                   std::string_view suffix = {});
 
 // This program's name as a file-name part: letters, digits, '-', '_' and '.' only.
 std::string program_name();
