@@ -6,8 +6,9 @@ packages=(build-essential cmake ninja-build mpich libmpich-dev
   clang-16 libclang-16-dev libclang-cpp16-dev libclang-rt-16-dev llvm-16-dev
   libboost-graph-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  chromium jq pkg-config) # chromium: the HTML report's browser test; jq: the live query
-  # test; pkg-config: the installed vcmon.pc's test
+  gfortran chromium jq pkg-config)
+# gfortran: vcmon-mpifort's test; chromium: the HTML report's browser test; jq: the live query
+# test; pkg-config: the installed vcmon.pc's test.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
