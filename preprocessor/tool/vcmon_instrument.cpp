@@ -8,9 +8,11 @@
 #include "TablesListing.hpp"
 #include "TablesSource.hpp"
 
+#include "vcmon/Version.h"
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -105,6 +107,9 @@ int main(int argc, char** argv) {
     }
   }
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](llvm::raw_ostream& out) {
+    out << "vcmon-instrument: " VCMON_VERSION_LINE ", Clang " LLVM_VERSION_STRING "\n";
+  });
   std::string parse_errors;
   llvm::raw_string_ostream parse_error_stream(parse_errors);
   if (!cl::ParseCommandLineOptions(own_argc, argv,

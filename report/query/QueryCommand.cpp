@@ -9,6 +9,7 @@
 #include "vcmon/report/TextRenderer.hpp"
 #include "vcmon/tables/LiveSegment.hpp"
 
+#include "vcmon/Version.h"
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   CLI::App app{"The running vcmon jobs of this user on this node (no JOB), or the live top-down "
                "report of one of them.",
                "vcmon-query"};
+  app.set_version_flag("--version", "vcmon-query: " VCMON_VERSION_LINE);
   std::optional<std::uint64_t> job;
   std::string format = "text";
   double watch = 0;

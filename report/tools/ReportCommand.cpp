@@ -16,6 +16,7 @@
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/WholeFile.hpp"
 
+#include "vcmon/Version.h"
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
   CLI::App app{"The top-down profile of a vcmon run: program -> procedures -> call sites -> loops "
                "-> communication statements -> partners.",
                "vcmon-report"};
+  app.set_version_flag("--version", "vcmon-report: " VCMON_VERSION_LINE);
   std::vector<std::string> profiles;
   bool diff = false;
   std::string diff_by;

@@ -91,6 +91,21 @@ TEST(Wrapper, StrictMakesAUnitVcmonCannotInstrumentAnError) {
   EXPECT_FALSE(fs::exists(out.path() / "x.o"));
 }
 
+// The compiler's version first (build tools read its first line), then vcmon's, which is also
+// what vcmon-instrument --version says.
+TEST(Wrapper, VersionGivesTheCompilersThenVcmons) {
+  const CommandResult wrapper = run_command(kWrapper + " --version");
+  ASSERT_EQ(wrapper.exit_code, 0) << wrapper.err;
+  const CommandResult compiler = run_command("mpicc --version");
+  EXPECT_EQ(wrapper.out.substr(0, wrapper.out.find('\n')),
+            compiler.out.substr(0, compiler.out.find('\n')));
+  const CommandResult instrument = run_instrument("--version");
+  ASSERT_EQ(instrument.exit_code, 0) << instrument.err;
+  ASSERT_EQ(instrument.out.rfind("vcmon-instrument: vcmon ", 0), 0u) << instrument.out;
+  const std::string vcmon_line = instrument.out.substr(std::string("vcmon-instrument: ").size());
+  EXPECT_TRUE(wrapper.out.ends_with("vcmon-mpicc: " + vcmon_line)) << wrapper.out;
+}
+
 TEST(Wrapper, PreprocessingGoesStraightToTheCompiler) {
   const CommandResult r = run_command(kWrapper + " -E fig12.c");
   ASSERT_EQ(r.exit_code, 0) << r.err;

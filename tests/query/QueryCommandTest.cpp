@@ -89,6 +89,13 @@ TEST(QueryCommand, BadOptionsAreOneLine) {
   }
 }
 
+TEST(QueryCommand, VersionNamesTheReleaseAndTheCommit) {
+  const CommandRun run = vcmon_query("--version");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.out.rfind("vcmon-query: vcmon ", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find(" (commit "), std::string::npos) << run.out;
+}
+
 // The segment of a crashed rank: removed (and said so), then the job is unknown.
 TEST(QueryCommand, StaleSegmentIsRemoved) {
   const std::string job = unused_job(1);

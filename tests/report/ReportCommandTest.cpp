@@ -53,6 +53,13 @@ protected:
   fs::path profile;
 };
 
+TEST_F(ReportCommand, VersionNamesTheReleaseAndTheCommit) {
+  const CommandResult r = run("--version");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("vcmon-report: vcmon ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find(" (commit "), std::string::npos) << r.out;
+}
+
 TEST_F(ReportCommand, PrintsTheTextReportByDefault) {
   const CommandResult r = run(profile.string());
   EXPECT_EQ(r.status, 0) << r.err;
