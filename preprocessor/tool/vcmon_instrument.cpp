@@ -58,9 +58,14 @@ cl::opt<bool> embed_tables("embed-tables",
                                     "writing a separate tables source"),
                            cl::cat(category));
 
-int fail(const std::string& message) {
+// Exit statuses as vcmon-report and vcmon-query have them: 2 for a usage error (options, no
+// input), 1 for input that cannot be instrumented or output that cannot be written.
+constexpr int kBadUsage = 2;
+constexpr int kFailed = 1;
+
+int fail(const std::string& message, int status = kFailed) {
   llvm::errs() << "vcmon-instrument: error: " << message << "\n";
-  return 1;
+  return status;
 }
 
 std::string first_line(std::string text) {
@@ -121,16 +126,16 @@ int main(int argc, char** argv) {
     if (!parse_errors.empty()) {
       llvm::errs() << first_line(parse_errors) << "\n";
     }
-    return 1;
+    return kBadUsage;
   }
   if (files.empty() && build_dir.empty()) {
-    return fail("no input files (usage: vcmon-instrument [options] FILE... [-- FLAGS])");
+    return fail("no input files (usage: vcmon-instrument [options] FILE... [-- FLAGS])", kBadUsage);
   }
   if (!list_tables && output_dir.empty()) {
-    return fail("give --output-dir=DIR to write instrumented copies, or --list-tables");
+    return fail("give --output-dir=DIR to write instrumented copies, or --list-tables", kBadUsage);
   }
   if (!build_dir.empty() && own_argc != argc) {
-    return fail("give either -p BUILD-DIR or -- COMPILER-FLAGS, not both");
+    return fail("give either -p BUILD-DIR or -- COMPILER-FLAGS, not both", kBadUsage);
   }
 
   pre::CollectorOptions options;

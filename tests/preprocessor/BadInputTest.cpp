@@ -21,8 +21,9 @@ TEST(BadInput, SyntaxErrorGivesDiagnosticsAndWritesNothing) {
   EXPECT_TRUE(fs::is_empty(out.path())) << "the good file must not be written either";
 }
 
-void expect_one_line_error(const CommandResult& r, const std::string& about) {
-  EXPECT_EQ(r.exit_code, 1);
+// Exit status 2 for a usage error, 1 for input or output that fails, as in vcmon-report.
+void expect_one_line_error(const CommandResult& r, const std::string& about, int status = 1) {
+  EXPECT_EQ(r.exit_code, status);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find(about), std::string::npos) << r.err;
@@ -34,19 +35,19 @@ TEST(BadInput, MissingFile) {
 }
 
 TEST(BadInput, UnknownOption) {
-  expect_one_line_error(run_instrument("--frobnicate fig12.c"), "--frobnicate");
+  expect_one_line_error(run_instrument("--frobnicate fig12.c"), "--frobnicate", 2);
 }
 
 TEST(BadInput, BadOptionValue) {
-  expect_one_line_error(run_instrument("--list-tables --min-lines=many fig12.c"), "many");
+  expect_one_line_error(run_instrument("--list-tables --min-lines=many fig12.c"), "many", 2);
 }
 
 TEST(BadInput, NoInputFiles) {
-  expect_one_line_error(run_instrument("--list-tables"), "no input files");
+  expect_one_line_error(run_instrument("--list-tables"), "no input files", 2);
 }
 
 TEST(BadInput, NoOutputDirectory) {
-  expect_one_line_error(run_instrument("fig12.c"), "--output-dir");
+  expect_one_line_error(run_instrument("fig12.c"), "--output-dir", 2);
 }
 
 TEST(BadInput, OutputDirectoryThatCannotBeCreated) {
