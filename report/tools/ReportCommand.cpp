@@ -227,8 +227,6 @@ int main(int argc, char** argv) {
       return status;
     }
     emit(report, format, output);
-  } catch (const tables::ProfileError& e) {
-    return fail(kBadProfile, e.what());
   } catch (const std::bad_alloc&) {
     return fail(kBadProfile, "out of memory while writing the report");
   } catch (const std::exception& e) {

@@ -115,7 +115,11 @@ void warn_about_unknown_variables() {
   }
 }
 
-bool is_writable_directory(const std::string& path);
+bool is_writable_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+         ::access(path.c_str(), W_OK | X_OK) == 0;
+}
 
 // The directory VCMON_OUTPUT names, made (with its parents) when missing; whether it can be
 // written to.
@@ -123,12 +127,6 @@ bool make_output_directory(const std::string& path) {
   std::error_code error;
   std::filesystem::create_directories(path, error); // ranks race to make it: any may win
   return is_writable_directory(path);
-}
-
-bool is_writable_directory(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
-         ::access(path.c_str(), W_OK | X_OK) == 0;
 }
 
 std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
@@ -144,6 +142,17 @@ std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
 Config Config::from_environment(bool report_problems) {
   const EnvironmentReader env(report_problems);
   Config config;
+  // First, so that VCMON_LOG=error also quiets what the other settings say.
+  if (const auto value = EnvironmentReader::value_of("VCMON_LOG")) {
+    constexpr std::string_view kLevels[] = {"error", "warning", "info", "debug"};
+    const auto* level = std::ranges::find(kLevels, *value);
+    if (level != std::end(kLevels)) {
+      config.log_level = static_cast<LogLevel>(level - std::begin(kLevels));
+    } else {
+      env.reject("VCMON_LOG", *value, "error, warning, info or debug", "info");
+    }
+  }
+  set_log_level(config.log_level);
   if (report_problems) {
     warn_about_unknown_variables();
   }

@@ -1,6 +1,8 @@
 // Process-wide settings from VCMON_* environment variables (table in docs/runtime.md).
 #pragma once
 
+#include "core/Log.hpp"
+
 #include <cstdint>
 #include <string>
 
@@ -22,6 +24,7 @@ struct Config {
   bool wtime_virtual = false;                  // VCMON_WTIME=virtual: MPI_Wtime is virtual time
   std::uint64_t throttle_calls = 100'000;      // VCMON_THROTTLE_CALLS (0: never throttle)
   std::uint64_t throttle_mean_ns = 1000;       // VCMON_THROTTLE_NS
+  LogLevel log_level = LogLevel::Info;         // VCMON_LOG (set at once: set_log_level)
 
   // Reads the environment. Each invalid value is reported with one line on stderr
   // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;

@@ -1,44 +1,25 @@
 #include "core/Log.hpp"
 
-#include "core/Config.hpp"
-
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <unistd.h>
 
 namespace vcmon::runtime {
 namespace {
 
-constexpr LogLevel kDefaultLevel = LogLevel::Info;
-constexpr const char* kLevelNames[] = {"error", "warning", "info", "debug"};
-
-LogLevel level_from_environment() {
-  const char* value = std::getenv("VCMON_LOG");
-  if (value == nullptr || *value == '\0') {
-    return kDefaultLevel;
-  }
-  for (int level = 0; level <= static_cast<int>(LogLevel::Debug); ++level) {
-    if (std::strcmp(value, kLevelNames[level]) == 0) {
-      return static_cast<LogLevel>(level);
-    }
-  }
-  if (is_first_process()) {
-    std::fprintf(stderr,
-                 "vcmon: VCMON_LOG=%s: expected error, warning, info or debug; using default "
-                 "info\n",
-                 value);
-  }
-  return kDefaultLevel;
-}
+std::atomic<int> shown_level{static_cast<int>(LogLevel::Info)};
 
 } // namespace
 
 bool logging(LogLevel level) {
-  static const LogLevel shown = level_from_environment();
-  return level <= shown;
+  return static_cast<int>(level) <= shown_level.load(std::memory_order_relaxed);
+}
+
+void set_log_level(LogLevel level) {
+  shown_level.store(static_cast<int>(level), std::memory_order_relaxed);
 }
 
 void log_line(LogLevel level, const char* format, ...) {

@@ -8,8 +8,11 @@ namespace vcmon::runtime {
 
 enum class LogLevel : int { Error, Warning, Info, Debug };
 
-// Whether messages of `level` are shown (VCMON_LOG, read once).
+// Whether messages of `level` are shown: up to the level set, LogLevel::Info until then.
 bool logging(LogLevel level);
+
+// The most detailed level shown; Config::from_environment sets it from VCMON_LOG.
+void set_log_level(LogLevel level);
 
 // Says one line (printf-style, without the "vcmon: " prefix and the newline) if `level` is shown.
 void log_line(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
