@@ -1,0 +1,107 @@
+// vcmon-config: the VCMON_* settings and the values a monitored program started from this
+// environment would use, or (--markdown) the table of docs/runtime.md. Exit status 1 when a
+// variable is invalid or not a vcmon setting, so that scripts can check an environment.
+#include "vcmon/Version.h"
+#include "vcmon/tables/Settings.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace {
+
+using vcmon::tables::Setting;
+using vcmon::tables::SettingKind;
+
+struct InEffect {
+  std::string value;
+  std::string note;
+  bool valid = true;
+};
+
+// What the runtime makes of a directory setting: it makes VCMON_OUTPUT when missing, so only
+// an existing path that is not a writable directory is refused here.
+bool directory_usable(const Setting& setting, const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return setting.name == "VCMON_OUTPUT" && errno == ENOENT;
+  }
+  return S_ISDIR(info.st_mode) && ::access(path.c_str(), W_OK | X_OK) == 0;
+}
+
+InEffect in_effect(const Setting& setting) {
+  const char* text = std::getenv(std::string(setting.name).c_str());
+  if (text == nullptr || *text == '\0') {
+    return {vcmon::tables::default_text(setting), "default", true};
+  }
+  const bool valid = vcmon::tables::parse_setting(setting, text).has_value() &&
+                     (setting.kind != SettingKind::Directory || directory_usable(setting, text));
+  if (!valid) {
+    return {vcmon::tables::default_text(setting),
+            fmt::format("{}={}: expected {}, so the default", setting.name, text,
+                        vcmon::tables::expected_values(setting)),
+            false};
+  }
+  struct stat info {};
+  if (setting.kind == SettingKind::Directory && ::stat(text, &info) != 0) {
+    return {text, "from the environment; made when the program starts", true};
+  }
+  return {text, "from the environment", true};
+}
+
+// Prints the settings in effect; false when something in the environment is wrong.
+bool print_in_effect() {
+  bool all_valid = true;
+  std::size_t width = 0;
+  for (const Setting& s : vcmon::tables::kSettings) {
+    width = std::max(width, s.name.size());
+  }
+  for (const Setting& s : vcmon::tables::kSettings) {
+    const InEffect effect = in_effect(s);
+    all_valid = all_valid && effect.valid;
+    fmt::print("{:<{}}  {}  ({})\n", s.name, width, effect.value, effect.note);
+  }
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view variable(*entry);
+    const std::string_view name = variable.substr(0, variable.find('='));
+    if (name.starts_with("VCMON_") &&
+        std::ranges::find(vcmon::tables::kSettings, name, &Setting::name) ==
+            std::end(vcmon::tables::kSettings)) {
+      fmt::print("{} is not a vcmon setting; ignored (did you mean {}?)\n", name,
+                 vcmon::tables::closest_setting(name).name);
+      all_valid = false;
+    }
+  }
+  return all_valid;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The VCMON_* settings a monitored program reads, and the values it would use "
+               "if started from this environment (exit status 1 when one is invalid or unknown)."};
+  app.set_version_flag("--version", "vcmon-config: " VCMON_VERSION_LINE);
+  bool markdown = false;
+  app.add_flag("--markdown", markdown,
+               "print the settings as the Markdown table of docs/runtime.md instead");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version exit 0; a usage error exits 2, as in vcmon-report and vcmon-query.
+    return app.exit(error) == 0 ? 0 : 2;
+  }
+  if (markdown) {
+    fmt::print("{}", vcmon::tables::settings_markdown_table());
+    return 0;
+  }
+  return print_in_effect() ? 0 : 1;
+}
