@@ -43,6 +43,8 @@ SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
       foldable_leaves_(context) {}
 
 void SiteCollector::collect() {
+  // Asked once here too, so that file rules count as matched in a file without procedures.
+  options_.selection.selects_file(file_);
   TraverseDecl(context_.getTranslationUnitDecl());
 }
 
@@ -163,6 +165,26 @@ std::string SiteCollector::procedure_name(const clang::FunctionDecl* function) c
   return function->getQualifiedNameAsString();
 }
 
+std::vector<std::string> SiteCollector::parameter_lists(const clang::FunctionDecl* function) const {
+  const clang::PrintingPolicy policy(context_.getLangOpts());
+  std::vector<std::string> lists;
+  for (const bool desugared : {false, true}) {
+    std::string list;
+    for (const clang::ParmVarDecl* parameter : function->parameters()) {
+      const clang::QualType type = parameter->getType(); // arrays and functions decayed
+      list += (list.empty() ? "" : ", ") +
+              (desugared ? type.getCanonicalType() : type).getAsString(policy);
+    }
+    if (function->isVariadic()) {
+      list += list.empty() ? "..." : ", ...";
+    }
+    if (lists.empty() || lists.back() != list) {
+      lists.push_back(std::move(list));
+    }
+  }
+  return lists;
+}
+
 const clang::CompoundStmt* SiteCollector::probe_block(const clang::FunctionDecl* function) const {
   clang::Stmt* body = function->getBody();
   if (const auto* try_block = llvm::dyn_cast_or_null<clang::CXXTryStmt>(body)) {
@@ -183,7 +205,7 @@ std::optional<SiteId> SiteCollector::add_procedure(const clang::FunctionDecl* fu
   }
   const auto open = main_file_offset(body->getLBracLoc());
   const auto close = main_file_offset(body->getRBracLoc());
-  if (!open || !close || !options_.selection.selects_procedure(name)) {
+  if (!open || !close) {
     return std::nullopt;
   }
   const unsigned lines = sources_.getSpellingLineNumber(body->getRBracLoc()) -
@@ -233,14 +255,16 @@ bool SiteCollector::TraverseDecl(clang::Decl* decl) {
     return true; // untouched, and nothing inside it is a site
   }
   const clang::CompoundStmt* body = probe_block(function);
+  std::string name = procedure_name(function);
+  const Selection::Choice choice =
+      options_.selection.choose(file_, {name, parameter_lists(function)});
   SiteId site = kNoSite;
-  if (body != nullptr && options_.selection.selects_file(file_)) {
-    site = add_procedure(function, body, function->getLocation(), procedure_name(function))
-               .value_or(kNoSite);
+  if (body != nullptr && choice.procedure) {
+    site = add_procedure(function, body, function->getLocation(), name).value_or(kNoSite);
   }
-  procedure_names_.push_back(procedure_name(function));
+  procedures_.push_back({std::move(name), choice.loops});
   const bool go_on = traverse_function_body(body, site, [&] { return Base::TraverseDecl(decl); });
-  procedure_names_.pop_back();
+  procedures_.pop_back();
   return go_on;
 }
 
@@ -251,18 +275,20 @@ bool SiteCollector::TraverseLambdaExpr(clang::LambdaExpr* lambda, DataRecursionQ
   }
   const tables::SourcePos where = position(lambda->getBeginLoc());
   std::string name = "lambda@" + std::to_string(where.line) + ":" + std::to_string(where.column);
-  if (!procedure_names_.empty()) {
-    name = procedure_names_.back() + "::" + name;
+  if (!procedures_.empty()) {
+    name = procedures_.back().name + "::" + name;
   }
   const clang::CompoundStmt* body = lambda->getCompoundStmtBody();
+  const Selection::Choice choice =
+      options_.selection.choose(file_, {name, parameter_lists(call_operator)});
   SiteId site = kNoSite;
-  if (options_.selection.selects_file(file_)) {
+  if (choice.procedure) {
     site = add_procedure(call_operator, body, lambda->getBeginLoc(), name).value_or(kNoSite);
   }
-  procedure_names_.push_back(name);
+  procedures_.push_back({std::move(name), choice.loops});
   const bool go_on =
       traverse_function_body(body, site, [&] { return Base::TraverseLambdaExpr(lambda, nullptr); });
-  procedure_names_.pop_back();
+  procedures_.pop_back();
   return go_on;
 }
 
@@ -323,8 +349,11 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
   // into locals of a loop outside.
   const auto left_alone = [&] { return counted_into(kNoSite, traverse); };
   if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID() ||
-      graph_.site(parent).probing == tables::SiteProbing::Folded) {
-    return left_alone(); // loops written inside macros, or of a folded procedure
+      graph_.site(parent).probing == tables::SiteProbing::Folded || procedures_.empty() ||
+      !procedures_.back().loops) {
+    // loops written inside macros, of a folded procedure, or of one the selection's `loops`
+    // lines do not name
+    return left_alone();
   }
   const auto range = file_range(loop);
   const auto keyword_offset = main_file_offset(keyword);

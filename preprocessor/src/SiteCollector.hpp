@@ -97,6 +97,8 @@ private:
                                               clang::SourceLocation name_loc, std::string name);
   const clang::CompoundStmt* probe_block(const clang::FunctionDecl* function) const;
   std::string procedure_name(const clang::FunctionDecl* function) const;
+  // Its parameter types as the selection compares them: as written, then desugared.
+  std::vector<std::string> parameter_lists(const clang::FunctionDecl* function) const;
   bool constexpr_as_written(const clang::FunctionDecl* function) const;
   std::string symbol_of(const clang::FunctionDecl* function) const;
   bool in_system_header(const clang::Decl* decl) const;
@@ -127,7 +129,11 @@ private:
   std::uint64_t order_ = 0;
   std::vector<PendingBody> pending_bodies_;
   std::vector<tables::SiteId> scopes_; // innermost procedure or loop; kNoSite when left alone
-  std::vector<std::string> procedure_names_;
+  struct ProcedureScope {
+    std::string name;
+    bool loops; // its loops may be sites (Selection::Choice)
+  };
+  std::vector<ProcedureScope> procedures_; // innermost last
   unsigned unevaluated_depth_ = 0;
   const clang::Stmt* attributed_ = nullptr;
   std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice

@@ -209,6 +209,10 @@ int main(int argc, char** argv) {
   if (!all_parsed) {
     return fail("nothing written: the inputs above have errors");
   }
+  // Only now, with every file of the run seen, is a rule known to match nothing.
+  for (const std::string& warning : options.selection.warnings()) {
+    llvm::errs() << "vcmon-instrument: warning: " << warning << "\n";
+  }
 
   if (list_tables) {
     std::vector<vcmon::tables::ProgramGraph> graphs;

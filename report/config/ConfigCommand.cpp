@@ -73,9 +73,7 @@ bool print_in_effect() {
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view variable(*entry);
     const std::string_view name = variable.substr(0, variable.find('='));
-    if (name.starts_with("VCMON_") &&
-        std::ranges::find(vcmon::tables::kSettings, name, &Setting::name) ==
-            std::end(vcmon::tables::kSettings)) {
+    if (name.starts_with("VCMON_") && !vcmon::tables::known_variable(name)) {
       fmt::print("{} is not a vcmon setting; ignored (did you mean {}?)\n", name,
                  vcmon::tables::closest_setting(name).name);
       all_valid = false;

@@ -121,6 +121,11 @@ std::string rejection(const Setting& setting, std::string_view text) {
          expected_values(setting) + "; using default " + default_text(setting);
 }
 
+bool known_variable(std::string_view name) {
+  return std::ranges::find(kSettings, name, &Setting::name) != std::end(kSettings) ||
+         std::ranges::find(kToolVariables, name) != std::end(kToolVariables);
+}
+
 const Setting& closest_setting(std::string_view name) {
   return *std::ranges::min_element(kSettings, {},
                                    [&](const Setting& s) { return edit_distance(name, s.name); });

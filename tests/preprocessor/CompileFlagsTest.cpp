@@ -28,6 +28,15 @@ TEST(CompileFlags, FlagsAfterDoubleDashReachTheParse) {
   EXPECT_EQ(with.out, kNeedsFlagTables);
 }
 
+// -fopenmp: the unit is parsed as its text reads (a loop in a parallel region's block is a
+// site, as without OpenMP), with _OPENMP defined and Clang's omp.h (libomp-16-dev).
+TEST(CompileFlags, OpenmpUnitParsesAsTextWithOpenmpDefined) {
+  const CommandResult r = run_instrument("--list-tables inputs/openmp_region.c -- -fopenmp");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "PC inputs/openmp_region.c:6:8 inputs/openmp_region.c:16:3 -\n"
+                   "PL inputs/openmp_region.c:6:8 inputs/openmp_region.c:11:5\n");
+}
+
 TEST(CompileFlags, CompilationDatabaseGivesEachFileItsFlags) {
   const TempDir build;
   std::ofstream(build.path() / "compile_commands.json")

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace {
@@ -68,6 +69,16 @@ TEST(Settings, AMisspeltNameIsTakenForTheClosestSetting) {
   EXPECT_EQ(closest_setting("VCMON_OUTPT").name, "VCMON_OUTPUT");
   EXPECT_EQ(closest_setting("VCMON_DEADLOCK_TIMEOUT").name, "VCMON_DEADLOCK_TIMEOUT_MS");
   EXPECT_EQ(closest_setting("VCMON_PUBLISH").name, "VCMON_PUBLISH_MS");
+}
+
+TEST(Settings, TheToolsVariablesAreKnownButAreNoSettings) {
+  EXPECT_TRUE(known_variable("VCMON_STRICT"));
+  EXPECT_TRUE(known_variable("VCMON_INSTRUMENT_FLAGS"));
+  EXPECT_TRUE(known_variable("VCMON_OUTPUT"));
+  EXPECT_FALSE(known_variable("VCMON_OUTPT"));
+  for (const std::string_view tool : kToolVariables) {
+    EXPECT_EQ(std::ranges::find(kSettings, tool, &Setting::name), std::end(kSettings)) << tool;
+  }
 }
 
 TEST(Settings, TheMarkdownTableHasARowPerSetting) {

@@ -83,9 +83,7 @@ void warn_about_unknown_variables() {
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view variable(*entry);
     const std::string_view name = variable.substr(0, variable.find('='));
-    if (!name.starts_with("VCMON_") ||
-        std::ranges::find(tables::kSettings, name, &tables::Setting::name) !=
-            std::end(tables::kSettings)) {
+    if (!name.starts_with("VCMON_") || tables::known_variable(name)) {
       continue;
     }
     const std::string_view closest = tables::closest_setting(name).name;

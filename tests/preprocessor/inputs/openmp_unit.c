@@ -1,4 +1,5 @@
-/* A hybrid MPI + OpenMP unit: built with -fopenmp, it includes GCC's omp.h. */
+/* A hybrid MPI + OpenMP unit, built with -fopenmp: vcmon-instrument parses it with Clang's
+ * omp.h, the compiler builds the instrumented copy with GCC's. */
 #include <mpi.h>
 #include <omp.h>
 

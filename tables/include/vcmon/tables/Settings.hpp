@@ -134,6 +134,15 @@ inline constexpr Setting kSettings[] = {
                "`0`: no live publication"},
 };
 
+// VCMON_* variables that vcmon's command-line tools read, not the runtime (docs/instrument.md):
+// a monitored program started from a shell that builds with them must not call them unknown.
+inline constexpr std::string_view kToolVariables[] = {"VCMON_STRICT", "VCMON_INSTRUMENT_FLAGS",
+                                                      "VCMON_LIBDIR", "VCMON_WRAPPED_COMPILER",
+                                                      "VCMON_MPIEXEC"};
+
+// Whether `name` is a setting or a tool variable.
+bool known_variable(std::string_view name);
+
 // The setting named `name`. In a constant expression an unknown name does not compile.
 constexpr const Setting& setting(std::string_view name) {
   for (const Setting& s : kSettings) {
