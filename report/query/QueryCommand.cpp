@@ -1,12 +1,13 @@
 // vcmon-query [JOB]: the running vcmon jobs of this user on this node, or the live top-down
-// report of one of them, read from the segments its ranks publish (docs/query.md).
-// Exit status: 0 done, 1 no such job or a segment cannot be read, 2 bad options.
+// report of one of them, read from the segments its ranks publish (docs/query.md). The view
+// options (--format, -o, --rank, --depth, --threshold, --site) are vcmon-report's.
+// Exit status: 0 done, 1 no such job, a segment cannot be read or the output written, 2 usage.
 #include "LiveJobs.hpp"
 
-#include "vcmon/report/JsonRenderer.hpp"
 #include "vcmon/report/Report.hpp"
 #include "vcmon/report/ReportError.hpp"
-#include "vcmon/report/TextRenderer.hpp"
+#include "vcmon/report/cli/CommandLine.hpp"
+#include "vcmon/report/cli/ViewOutput.hpp"
 #include "vcmon/tables/LiveSegment.hpp"
 
 #include "vcmon/Version.h"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -23,12 +25,13 @@ namespace {
 
 using namespace vcmon;
 
-constexpr int kNoJob = 1;
-constexpr int kBadOptions = 2;
+using report::cli::kFailure;
+using report::cli::kUsage;
+
+constexpr std::string_view kTool = "vcmon-query";
 
 int fail(int status, const std::string& message) {
-  fmt::print(stderr, "vcmon-query: {}\n", message);
-  return status;
+  return report::cli::fail(kTool, status, message);
 }
 
 std::int64_t unix_now_ns() {
@@ -42,44 +45,60 @@ std::string age(std::int64_t since_unix_ns) {
   return seconds < 120 ? fmt::format("{:.1f} s", seconds) : fmt::format("{:.1f} min", seconds / 60);
 }
 
-int list(std::uint32_t uid) {
+// The listing, to standard output or -o FILE.
+int list(std::uint32_t uid, const std::string& output) {
   std::vector<std::string> problems;
   const std::vector<query::LiveJobSummary> jobs = query::list_jobs(uid, problems);
   for (const std::string& problem : problems) {
     fmt::print(stderr, "vcmon-query: skipped: {}\n", problem);
   }
   if (jobs.empty()) {
-    return fail(kNoJob, "no running vcmon job of this user on this node");
+    return fail(kFailure, "no running vcmon job of this user on this node");
   }
-  fmt::print("{:>10}  {:>11}  {:<24}  {}\n", "job", "ranks here", "program", "age");
-  for (const query::LiveJobSummary& job : jobs) {
-    fmt::print("{:>10}  {:>11}  {:<24}  {}\n", job.job,
-               fmt::format("{} of {}", job.published, job.ranks), job.program,
-               age(job.start_unix_ns));
+  try {
+    report::cli::write_view(
+        [&](std::ostream& out) {
+          fmt::print(out, "{:>10}  {:>11}  {:<24}  {}\n", "job", "ranks here", "program", "age");
+          for (const query::LiveJobSummary& job : jobs) {
+            fmt::print(out, "{:>10}  {:>11}  {:<24}  {}\n", job.job,
+                       fmt::format("{} of {}", job.published, job.ranks), job.program,
+                       age(job.start_unix_ns));
+          }
+        },
+        output, "listing");
+  } catch (const std::exception& error) {
+    return fail(kFailure, error.what());
   }
   return 0;
 }
 
-// One view of the job; false when the job has ended (or cannot be read).
-bool show(std::uint32_t uid, std::uint64_t job, const std::string& format, int& status) {
+// One view of the job; false when the job has ended, or it cannot be read or reported.
+bool show(std::uint32_t uid, std::uint64_t job, const report::cli::ViewOptions& view,
+          const report::ReportOptions& options, int& status) {
   query::LiveProfile live;
   report::Report report;
   try {
     live = query::read_job(uid, job);
-    report = report::build_report(live.profile);
+    report = report::build_report(live.profile, options);
   } catch (const std::exception& error) {
-    status = fail(kNoJob, error.what());
+    status = fail(kFailure, error.what());
     return false;
   }
-  if (format == "json") {
-    report::JsonRenderer().render(report, std::cout);
-  } else {
-    fmt::print("live: job {} ({}), {} of {} ranks on this node, published {} ago\n", job,
-               live.profile.meta.command, live.published, live.profile.meta.ranks,
-               age(live.oldest_publication_ns));
-    report::TextRenderer().render(report, std::cout);
+  try {
+    report::cli::write_view(
+        [&](std::ostream& out) {
+          if (view.format == "text") {
+            fmt::print(out, "live: job {} ({}), {} of {} ranks on this node, published {} ago\n",
+                       job, live.profile.meta.command, live.published, live.profile.meta.ranks,
+                       age(live.oldest_publication_ns));
+          }
+          report::cli::render_report(report, view.format, out);
+        },
+        view.output);
+  } catch (const std::exception& error) {
+    status = fail(kFailure, error.what());
+    return false;
   }
-  std::cout.flush();
   return true;
 }
 
@@ -91,7 +110,7 @@ int main(int argc, char** argv) {
                "vcmon-query"};
   app.set_version_flag("--version", "vcmon-query: " VCMON_VERSION_LINE);
   std::optional<std::uint64_t> job;
-  std::string format = "text";
+  report::cli::ViewOptions view;
   double watch = 0;
   std::optional<unsigned> count;
   app.add_option("JOB", job, "a job id as listed (MPI_COMM_WORLD rank 0's pid)")
@@ -102,18 +121,31 @@ int main(int argc, char** argv) {
             return digits ? std::string() : "a job id is a number, not " + text;
           },
           "JOB"));
-  app.add_option("--format", format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--watch", watch, "show the report again every SECONDS until the job ends")
+  report::cli::add_view_options(app, view);
+  app.add_option("--watch", watch,
+                 "show the report again every SECONDS until the job ends (with -o: rewrite the "
+                 "file)")
       ->check(CLI::Range(0.1, 86400.0));
   app.add_option("--count", count, "with --watch: stop after this many views")
       ->check(CLI::PositiveNumber);
+  if (const auto done = report::cli::parse(app, kTool, argc, argv)) {
+    return *done;
+  }
+  report::ReportOptions options;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return fail(kBadOptions, fmt::format("{} (see --help)", e.what()));
+    options = view.report_options();
+  } catch (const report::ReportError& e) {
+    return fail(kUsage, e.what());
+  }
+  if (!job) {
+    for (const char* option :
+         {"--format", "--rank", "--depth", "--threshold", "--site", "--watch", "--count"}) {
+      if (app.count(option) > 0) {
+        return fail(kUsage, fmt::format("{} needs a JOB (vcmon-query alone lists the jobs; see "
+                                        "--help)",
+                                        option));
+      }
+    }
   }
 
   const auto uid = static_cast<std::uint32_t>(::getuid());
@@ -122,11 +154,11 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "vcmon-query: removed stale segment {} (its process is gone)\n", name);
   }
   if (!job) {
-    return list(uid);
+    return list(uid, view.output);
   }
   int status = 0;
   for (unsigned shown = 0;;) {
-    if (!show(uid, *job, format, status)) {
+    if (!show(uid, *job, view, options, status)) {
       // A watched job that ended after at least one view ended normally.
       return shown > 0 ? 0 : status;
     }
@@ -135,6 +167,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(watch));
-    fmt::print("\n");
+    if (view.output.empty()) {
+      fmt::print("\n");
+    }
   }
 }

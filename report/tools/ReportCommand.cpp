@@ -1,30 +1,30 @@
-// vcmon-report PROFILE: the top-down report of a vcmon profile as text, JSON or HTML, or its
-// tree exported for Hatchet, speedscope or flame graphs. vcmon-report --diff A B: two runs
-// compared, as text or JSON (docs/report.md, "Comparing two runs").
-// Exit status: 0 done, 1 the profile cannot be read or reported, 2 bad options.
+// vcmon-report PROFILE...: the top-down report of each vcmon profile in turn, or with --merge of
+// all of them as one job, as text, JSON or HTML, or its tree exported for Hatchet, speedscope or
+// flame graphs. vcmon-report --diff A B: two runs compared (text, JSON or HTML).
+// vcmon-report --suggest-selection PROFILE: a selection file for vcmon-instrument leaving out
+// small, very frequently called procedures. docs/report.md says what each does.
+// Exit status: 0 done, 1 a profile cannot be read or reported (or the output written), 2 usage.
+#include "vcmon/report/DiffHtmlRenderer.hpp"
 #include "vcmon/report/DiffJsonRenderer.hpp"
 #include "vcmon/report/DiffTextRenderer.hpp"
-#include "vcmon/report/FoldedStacksRenderer.hpp"
-#include "vcmon/report/HatchetRenderer.hpp"
-#include "vcmon/report/HtmlRenderer.hpp"
 #include "vcmon/report/JsonRenderer.hpp"
+#include "vcmon/report/ProfileMerge.hpp"
 #include "vcmon/report/Report.hpp"
 #include "vcmon/report/ReportDiff.hpp"
 #include "vcmon/report/ReportError.hpp"
-#include "vcmon/report/SpeedscopeRenderer.hpp"
-#include "vcmon/report/TextRenderer.hpp"
+#include "vcmon/report/SelectionFileRenderer.hpp"
+#include "vcmon/report/SelectionSuggestion.hpp"
+#include "vcmon/report/cli/CommandLine.hpp"
+#include "vcmon/report/cli/ViewOutput.hpp"
 #include "vcmon/tables/Profile.hpp"
-#include "vcmon/tables/WholeFile.hpp"
 
 #include "vcmon/Version.h"
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <iostream>
+#include <fmt/ostream.h>
 #include <optional>
-#include <span>
-#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,96 +32,121 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace vcmon;
+using report::cli::kFailure;
+using report::cli::kUsage;
 
-constexpr int kBadProfile = 1;
-constexpr int kBadOptions = 2;
+constexpr std::string_view kTool = "vcmon-report";
 
-// --format: the report (text, json, html) and the exports of its tree (docs/report.md,
-// "Exports").
-const std::vector<std::string> kFormats = {"text",    "json",       "html",
-                                           "hatchet", "speedscope", "folded"};
-
-// One line on stderr, the way every problem is reported.
 int fail(int status, const std::string& message) {
-  fmt::print(stderr, "vcmon-report: {}\n", message);
-  return status;
+  return report::cli::fail(kTool, status, message);
 }
 
-void render(const report::Report& report, const std::string& format, std::ostream& out) {
-  if (format == "json") {
-    report::JsonRenderer().render(report, out);
-  } else if (format == "html") {
-    report::HtmlRenderer().render(report, out);
-  } else if (format == "hatchet") {
-    report::HatchetRenderer().render(report, out);
-  } else if (format == "speedscope") {
-    report::SpeedscopeRenderer().render(report, out);
-  } else if (format == "folded") {
-    report::FoldedStacksRenderer().render(report, out);
-  } else {
-    report::TextRenderer().render(report, out);
-  }
-}
+// A profile that cannot be read or reported: the message names the file.
+class Failure : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
 
-void render(const report::ReportDiff& diff, const std::string& format, std::ostream& out) {
-  if (format == "json") {
-    report::DiffJsonRenderer().render(diff, out);
-  } else {
-    report::DiffTextRenderer().render(diff, out);
-  }
-}
-
-// Renders whole before naming the file (tables::write_file_replacing), so a failed run never
-// leaves half a report behind, nor writes through a link someone put in the way.
-template <typename Model>
-void write_output(const Model& model, const std::string& format, const fs::path& path) {
-  std::ostringstream text;
-  render(model, format, text);
-  const std::string bytes = std::move(text).str();
-  tables::write_file_replacing(path, std::as_bytes(std::span(bytes)), "report");
-}
-
-template <typename Model>
-void emit(const Model& model, const std::string& format, const std::string& output) {
-  if (output.empty()) {
-    std::ios::sync_with_stdio(false);
-    render(model, format, std::cout);
-    std::cout.flush();
-  } else {
-    write_output(model, format, output);
-  }
-}
-
-// Reads and reports one profile; returns the exit status, 0 when `report` holds it.
-int load(const std::string& path, const report::ReportOptions& options, report::Report& report) {
+tables::Profile read(const std::string& path) {
   try {
-    const tables::Profile profile = tables::read_profile_file(path);
-    try {
-      report = report::build_report(profile, options);
-    } catch (const report::ReportError& e) {
-      return fail(kBadProfile, fmt::format("{}: {}", path, e.what()));
-    }
+    return tables::read_profile_file(path);
   } catch (const tables::ProfileError& e) {
-    return fail(kBadProfile, e.what());
+    throw Failure(e.what());
   } catch (const std::bad_alloc&) {
-    return fail(kBadProfile, fmt::format("{}: out of memory while reading the profile", path));
+    throw Failure(fmt::format("{}: out of memory while reading the profile", path));
   }
-  return 0;
+}
+
+report::Report build(const tables::Profile& profile, const std::string& name,
+                     const report::ReportOptions& options) {
+  try {
+    return report::build_report(profile, options);
+  } catch (const report::ReportError& e) {
+    throw Failure(fmt::format("{}: {}", name, e.what()));
+  }
+}
+
+// PROFILE...: each reported in turn, as text under a line naming its file, as JSON in one
+// array of {"profile", "report"}; one profile alone as ever. Read one at a time, so memory holds
+// one profile.
+void report_each(const std::vector<std::string>& profiles, const report::cli::ViewOptions& view,
+                 const report::ReportOptions& options) {
+  const bool several = profiles.size() > 1;
+  const bool json = view.format == "json";
+  report::cli::write_view(
+      [&](std::ostream& out) {
+        if (several && json) {
+          out << "[\n";
+        }
+        for (std::size_t i = 0; i < profiles.size(); ++i) {
+          const report::Report report = build(read(profiles[i]), profiles[i], options);
+          if (several && json) {
+            nlohmann::ordered_json entry;
+            entry["profile"] = profiles[i];
+            entry["report"] = report::JsonRenderer().to_json(report);
+            out << entry.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
+                << (i + 1 < profiles.size() ? ",\n" : "\n");
+            continue;
+          }
+          if (several) {
+            fmt::print(out, "{}==> profile {} of {}: {} <==\n", i > 0 ? "\n" : "", i + 1,
+                       profiles.size(), profiles[i]);
+          }
+          report::cli::render_report(report, view.format, out);
+        }
+        if (several && json) {
+          out << "]\n";
+        }
+      },
+      view.output);
+}
+
+std::string parts_text(const report::MergedProfile& merged) {
+  std::string text;
+  for (const auto& part : merged.parts) {
+    text += fmt::format("{}{} (ranks {}-{})", text.empty() ? "" : ", ", part.name, part.first_rank,
+                        part.first_rank + part.ranks - 1);
+  }
+  return text;
+}
+
+report::MergedProfile merge(const std::vector<std::string>& profiles) {
+  report::MergedProfile merged;
+  for (const auto& path : profiles) {
+    try {
+      report::append_profile(merged, path, read(path));
+    } catch (const report::ReportError& e) {
+      throw Failure(e.what());
+    }
+  }
+  return merged;
+}
+
+// --merge: one report of all the profiles' ranks side by side, numbered in profile order.
+void report_merged(const std::vector<std::string>& profiles, const report::cli::ViewOptions& view,
+                   const report::ReportOptions& options) {
+  const report::MergedProfile merged = merge(profiles);
+  const report::Report report = build(merged.profile, "--merge", options);
+  report::cli::write_view(
+      [&](std::ostream& out) {
+        if (view.format == "text") {
+          fmt::print(out, "merged: {} profile{} as one job of {} ranks: {}\n", merged.parts.size(),
+                     merged.parts.size() == 1 ? "" : "s", merged.profile.meta.ranks,
+                     parts_text(merged));
+        }
+        report::cli::render_report(report, view.format, out);
+      },
+      view.output);
 }
 
 // --diff A B: both reports built unfiltered but for --rank; --depth and --threshold filter the
 // comparison (a node hidden in one run only would look absent from it).
-int run_diff(const std::vector<std::string>& profiles, const report::ReportOptions& options,
-             const std::string& order, const std::string& format, const std::string& output) {
+void report_diff(const std::vector<std::string>& profiles, const report::cli::ViewOptions& view,
+                 const report::ReportOptions& options, const std::string& order) {
   report::ReportOptions unfiltered;
   unfiltered.rank = options.rank;
-  report::Report a, b;
-  if (const int status = load(profiles[0], unfiltered, a); status != 0) {
-    return status;
-  }
-  if (const int status = load(profiles[1], unfiltered, b); status != 0) {
-    return status;
-  }
+  const report::Report a = build(read(profiles[0]), profiles[0], unfiltered);
+  const report::Report b = build(read(profiles[1]), profiles[1], unfiltered);
   report::DiffOptions diff_options;
   diff_options.order = order == "self" ? report::DiffOrder::Self : report::DiffOrder::Inclusive;
   diff_options.depth = options.depth;
@@ -129,8 +154,34 @@ int run_diff(const std::vector<std::string>& profiles, const report::ReportOptio
   report::ReportDiff diff = report::diff_reports(a, b, diff_options);
   diff.name_a = profiles[0];
   diff.name_b = profiles[1];
-  emit(diff, format, output);
-  return 0;
+  report::cli::write_view(
+      [&](std::ostream& out) {
+        if (view.format == "json") {
+          report::DiffJsonRenderer().render(diff, out);
+        } else if (view.format == "html") {
+          report::DiffHtmlRenderer().render(diff, out);
+        } else {
+          report::DiffTextRenderer().render(diff, out);
+        }
+      },
+      view.output);
+}
+
+// --suggest-selection: the rule applied to one profile, or to several merged as one job (their
+// calls pooled, as --merge would report them).
+void suggest(const std::vector<std::string>& profiles, const report::cli::ViewOptions& view,
+             const report::SuggestionRule& rule) {
+  const report::MergedProfile merged = merge(profiles);
+  report::SelectionSuggestion suggestion;
+  try {
+    suggestion = report::suggest_selection(merged.profile, rule, view.rank);
+  } catch (const report::ReportError& e) {
+    throw Failure(fmt::format("{}: {}", profiles.size() == 1 ? profiles[0] : "--merge", e.what()));
+  }
+  const std::string source = profiles.size() == 1 ? profiles[0] : parts_text(merged);
+  report::cli::write_view(
+      [&](std::ostream& out) { report::SelectionFileRenderer().render(suggestion, source, out); },
+      view.output, "selection file");
 }
 
 } // namespace
@@ -138,99 +189,116 @@ int run_diff(const std::vector<std::string>& profiles, const report::ReportOptio
 int main(int argc, char** argv) {
   CLI::App app{"The top-down profile of a vcmon run: program -> procedures -> call sites -> loops "
                "-> communication statements -> partners.",
-               "vcmon-report"};
+               std::string(kTool)};
   app.set_version_flag("--version", "vcmon-report: " VCMON_VERSION_LINE);
   std::vector<std::string> profiles;
+  bool merge_flag = false;
   bool diff = false;
   std::string diff_by;
-  std::string format = "text";
-  std::string output;
-  std::optional<std::int32_t> rank;
-  std::optional<std::uint32_t> depth;
-  double threshold = 0;
-  std::string site;
+  bool suggest_flag = false;
+  report::SuggestionRule rule;
+  report::cli::ViewOptions view;
   app.add_option("PROFILE", profiles,
-                 "the profile file the monitored run wrote (with --diff: A and B)")
+                 "the profile files monitored runs wrote, reported in turn (with --merge: as one "
+                 "job; with --diff: A and B)")
       ->required();
+  app.add_flag("--merge", merge_flag,
+               "report the profiles as one job: their ranks side by side, numbered in the order "
+               "given (the profiles must be of the same program)");
   app.add_flag("--diff", diff,
                "compare two profiles, A (before) and B (after), per tree node and statement "
-               "(text or json)");
+               "(text, json or html)");
   app.add_option("--diff-by", diff_by,
                  "with --diff: sort by |delta| of inclusive (default) or self time")
       ->check(CLI::IsMember({"inclusive", "self"}));
-  app.add_option("--format", format,
-                 "text (default), json or html: the report; hatchet (Hatchet/Thicket literal "
-                 "JSON), speedscope (speedscope JSON) or folded (folded stacks for "
-                 "flamegraph.pl/inferno): the tree, mean over the ranks")
-      ->check(CLI::IsMember(kFormats));
-  app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
-  app.add_option("--rank", rank, "only this rank's records")->check(CLI::NonNegativeNumber);
-  app.add_option("--depth", depth, "levels shown below the program");
-  app.add_option("--threshold", threshold, "hide what takes less than PCT% of the program's time")
-      ->check(CLI::Range(0.0, 100.0));
-  app.add_option("--site", site, "only what is at FILE:LINE, with its callers and callees");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return fail(kBadOptions, fmt::format("{} (see --help)", e.what()));
+  app.add_flag("--suggest-selection", suggest_flag,
+               "write a selection file for vcmon-instrument that leaves out small, very "
+               "frequently called procedures (see --min-calls, --max-time-per-call)");
+  app.add_option("--min-calls", rule.min_calls_per_rank,
+                 "with --suggest-selection: calls per rank a procedure needs at least")
+      ->check(CLI::Range(1.0, 1e18))
+      ->capture_default_str();
+  app.add_option("--max-time-per-call", rule.max_ns_per_call,
+                 "with --suggest-selection: mean virtual nanoseconds per call a procedure takes "
+                 "at most")
+      ->check(CLI::Range(0.0, 1e18))
+      ->capture_default_str();
+  report::cli::add_view_options(app, view);
+  if (const auto done = report::cli::parse(app, kTool, argc, argv)) {
+    return *done;
   }
 
+  const auto given = [&](const char* option) { return app.count(option) > 0; };
+  if (diff && (merge_flag || suggest_flag)) {
+    return fail(kUsage, "--diff compares two profiles: not with --merge or --suggest-selection");
+  }
   if (diff && profiles.size() != 2) {
-    return fail(kBadOptions, fmt::format("--diff needs two profiles, A (before) and B (after); "
-                                         "got {} (see --help)",
-                                         profiles.size()));
+    return fail(kUsage, fmt::format("--diff needs two profiles, A (before) and B (after); "
+                                    "got {} (see --help)",
+                                    profiles.size()));
   }
-  if (!diff && profiles.size() != 1) {
-    return fail(kBadOptions, fmt::format("expected one PROFILE, got {}; to compare two runs use "
-                                         "--diff A B (see --help)",
-                                         profiles.size()));
+  if (diff && view.format != "text" && view.format != "json" && view.format != "html") {
+    return fail(kUsage, fmt::format("--format {} is not available with --diff: use text, json or "
+                                    "html",
+                                    view.format));
   }
-  if (diff && format != "text" && format != "json") {
-    return fail(kBadOptions,
-                fmt::format("--format {} is not available with --diff: use text or json", format));
-  }
-  if (diff && !site.empty()) {
-    return fail(kBadOptions, "--site is not available with --diff");
+  if (diff && !view.site.empty()) {
+    return fail(kUsage, "--site is not available with --diff");
   }
   if (!diff && !diff_by.empty()) {
-    return fail(kBadOptions, "--diff-by needs --diff");
+    return fail(kUsage, "--diff-by needs --diff");
+  }
+  if (!suggest_flag && (given("--min-calls") || given("--max-time-per-call"))) {
+    return fail(kUsage, "--min-calls and --max-time-per-call need --suggest-selection");
+  }
+  if (suggest_flag) {
+    for (const char* option : {"--format", "--depth", "--threshold", "--site"}) {
+      if (given(option)) {
+        return fail(kUsage, fmt::format("{} is not available with --suggest-selection (it "
+                                        "writes a selection file; --rank and -o apply)",
+                                        option));
+      }
+    }
+  }
+  if (!diff && !merge_flag && !suggest_flag && profiles.size() > 1 && view.format != "text" &&
+      view.format != "json") {
+    return fail(kUsage, fmt::format("--format {} shows one report: give one profile, or --merge "
+                                    "to report several as one job (several profiles in turn: "
+                                    "text or json)",
+                                    view.format));
   }
 
   report::ReportOptions options;
-  options.rank = rank;
-  options.depth = depth;
-  options.threshold_percent = threshold;
   try {
-    if (!site.empty()) {
-      options.site = report::SiteSelector::parse(site);
-    }
+    options = view.report_options();
   } catch (const report::ReportError& e) {
-    return fail(kBadOptions, e.what());
+    return fail(kUsage, e.what());
   }
   // equivalent() is false, with an error code, when either file does not exist.
   for (const auto& profile_path : profiles) {
     std::error_code no_such_file;
-    if (!output.empty() && fs::equivalent(output, profile_path, no_such_file)) {
-      return fail(kBadOptions,
-                  fmt::format("-o {} is the profile itself; choose another file", output));
+    if (!view.output.empty() && fs::equivalent(view.output, profile_path, no_such_file)) {
+      return fail(kUsage,
+                  fmt::format("-o {} is the profile itself; choose another file", view.output));
     }
   }
 
   try {
     if (diff) {
-      return run_diff(profiles, options, diff_by, format, output);
+      report_diff(profiles, view, options, diff_by);
+    } else if (suggest_flag) {
+      suggest(profiles, view, rule);
+    } else if (merge_flag) {
+      report_merged(profiles, view, options);
+    } else {
+      report_each(profiles, view, options);
     }
-    report::Report report;
-    if (const int status = load(profiles[0], options, report); status != 0) {
-      return status;
-    }
-    emit(report, format, output);
+  } catch (const Failure& e) {
+    return fail(kFailure, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(kBadProfile, "out of memory while writing the report");
+    return fail(kFailure, "out of memory while writing the report");
   } catch (const std::exception& e) {
-    return fail(kBadProfile, e.what());
+    return fail(kFailure, e.what());
   }
   return 0;
 }

@@ -16,6 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using testing::CommandResult;
+using testing::expect_one_line;
 
 class DiffCommand : public ::testing::Test {
 protected:
@@ -26,14 +27,6 @@ protected:
 
   CommandResult run(const std::string& arguments) const {
     return testing::run_report(dir.path(), arguments);
-  }
-
-  static void expect_one_line(const CommandResult& r, int status, const std::string& problem) {
-    EXPECT_EQ(r.status, status) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("vcmon-report: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(problem), std::string::npos) << r.err;
   }
 
   testing::TempDir dir;
@@ -74,6 +67,30 @@ TEST_F(DiffCommand, JsonParsesAndFollowsTheFilters) {
   }
 }
 
+// The page carries the diff's JSON, exactly what --format json writes, where the page reads it.
+TEST_F(DiffCommand, HtmlIsOneSelfContainedPageHoldingTheJson) {
+  const auto page = dir / "diff.html";
+  const CommandResult r = run("--diff " + a.string() + " " + b.string() +
+                              " --format html --diff-by self -o " + page.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const std::string html = testing::slurp(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos); // never fetches anything
+  EXPECT_EQ(html.find("@VCMON_REPORT_JSON@"), std::string::npos);
+  const std::string open = "<script type=\"application/json\" id=\"vcmon-data\">";
+  const auto start = html.find(open);
+  ASSERT_NE(start, std::string::npos);
+  const auto end = html.find("</script>", start);
+  const auto embedded =
+      nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+  const CommandResult json =
+      run("--diff " + a.string() + " " + b.string() + " --format json --diff-by self");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(embedded, nlohmann::json::parse(json.out));
+  EXPECT_EQ(embedded["order"], "self");
+}
+
 TEST_F(DiffCommand, IdenticalProfilesGiveZeroDeltas) {
   const CommandResult r = run("--diff " + a.string() + " " + a.string() + " --format json");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -87,9 +104,9 @@ TEST_F(DiffCommand, IdenticalProfilesGiveZeroDeltas) {
 TEST_F(DiffCommand, WrongNumberOfProfilesIsUsageError) {
   expect_one_line(run("--diff " + a.string()), 2, "--diff needs two profiles");
   expect_one_line(run("--diff " + a.string() + " " + b.string() + " " + a.string()), 2, "got 3");
-  expect_one_line(run(a.string() + " " + b.string()), 2, "--diff A B");
-  expect_one_line(run("--diff " + a.string() + " " + b.string() + " --format html"), 2,
-                  "--format html is not available with --diff");
+  expect_one_line(run("--diff " + a.string() + " " + b.string() + " --format folded"), 2,
+                  "--format folded is not available with --diff");
+  expect_one_line(run("--diff " + a.string() + " " + b.string() + " --merge"), 2, "--merge");
   expect_one_line(run("--diff " + a.string() + " " + b.string() + " --site fig12.c:12"), 2,
                   "--site");
   expect_one_line(run(a.string() + " --diff-by self"), 2, "--diff-by needs --diff");

@@ -81,11 +81,26 @@ TEST(QueryCommand, UnknownJobIsOneLine) {
 }
 
 TEST(QueryCommand, BadOptionsAreOneLine) {
-  for (const char* arguments : {"not-a-job", "-5", "1 --format html", "1 --watch 0"}) {
+  for (const char* arguments :
+       {"not-a-job", "-5", "1 --format pdf", "1 --watch 0", "1 --threshold 200", "1 --rank -1",
+        "1 --site nocolon", "--rank 1", "--format json", "--watch 1", "--no-such-option"}) {
     const CommandRun run = vcmon_query(arguments);
     EXPECT_EQ(run.status, 2) << arguments;
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << arguments << run.err;
     EXPECT_EQ(run.err.rfind("vcmon-query: ", 0), 0u) << run.err;
+  }
+}
+
+// The view options are vcmon-report's (report/cli): the same names, the same formats.
+TEST(QueryCommand, HelpListsTheReportsViewOptions) {
+  const CommandRun run = vcmon_query("--help");
+  EXPECT_EQ(run.status, 0);
+  for (const char* option : {"--format", "--output", "--rank", "--depth", "--threshold", "--site",
+                             "--watch", "--count", "--version"}) {
+    EXPECT_NE(run.out.find(option), std::string::npos) << option;
+  }
+  for (const char* format : {"json", "html", "hatchet", "speedscope", "folded"}) {
+    EXPECT_NE(run.out.find(format), std::string::npos) << format;
   }
 }
 

@@ -51,6 +51,16 @@ grep -Eq "^ +(9[0-9]|100)\.[0-9]% .*└─ main .*live_program\.c:" "$work/text"
   fail "main, still running, does not carry the program's time: $(cat "$work/text")"
 "$query" --watch 0.2 --count 2 "$job" | grep -c "^live: job $job" | grep -qx 2 ||
   fail "--watch --count 2 did not show two views"
+# vcmon-report's view options on the live job: one rank's folded stacks, an HTML page via -o.
+"$query" "$job" --format folded --rank 1 >"$work/folded"
+grep -Eq '^program;main;.*work.* [0-9]+$' "$work/folded" ||
+  fail "--format folded --rank 1 gave no stack through work: $(cat "$work/folded")"
+"$query" "$job" --format json --rank 1 --depth 1 | jq -e '.header.ranks_reported == 1' >/dev/null ||
+  fail "--rank 1 did not report one rank"
+"$query" "$job" --format html -o "$work/live.html"
+grep -q '^<!DOCTYPE html>' "$work/live.html" || fail "-o did not write the HTML page"
+"$query" -o "$work/listing"
+grep -Eq "^ *$job +4 of 4 +live_program" "$work/listing" || fail "-o did not write the listing"
 
 wait "$job_pid" || fail "the job failed: $(cat "$work/stderr")"
 job_pid=

@@ -16,6 +16,10 @@ struct CommandResult {
 CommandResult run_report(const std::filesystem::path& scratch, const std::string& arguments,
                          const std::string& prefix = "");
 
+// Asserts that the run printed nothing on stdout and exactly one line on stderr, starting
+// "vcmon-report: " and naming `problem`, and exited with `status`.
+void expect_one_line(const CommandResult& run, int status, const std::string& problem);
+
 // A file's bytes.
 std::string slurp(const std::filesystem::path& path);
 

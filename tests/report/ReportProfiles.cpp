@@ -76,6 +76,19 @@ tables::Profile figure12_profile() {
   return profile;
 }
 
+tables::Profile figure12_frequent_p4(std::uint64_t calls) {
+  tables::Profile profile = figure12_profile();
+  for (auto& rank : profile.ranks) {
+    for (auto& proc : rank.procs) {
+      // p4's activations by the call in loop2 (fig12.c:14).
+      if (proc.call_site != tables::kNoSite && profile.graph.site(proc.call_site).pos.line == 14) {
+        proc.count = calls;
+      }
+    }
+  }
+  return profile;
+}
+
 tables::Profile factorial_profile() {
   tables::Profile profile;
   profile.meta = metadata("./fact 10", 1);

@@ -3,6 +3,8 @@
 
 #include "vcmon/tables/Profile.hpp"
 
+#include <cstdint>
+
 namespace vcmon::report::testing {
 
 // The paper's figure 12 (docs/design.md, "Sites and the program graph") in fig12.c, run on 4 ranks;
@@ -14,6 +16,9 @@ inline constexpr double kFig12Main = 850, kFig12P1 = 310, kFig12P2 = 520, kFig12
                         kFig12P3ViaP2 = 500, kFig12Loop1 = 700, kFig12Loop2 = 610,
                         kFig12P4InLoop = 600, kFig12P4Direct = 50, kFig12E1 = 40, kFig12E2 = 60;
 double fig12_scale(int rank);
+// Figure 12 with p4 called `calls` times per rank in loop2 in the same time (small and very
+// frequent: 600 us x (1 + r/10) over 1e6 calls is 0.6 to 0.78 ns per call).
+tables::Profile figure12_frequent_p4(std::uint64_t calls);
 
 // fact calls itself (fact.c): main -> fact (line 2) -> fact (line 4, recursive); one rank.
 tables::Profile factorial_profile();

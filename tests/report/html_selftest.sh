@@ -5,21 +5,12 @@
 set -euo pipefail
 report=$1
 writer=$2
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "html_selftest: chromium is not installed (Debian package: chromium)" >&2
-  exit 1
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$writer" "$work/fig12.vcmon"
 "$report" "$work/fig12.vcmon" --format html -o "$work/report.html"
-dom=$(timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-  --disable-background-networking --disable-component-update --no-first-run \
-  --user-data-dir="$work/browser" --dump-dom "file://$work/report.html#selftest" \
-  2>"$work/browser.log") || { cat "$work/browser.log" >&2; exit 1; }
-result=$(grep -o '<pre id="selftest">[^<]*' <<<"$dom" | sed 's/^<pre id="selftest">//' || true)
-echo "${result:-selftest: no result in the DOM}"
+result=$("$(dirname "$0")/headless_dom.sh" "$work/report.html" "$work")
+echo "$result"
 # p1 is the first node the page opens collapsed; expanding it must show p3.
 grep -q '^selftest: PASS expanded p1 showing p3;' <<<"$result"
 # The icicle view drew boxes; both communication statements, their two MPI functions and their
