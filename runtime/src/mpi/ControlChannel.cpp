@@ -71,6 +71,71 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_nulls;
 // Per source, the collective instance its latest null message said it waits in (0: none).
 std::unique_ptr<std::atomic<std::uint64_t>[]> null_collectives;
 
+// A receive of one kind of control message from any rank, kept posted (persistent) and
+// tested. Probing for it with MPI_ANY_SOURCE instead made MPICH over UCX search every
+// unexpected message of the process, the program's own included, at every poll: a rank
+// lagging 40 000 eager messages behind its sender ran 250 times slower monitored.
+class PostedReceive {
+public:
+  // Posts the receive; `max_words`: the longest message of its kind.
+  void open(int tag, std::size_t max_words) {
+    buffer_.assign(max_words, 0);
+    received_.reserve(max_words);
+    PMPI_Recv_init(buffer_.data(), static_cast<int>(max_words), MPI_UINT64_T, MPI_ANY_SOURCE, tag,
+                   control, &request_);
+    PMPI_Start(&request_);
+  }
+  // The next message that has arrived, its words in `words` (valid until the next call); its
+  // sender, or -1 when none has.
+  int next(std::span<const std::uint64_t>& words) {
+    if (request_ == MPI_REQUEST_NULL) {
+      return -1;
+    }
+    int flag = 0;
+    MPI_Status status;
+    PMPI_Test(&request_, &flag, &status);
+    if (!flag) {
+      return -1;
+    }
+    int count = 0;
+    PMPI_Get_count(&status, MPI_UINT64_T, &count);
+    received_.assign(buffer_.begin(), buffer_.begin() + std::max(count, 0));
+    PMPI_Start(&request_);
+    words = received_;
+    return status.MPI_SOURCE;
+  }
+  // Withdraws the receive (at MPI_Finalize, when nothing more is owed); false when a message
+  // had matched it after all, which is then lost.
+  bool close() {
+    if (request_ == MPI_REQUEST_NULL) {
+      return true;
+    }
+    MPI_Status status;
+    PMPI_Cancel(&request_);
+    PMPI_Wait(&request_, &status);
+    PMPI_Request_free(&request_);
+    int cancelled = 0;
+    PMPI_Test_cancelled(&status, &cancelled);
+    return cancelled != 0;
+  }
+
+private:
+  std::vector<std::uint64_t> buffer_;   // MPI writes here while the receive is posted
+  std::vector<std::uint64_t> received_; // the last message, copied out before reposting
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+PostedReceive null_messages, state_requests, state_replies;
+
+// The longest messages of each kind, for ranks of interest and waited-on ranks that are
+// distinct world ranks.
+std::size_t max_request_words(int world_size) {
+  return kRequestHeader + static_cast<std::size_t>(world_size);
+}
+std::size_t max_reply_words(int world_size) {
+  return kReplyHeader + 4 * static_cast<std::size_t>(world_size);
+}
+
 std::vector<std::uint64_t> encode_reply(std::uint64_t sequence, std::uint64_t answers,
                                         std::uint64_t stamps_sent,
                                         const deadlock::ProcessState& state, const WaitPlace& place,
@@ -89,7 +154,12 @@ std::vector<std::uint64_t> encode_reply(std::uint64_t sequence, std::uint64_t an
                                    place.function,
                                    place.site,
                                    state.waits_on.size()};
-  for (const int rank : state.waits_on) {
+  // Distinct ranks, so that a reply fits the receive posted for the longest one.
+  std::vector<int> waits_on = state.waits_on;
+  std::sort(waits_on.begin(), waits_on.end());
+  waits_on.erase(std::unique(waits_on.begin(), waits_on.end()), waits_on.end());
+  words[12] = waits_on.size();
+  for (const int rank : waits_on) {
     words.push_back(static_cast<std::uint64_t>(rank));
   }
   for (const std::uint64_t rank : interest) {
@@ -145,23 +215,18 @@ bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t in
 
 // Takes in the null messages that have arrived; true when there were any.
 bool absorb_null_messages() {
-  for (bool any = false;; any = true) {
-    int flag = 0;
-    MPI_Status status;
-    PMPI_Iprobe(MPI_ANY_SOURCE, kNullMessageTag, control, &flag, &status);
-    if (!flag) {
-      return any;
+  bool any = false;
+  std::span<const std::uint64_t> null; // bound, stamps sent to this rank before it, collective
+  for (int source; (source = null_messages.next(null)) >= 0; any = true) {
+    if (null.size() != 3) {
+      continue;
     }
-    // bound, stamps sent to this rank before it, collective instance
-    std::uint64_t null[3] = {0, 0, 0};
-    PMPI_Recv(null, 3, MPI_UINT64_T, status.MPI_SOURCE, kNullMessageTag, control,
-              MPI_STATUS_IGNORE);
-    count_taken(status.MPI_SOURCE, kNulls);
-    const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
-    auto& pending = pending_nulls[source];
+    count_taken(source, kNulls);
+    auto& pending = pending_nulls[static_cast<std::size_t>(source)];
     pending = {std::max(pending.first, null[0]), std::max(pending.second, null[1])};
-    null_collectives[source].store(null[2], std::memory_order_relaxed);
+    null_collectives[static_cast<std::size_t>(source)].store(null[2], std::memory_order_relaxed);
   }
+  return any;
 }
 
 // Applies the null messages whose preceding stamps have all arrived.
@@ -190,23 +255,18 @@ void send_nulls(Monitor& monitor, std::uint64_t bound, std::uint64_t collective)
 
 // Receives one reply if one has arrived (under `asking`), into `words`; its sender, or -1.
 int receive_reply(std::vector<std::uint64_t>& words) {
-  int flag = 0;
-  MPI_Status status;
-  PMPI_Iprobe(MPI_ANY_SOURCE, kStateReplyTag, control, &flag, &status);
-  if (!flag) {
+  std::span<const std::uint64_t> reply;
+  const int source = state_replies.next(reply);
+  if (source < 0) {
     return -1;
   }
-  int count = 0;
-  PMPI_Get_count(&status, MPI_UINT64_T, &count);
-  words.assign(static_cast<std::size_t>(std::max(count, 0)), 0);
-  PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateReplyTag, control,
-            MPI_STATUS_IGNORE);
-  auto& owed = unanswered[static_cast<std::size_t>(status.MPI_SOURCE)];
+  words.assign(reply.begin(), reply.end());
+  auto& owed = unanswered[static_cast<std::size_t>(source)];
   const std::uint32_t answers =
       words.size() > 1 ? static_cast<std::uint32_t>(std::min<std::uint64_t>(words[1], owed)) : 0;
   owed -= answers;
   unanswered_total -= answers;
-  return status.MPI_SOURCE;
+  return source;
 }
 
 // A state request that has arrived: its asker and words.
@@ -220,37 +280,34 @@ struct Request {
 // counts (the asker waits for that one).
 std::vector<Request> receive_requests() {
   std::vector<Request> requests;
-  for (;;) {
-    int flag = 0;
-    MPI_Status status;
-    PMPI_Iprobe(MPI_ANY_SOURCE, kStateRequestTag, control, &flag, &status);
-    if (!flag) {
-      return requests;
-    }
-    int count = 0;
-    PMPI_Get_count(&status, MPI_UINT64_T, &count);
-    std::vector<std::uint64_t> words(static_cast<std::size_t>(std::max(count, 0)));
-    PMPI_Recv(words.data(), count, MPI_UINT64_T, status.MPI_SOURCE, kStateRequestTag, control,
-              MPI_STATUS_IGNORE);
-    count_taken(status.MPI_SOURCE, kRequests);
+  std::span<const std::uint64_t> words;
+  for (int source; (source = state_requests.next(words)) >= 0;) {
+    count_taken(source, kRequests);
     if (words.size() < kRequestHeader || words.size() != kRequestHeader + words[1] ||
         (words[2] != 2 && words[2] != 3)) {
       continue;
     }
     const auto same = std::find_if(requests.begin(), requests.end(),
-                                   [&](const Request& r) { return r.source == status.MPI_SOURCE; });
+                                   [&](const Request& r) { return r.source == source; });
     if (same != requests.end()) {
-      same->words = std::move(words);
+      same->words.assign(words.begin(), words.end());
       ++same->count;
     } else {
-      requests.push_back({status.MPI_SOURCE, std::move(words)});
+      requests.push_back({source, std::vector<std::uint64_t>(words.begin(), words.end())});
     }
   }
+  return requests;
 }
 
 // After the last exchange nothing may be left on the control channel: MPI_Finalize would drop
 // it, or report it unmatched. Said, so that a test catches a protocol that leaves one.
 void report_leftover() {
+  for (PostedReceive* posted : {&null_messages, &state_requests, &state_replies}) {
+    if (!posted->close()) {
+      log_line(LogLevel::Error, "internal error: a control message arrived after the last "
+                                "exchange at MPI_Finalize");
+    }
+  }
   for (const int tag : {kStateRequestTag, kStateReplyTag, kNullMessageTag}) {
     int flag = 0;
     MPI_Status status;
@@ -277,6 +334,9 @@ void ControlChannel::open(Monitor& monitor) {
   taken_counts.assign(counted, 0);
   null_collectives = std::make_unique<std::atomic<std::uint64_t>[]>(
       static_cast<std::size_t>(monitor.world_size()));
+  null_messages.open(kNullMessageTag, 3);
+  state_requests.open(kStateRequestTag, max_request_words(monitor.world_size()));
+  state_replies.open(kStateReplyTag, max_reply_words(monitor.world_size()));
 }
 
 deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {

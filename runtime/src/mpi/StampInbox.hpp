@@ -9,8 +9,8 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -22,22 +22,36 @@ struct PendingStamp {
   vclock::MessageStamp stamp;
 };
 
+// A ring of slots (capacity a power of two, grown by doubling when full): receives take their
+// stamp from at or near the front, and a program whose receiver lags its sender keeps thousands
+// of stamps here. As a vector, every take moved all the others: 12 000 iterations of a
+// two-message pipeline on 3 ranks took 9 s monitored against 0.2 s plain.
 class StampInbox {
 public:
-  bool empty() const { return entries_.empty(); }
-  std::size_t size() const { return entries_.size(); }
-  const PendingStamp& operator[](std::size_t i) const { return entries_[i]; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  const PendingStamp& operator[](std::size_t i) const { return slots_[slot(i)]; }
 
-  void add(const PendingStamp& entry) { entries_.push_back(entry); }
+  void add(const PendingStamp& entry) {
+    reserve_one();
+    slots_[slot(size_)] = entry;
+    ++size_;
+  }
   // A stamp taken for a receive that then failed without consuming its message: it is again
   // the first of its source.
-  void put_back(const PendingStamp& entry) { entries_.insert(entries_.begin(), entry); }
+  void put_back(const PendingStamp& entry) {
+    reserve_one();
+    head_ = (head_ + slots_.size() - 1) & (slots_.size() - 1);
+    slots_[head_] = entry;
+    ++size_;
+  }
 
   // Index of the first entry from `source` (not MPI_ANY_SOURCE) whose tag `tag` matches, after
   // skipping `skip` such entries.
   std::optional<std::size_t> find(int source, int tag, std::size_t skip = 0) const {
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].source == source && (tag == MPI_ANY_TAG || entries_[i].tag == tag)) {
+    for (std::size_t i = 0; i < size_; ++i) {
+      const PendingStamp& entry = (*this)[i];
+      if (entry.source == source && (tag == MPI_ANY_TAG || entry.tag == tag)) {
         if (skip == 0) {
           return i;
         }
@@ -50,33 +64,61 @@ public:
   // The earliest send time among the first stamps of each source whose tag `tag` matches: the
   // candidates of a wildcard receive with that tag (later ones cannot overtake them).
   std::optional<std::uint64_t> earliest_candidate(int tag) const {
+    // Sources already seen, per thread: grown once to the largest source, then reused.
+    static thread_local std::vector<char> seen;
+    seen.assign(seen.size(), 0);
     std::optional<std::uint64_t> earliest;
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      const PendingStamp& entry = entries_[i];
-      if (tag != MPI_ANY_TAG && entry.tag != tag) {
+    for (std::size_t i = 0; i < size_; ++i) {
+      const PendingStamp& entry = (*this)[i];
+      if ((tag != MPI_ANY_TAG && entry.tag != tag) || entry.source < 0) {
         continue;
       }
-      // Only the first matching stamp of its source counts: no earlier entry from it matches.
-      const bool first =
-          std::none_of(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(i),
-                       [&](const PendingStamp& e) {
-                         return e.source == entry.source && (tag == MPI_ANY_TAG || e.tag == tag);
-                       });
-      if (first && (!earliest || entry.stamp.send_vt_ns < *earliest)) {
+      const auto source = static_cast<std::size_t>(entry.source);
+      if (source >= seen.size()) {
+        seen.resize(source + 1, 0);
+      }
+      if (seen[source] == 0 && (!earliest || entry.stamp.send_vt_ns < *earliest)) {
         earliest = entry.stamp.send_vt_ns;
       }
+      seen[source] = 1; // only the first matching stamp of a source counts
     }
     return earliest;
   }
 
+  // Removes entry `index`, moving the entries on its shorter side by one.
   PendingStamp take(std::size_t index) {
-    const PendingStamp entry = entries_[index];
-    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(index));
+    const PendingStamp entry = (*this)[index];
+    if (index < size_ / 2) {
+      for (std::size_t i = index; i > 0; --i) {
+        slots_[slot(i)] = slots_[slot(i - 1)];
+      }
+      head_ = slot(1);
+    } else {
+      for (std::size_t i = index; i + 1 < size_; ++i) {
+        slots_[slot(i)] = slots_[slot(i + 1)];
+      }
+    }
+    --size_;
     return entry;
   }
 
 private:
-  std::vector<PendingStamp> entries_;
+  std::size_t slot(std::size_t i) const { return (head_ + i) & (slots_.size() - 1); }
+  void reserve_one() {
+    if (size_ < slots_.size()) {
+      return;
+    }
+    std::vector<PendingStamp> grown(slots_.empty() ? 16 : 2 * slots_.size());
+    for (std::size_t i = 0; i < size_; ++i) {
+      grown[i] = (*this)[i];
+    }
+    slots_.swap(grown);
+    head_ = 0;
+  }
+
+  std::vector<PendingStamp> slots_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
 };
 
 } // namespace vcmon::runtime::mpi
