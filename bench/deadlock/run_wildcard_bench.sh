@@ -13,8 +13,11 @@
 #     in rotating order so that none always follows another; medians over runs and ratios.
 # Environment: MASTER_ROUNDS (10: null messages at 1 us lookahead take about a second per
 # decision there), RING_ROUNDS (50), PING_ITERATIONS (10000), PING_SAMPLES (15), LOOKAHEADS
-# (null-message lookaheads in ns, "1000 100000"), RUN_TIMEOUT (s, 300). Master/workers uses
-# seed = run number, so each run draws other sleeps but every strategy the same ones.
+# (null-message lookaheads in ns, "1000 100000"), RUN_TIMEOUT (s, 300), MASTER_RANKS (8) and
+# RING_RANKS (4), SCENARIOS (table 1's, "master ring pingpong"), RESULTS_DIR (when set, table
+# 1's raw result lines are copied there, one file per row: t1.SCENARIO.STRATEGY.LOOKAHEAD).
+# A LATENCY_RUNS argument of 0 leaves table 2 out. Master/workers uses seed = run number, so each run draws
+# other sleeps but every strategy the same ones.
 # A run that fails or times out is shown as such and makes the exit status 1.
 set -euo pipefail
 if [ $# -lt 4 ]; then
@@ -25,6 +28,8 @@ mpiexec=$1 monitored=$2 plain=$3 counters=$4 runs=${5:-3} latency_runs=${6:-11}
 master_rounds=${MASTER_ROUNDS:-10} ring_rounds=${RING_ROUNDS:-50}
 ping_iterations=${PING_ITERATIONS:-10000} ping_samples=${PING_SAMPLES:-15}
 lookaheads=${LOOKAHEADS:-1000 100000} run_timeout=${RUN_TIMEOUT:-300}
+master_ranks=${MASTER_RANKS:-8} ring_ranks=${RING_RANKS:-4}
+scenarios=${SCENARIOS:-master ring pingpong}
 # Each run sets what it needs; nothing may leak in from the caller's environment.
 unset VCMON_DISABLE VCMON_DEADLOCK VCMON_LOOKAHEAD_NS VCMON_OUTPUT
 work=$(mktemp -d)
@@ -32,7 +37,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 
 ranks_of() {
-  case $1 in master) echo 8 ;; ring) echo 4 ;; *) echo 2 ;; esac
+  case $1 in master) echo "$master_ranks" ;; ring) echo "$ring_ranks" ;; *) echo 2 ;; esac
 }
 args_of() {
   case $1 in
@@ -73,7 +78,7 @@ run_number=0 seed=1
 
 # Table 1: every (scenario, strategy) once per round, the order rotated round by round.
 configs=()
-for scenario in master ring pingpong; do
+for scenario in $scenarios; do
   configs+=("$scenario plain" "$scenario cycle")
   for lookahead in $lookaheads; do configs+=("$scenario nullmsg $lookahead"); done
 done
@@ -92,7 +97,7 @@ for ((r = 0; r < runs; ++r)); do
   done
 done
 
-# Table 2: six ping-pong variants, rotated.
+# Table 2: six ping-pong variants, rotated (none when LATENCY_RUNS is 0).
 variants=("vcmon any" "vcmon specific" "disabled any" "disabled specific" "unlinked any"
   "unlinked specific")
 for ((r = 0; r < latency_runs; ++r)); do
@@ -125,11 +130,12 @@ awk_lib='
   }'
 
 echo
-echo "Table 1: wildcard receives over MPI ($runs runs per row; master $master_rounds rounds," \
-  "ring $ring_rounds rounds, ping-pong $ping_iterations x $((ping_samples + 1)) + 100" \
+[ -z "${RESULTS_DIR:-}" ] || cp "$work"/t1.* "$RESULTS_DIR"/
+echo "Table 1: wildcard receives over MPI ($runs runs per row; master $master_ranks ranks," \
+  "$master_rounds rounds, ring $ring_ranks ranks, $ring_rounds rounds, ping-pong $ping_iterations x $((ping_samples + 1)) + 100" \
   "round trips)." \
   "Counters summed over ranks and runs; times: median over runs of per-run medians"
-for scenario in master ring pingpong; do
+for scenario in $scenarios; do
   for key in "t1.$scenario.plain.-" "t1.$scenario.cycle.-" \
     $(for l in $lookaheads; do echo "t1.$scenario.nullmsg.$l"; done); do
     if [ -f "$work/$key" ]; then awk -v key="$key" '{ print key, $0 }' "$work/$key"; fi
@@ -157,7 +163,8 @@ done | awk "$awk_lib"'
     n = receives = decisions = control = breaks = safety = failed = in_order = pairs = 0
   }
   function order(scenario) {
-    return scenario == "master" ? sprintf(" %.0f%% in sleep order |", 100 * in_order / pairs) : " |"
+    if (scenario != "master") return " |"
+    return pairs ? sprintf(" %.0f%% in sleep order |", 100 * in_order / pairs) : " - (1 worker) |"
   }
   BEGIN {
     print "| scenario | strategy | lookahead | wildcard receives | decisions | control msgs per wildcard receive | cycle breaks | mean safety wait per decision | median real time per wildcard receive, us | consecutive results in sleep order (chance: 50%) |"
@@ -190,39 +197,41 @@ done | awk "$awk_lib"'
     }
   }'
 
-echo
-echo "Table 2: uncontended 8-byte ping-pong, rank 0 receiving from ANY_SOURCE or from rank 1;" \
-  "median over $latency_runs runs of each run's median (${ping_samples} samples of" \
-  "$ping_iterations round trips); monitored = libvcmon, VCMON_DEADLOCK=cycle"
-for key in vcmon.any vcmon.specific disabled.any disabled.specific unlinked.any \
-  unlinked.specific; do
-  if [ -f "$work/t2.$key" ]; then awk -v key="$key" '{ print key, $0 }' "$work/t2.$key"; fi
-done | awk "$awk_lib"'
-  $2 == "failed" { ++failed[$1]; next }
-  { half[$1, ++n[$1]] = field($0, "half_rtt_us"); recv[$1, n[$1]] = field($0, "median_recv_us") }
-  function med_of(what, key,    v, i) {
-    for (i = 1; i <= n[key]; ++i) v[i] = what == "half" ? half[key, i] : recv[key, i]
-    return n[key] ? median(v, n[key]) : 0
-  }
-  END {
-    print "| source | monitored half RTT, us | VCMON_DISABLE=1, us | unlinked, us | monitored / disabled | monitored / unlinked | median receive, monitored / disabled, us |"
-    print "|---|---|---|---|---|---|---|"
-    for (s = 1; s <= 2; ++s) {
-      source = s == 1 ? "any" : "specific"
-      m = med_of("half", "vcmon." source); d = med_of("half", "disabled." source)
-      u = med_of("half", "unlinked." source)
-      note = failed["vcmon." source] + failed["disabled." source] + failed["unlinked." source]
-      printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f |%s\n",
-        source == "any" ? "MPI_ANY_SOURCE" : "rank 1", m, d, u, d ? m / d : 0, u ? m / u : 0,
-        med_of("recv", "vcmon." source), med_of("recv", "disabled." source),
-        note ? sprintf(" %d runs FAILED", note) : ""
-      mon[source] = m; dis[source] = d
+if ((latency_runs > 0)); then
+  echo
+  echo "Table 2: uncontended 8-byte ping-pong, rank 0 receiving from ANY_SOURCE or from rank 1;" \
+    "median over $latency_runs runs of each run's median (${ping_samples} samples of" \
+    "$ping_iterations round trips); monitored = libvcmon, VCMON_DEADLOCK=cycle"
+  for key in vcmon.any vcmon.specific disabled.any disabled.specific unlinked.any \
+    unlinked.specific; do
+    if [ -f "$work/t2.$key" ]; then awk -v key="$key" '{ print key, $0 }' "$work/t2.$key"; fi
+  done | awk "$awk_lib"'
+    $2 == "failed" { ++failed[$1]; next }
+    { half[$1, ++n[$1]] = field($0, "half_rtt_us"); recv[$1, n[$1]] = field($0, "median_recv_us") }
+    function med_of(what, key,    v, i) {
+      for (i = 1; i <= n[key]; ++i) v[i] = what == "half" ? half[key, i] : recv[key, i]
+      return n[key] ? median(v, n[key]) : 0
     }
-    printf "Added by the wildcard: monitored %+.3f us (any / specific = %.3f), disabled %+.3f us" \
-      " (%.3f); monitored any / disabled any = %.3f\n",
-      mon["any"] - mon["specific"], mon["specific"] ? mon["any"] / mon["specific"] : 0,
-      dis["any"] - dis["specific"], dis["specific"] ? dis["any"] / dis["specific"] : 0,
-      dis["any"] ? mon["any"] / dis["any"] : 0
-  }'
+    END {
+      print "| source | monitored half RTT, us | VCMON_DISABLE=1, us | unlinked, us | monitored / disabled | monitored / unlinked | median receive, monitored / disabled, us |"
+      print "|---|---|---|---|---|---|---|"
+      for (s = 1; s <= 2; ++s) {
+        source = s == 1 ? "any" : "specific"
+        m = med_of("half", "vcmon." source); d = med_of("half", "disabled." source)
+        u = med_of("half", "unlinked." source)
+        note = failed["vcmon." source] + failed["disabled." source] + failed["unlinked." source]
+        printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f |%s\n",
+          source == "any" ? "MPI_ANY_SOURCE" : "rank 1", m, d, u, d ? m / d : 0, u ? m / u : 0,
+          med_of("recv", "vcmon." source), med_of("recv", "disabled." source),
+          note ? sprintf(" %d runs FAILED", note) : ""
+        mon[source] = m; dis[source] = d
+      }
+      printf "Added by the wildcard: monitored %+.3f us (any / specific = %.3f), disabled %+.3f us" \
+        " (%.3f); monitored any / disabled any = %.3f\n",
+        mon["any"] - mon["specific"], mon["specific"] ? mon["any"] / mon["specific"] : 0,
+        dis["any"] - dis["specific"], dis["specific"] ? dis["any"] / dis["specific"] : 0,
+        dis["any"] ? mon["any"] / dis["any"] : 0
+    }'
+fi
 
 [ "$failures" = 0 ] || { echo "$failures runs failed" >&2; exit 1; }

@@ -3,13 +3,16 @@
  * run_wildcard_bench.sh runs it under each VCMON_DEADLOCK strategy and reads the counters.
  *
  *   mpiexec -n 8 wildcard_mpi_bench master [rounds=40] [seed=1]
- *       1 master + 7 workers: per round each worker sleeps a distinct seeded 0.2-2 ms and
- *       sends its result; the master takes the 7 with MPI_Recv(MPI_ANY_SOURCE), then sends
- *       each worker its next task, which the worker blocks for (the cycle-breaking case).
+ *       1 master + 7 workers (any 2 to 64 ranks: 1 master + N-1 workers): per round each
+ *       worker sleeps a distinct seeded 0.2-2 ms and sends its result; the master takes them
+ *       with MPI_Recv(MPI_ANY_SOURCE), then sends each worker its next task, which the worker
+ *       blocks for (the cycle-breaking case).
  *   mpiexec -n 4 wildcard_mpi_bench ring [rounds=200]
  *       figure 4: P0 sleeps 300 us, sends to P1; P3 sleeps 50 us, receives from P2, sends to
  *       P1; P2 receives from P1, sends to P3; P1 sleeps 100 us, then two wildcard receives,
- *       sending to P2 after the first. A barrier per round.
+ *       sending to P2 after the first. A barrier per round. On N ranks (2 to 64) the chain
+ *       after P1 is P2 ... P(N-1), the last one sleeping 50 us and sending back to P1; on 2
+ *       ranks P0 is the chain (it receives from P1 after its send and answers).
  *   mpiexec -n 2 wildcard_mpi_bench pingpong any|specific [iterations=10000] [samples=15]
  *       8-byte ping-pong, rank 0 receiving with MPI_ANY_SOURCE or from rank 1.
  *
@@ -28,7 +31,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { result_tag = 1, task_tag = 2, ring_tag = 3, ping_tag = 4, workers = 7 };
+enum { result_tag = 1, task_tag = 2, ring_tag = 3, ping_tag = 4, max_ranks = 64 };
 
 static int64_t now_ns(void) {
   struct timespec t;
@@ -71,12 +74,12 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/* Sleeps of workers 1..7 in one round: 0.2-2 ms cut into 7 slots, a seeded permutation of the
- * slots and a jitter within 80% of a slot, so the sleeps are distinct by >= 51 us and the
- * order they finish in is known. */
-static void round_sleeps(uint64_t seed, int round, int64_t sleeps[workers + 1]) {
+/* Sleeps of workers 1..workers in one round: 0.2-2 ms cut into one slot per worker, a seeded
+ * permutation of the slots and a jitter within 80% of a slot, so the sleeps are distinct (by
+ * >= 51 us with 7 workers) and the order they finish in is known. */
+static void round_sleeps(uint64_t seed, int round, int workers, int64_t sleeps[]) {
   const int64_t low = 200000, slot = (2000000 - 200000) / workers;
-  int order[workers];
+  int order[max_ranks];
   for (int i = 0; i < workers; ++i)
     order[i] = i;
   uint64_t state = mix(seed * 1000003u + (uint64_t)round);
@@ -92,11 +95,11 @@ static void round_sleeps(uint64_t seed, int round, int64_t sleeps[workers + 1]) 
   }
 }
 
-static void master(int rank, int rounds, uint64_t seed) {
+static void master(int rank, int workers, int rounds, uint64_t seed) {
   if (rank != 0) {
-    int64_t sleeps[workers + 1];
+    int64_t sleeps[max_ranks];
     for (int r = 0; r < rounds; ++r) {
-      round_sleeps(seed, r, sleeps);
+      round_sleeps(seed, r, workers, sleeps);
       sleep_ns(sleeps[rank]);
       int result[2] = {rank, r};
       MPI_Send(result, 2, MPI_INT, 0, result_tag, MPI_COMM_WORLD);
@@ -110,9 +113,9 @@ static void master(int rank, int rounds, uint64_t seed) {
   int64_t* times = malloc(sizeof(int64_t) * (size_t)(rounds * workers));
   int in_order = 0; /* consecutive receipts whose sleeps ascend */
   for (int r = 0; r < rounds; ++r) {
-    int64_t sleeps[workers + 1];
-    round_sleeps(seed, r, sleeps);
-    int seen[workers + 1] = {0};
+    int64_t sleeps[max_ranks];
+    round_sleeps(seed, r, workers, sleeps);
+    int seen[max_ranks] = {0};
     int64_t previous_sleep = INT64_MAX;
     for (int i = 0; i < workers; ++i) {
       int result[2];
@@ -139,44 +142,43 @@ static void master(int rank, int rounds, uint64_t seed) {
   free(times);
 }
 
-static void ring(int rank, int rounds) {
+static void ring(int rank, int size, int rounds) {
+  /* P1 -> first_in_chain -> ... -> last_in_chain -> P1; on 2 ranks the chain is P0. */
+  const int first_in_chain = size > 2 ? 2 : 0, last_in_chain = size > 2 ? size - 1 : 0;
   int64_t* times = rank == 1 ? malloc(sizeof(int64_t) * (size_t)(2 * rounds)) : NULL;
   int64_t first_total = 0, second_total = 0;
   for (int r = 0; r < rounds; ++r) {
     int value = r, got;
     MPI_Status status;
-    switch (rank) {
-    case 0:
+    if (rank == 0) {
       sleep_ns(300000);
       MPI_Send(&value, 1, MPI_INT, 1, ring_tag, MPI_COMM_WORLD);
-      break;
-    case 1: {
+    }
+    if (rank == 1) {
       sleep_ns(100000);
       int64_t start = now_ns();
       MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, ring_tag, MPI_COMM_WORLD, &status);
       times[2 * r] = now_ns() - start;
       first_total += times[2 * r];
-      /* P3 can only send once P2 heard from us: the first message is P0's in any execution. */
+      /* The chain can only send once it heard from us: the first message is P0's in any
+       * execution. */
       if (status.MPI_SOURCE != 0 || got != r)
         fail("first ring receive not from P0");
-      MPI_Send(&value, 1, MPI_INT, 2, ring_tag, MPI_COMM_WORLD);
+      MPI_Send(&value, 1, MPI_INT, first_in_chain, ring_tag, MPI_COMM_WORLD);
       start = now_ns();
       MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, ring_tag, MPI_COMM_WORLD, &status);
       times[2 * r + 1] = now_ns() - start;
       second_total += times[2 * r + 1];
-      if (status.MPI_SOURCE != 3 || got != r)
-        fail("second ring receive not from P3");
-      break;
-    }
-    case 2:
-      MPI_Recv(&got, 1, MPI_INT, 1, ring_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(&got, 1, MPI_INT, 3, ring_tag, MPI_COMM_WORLD);
-      break;
-    case 3:
+      if (status.MPI_SOURCE != last_in_chain || got != r)
+        fail("second ring receive not from the chain's last rank");
+    } else if (rank == last_in_chain) {
       sleep_ns(50000);
-      MPI_Recv(&got, 1, MPI_INT, 2, ring_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(&got, 1, MPI_INT, rank == 0 ? 1 : rank - 1, ring_tag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
       MPI_Send(&got, 1, MPI_INT, 1, ring_tag, MPI_COMM_WORLD);
-      break;
+    } else if (rank >= 2) {
+      MPI_Recv(&got, 1, MPI_INT, rank - 1, ring_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&got, 1, MPI_INT, rank + 1, ring_tag, MPI_COMM_WORLD);
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
@@ -240,8 +242,8 @@ static void pingpong(int rank, int wildcard, int iterations, int samples) {
 static int usage(int rank, const char* program) {
   if (rank == 0)
     fprintf(stderr,
-            "usage: mpiexec -n 8 %s master [rounds] [seed]\n"
-            "       mpiexec -n 4 %s ring [rounds]\n"
+            "usage: mpiexec -n 8 %s master [rounds] [seed]   (2 to 64 ranks)\n"
+            "       mpiexec -n 4 %s ring [rounds]              (2 to 64 ranks)\n"
             "       mpiexec -n 2 %s pingpong any|specific [iterations] [samples]\n",
             program, program, program);
   MPI_Finalize();
@@ -257,14 +259,14 @@ int main(int argc, char** argv) {
   if (strcmp(scenario, "master") == 0) {
     const int rounds = argc > 2 ? atoi(argv[2]) : 40;
     const uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
-    if (size != workers + 1 || rounds < 1)
+    if (size < 2 || size > max_ranks || rounds < 1)
       return usage(rank, argv[0]);
-    master(rank, rounds, seed);
+    master(rank, size - 1, rounds, seed);
   } else if (strcmp(scenario, "ring") == 0) {
     const int rounds = argc > 2 ? atoi(argv[2]) : 200;
-    if (size != 4 || rounds < 1)
+    if (size < 2 || size > max_ranks || rounds < 1)
       return usage(rank, argv[0]);
-    ring(rank, rounds);
+    ring(rank, size, rounds);
   } else if (strcmp(scenario, "pingpong") == 0 && argc > 2 &&
              (strcmp(argv[2], "any") == 0 || strcmp(argv[2], "specific") == 0)) {
     const int iterations = argc > 3 ? atoi(argv[3]) : 10000;
