@@ -113,21 +113,8 @@ for ((r = 0; r < latency_runs; ++r)); do
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# Shared awk helpers: field(line, key) and median of an array.
-awk_lib='
-  function field(line, key,    n, i, kv, parts) {
-    n = split(line, parts, " ")
-    for (i = 1; i <= n; ++i) {
-      split(parts[i], kv, "=")
-      if (kv[1] == key) return kv[2]
-    }
-    return ""
-  }
-  function median(v, n,    i, j, t) {
-    for (i = 2; i <= n; ++i)
-      for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }'
+# Shared awk helpers: field(line, key), median(v, n).
+awk_lib=$(cat "$(dirname "${BASH_SOURCE[0]}")/../stats.awk")
 
 echo
 [ -z "${RESULTS_DIR:-}" ] || cp "$work"/t1.* "$RESULTS_DIR"/

@@ -92,24 +92,8 @@ instrumented_build() { # SOURCE OUTPUT
   fi
 }
 
-# median and spread helpers shared by the tables' awk programs.
-awk_lib='
-  function sort_values(v, n,    i, j, t) {
-    for (i = 2; i <= n; ++i)
-      for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-  }
-  function median(v, n) {
-    sort_values(v, n)
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
-  function field(line, key,    n, i, kv, parts) {
-    n = split(line, parts, " ")
-    for (i = 1; i <= n; ++i) {
-      split(parts[i], kv, "=")
-      if (kv[1] == key) return kv[2]
-    }
-    return ""
-  }'
+# Shared awk helpers: field(line, key), sort_values(v, n), median(v, n).
+awk_lib=$(cat "$sources/../stats.awk")
 
 # run_program OUT ERR RANKS BINARY ARGS... (environment from the caller): one mpiexec run under
 # the timeout; prints its wall seconds; returns its status.
