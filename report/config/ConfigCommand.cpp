@@ -8,12 +8,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
-#include <sys/stat.h>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -28,34 +26,28 @@ struct InEffect {
   bool valid = true;
 };
 
-// What the runtime makes of a directory setting: it makes VCMON_OUTPUT when missing, so only
-// an existing path that is not a writable directory is refused here.
-bool directory_usable(const Setting& setting, const std::string& path) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    return setting.name == "VCMON_OUTPUT" && errno == ENOENT;
-  }
-  return S_ISDIR(info.st_mode) && ::access(path.c_str(), W_OK | X_OK) == 0;
-}
-
 InEffect in_effect(const Setting& setting) {
   const char* text = std::getenv(std::string(setting.name).c_str());
   if (text == nullptr || *text == '\0') {
     return {vcmon::tables::default_text(setting), "default", true};
   }
+  // The runtime makes VCMON_OUTPUT when it does not exist (and no other directory).
+  std::error_code error;
+  const bool made_at_start =
+      setting.name == "VCMON_OUTPUT" && !std::filesystem::exists(text, error) && !error;
   const bool valid = vcmon::tables::parse_setting(setting, text).has_value() &&
-                     (setting.kind != SettingKind::Directory || directory_usable(setting, text));
+                     (setting.kind != SettingKind::Directory || made_at_start ||
+                      vcmon::tables::writable_directory(text));
   if (!valid) {
     return {vcmon::tables::default_text(setting),
             fmt::format("{}={}: expected {}, so the default", setting.name, text,
                         vcmon::tables::expected_values(setting)),
             false};
   }
-  struct stat info {};
-  if (setting.kind == SettingKind::Directory && ::stat(text, &info) != 0) {
-    return {text, "from the environment; made when the program starts", true};
-  }
-  return {text, "from the environment", true};
+  return {text,
+          made_at_start ? "from the environment; made when the program starts"
+                        : "from the environment",
+          true};
 }
 
 // Prints the settings in effect; false when something in the environment is wrong.
@@ -70,14 +62,9 @@ bool print_in_effect() {
     all_valid = all_valid && effect.valid;
     fmt::print("{:<{}}  {}  ({})\n", s.name, width, effect.value, effect.note);
   }
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string_view variable(*entry);
-    const std::string_view name = variable.substr(0, variable.find('='));
-    if (name.starts_with("VCMON_") && !vcmon::tables::known_variable(name)) {
-      fmt::print("{} is not a vcmon setting; ignored (did you mean {}?)\n", name,
-                 vcmon::tables::closest_setting(name).name);
-      all_valid = false;
-    }
+  for (const std::string& notice : vcmon::tables::unknown_variable_notices(environ)) {
+    fmt::print("{}\n", notice);
+    all_valid = false;
   }
   return all_valid;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace vcmon::tables {
@@ -124,6 +126,25 @@ std::string rejection(const Setting& setting, std::string_view text) {
 bool known_variable(std::string_view name) {
   return std::ranges::find(kSettings, name, &Setting::name) != std::end(kSettings) ||
          std::ranges::find(kToolVariables, name) != std::end(kToolVariables);
+}
+
+std::vector<std::string> unknown_variable_notices(const char* const* environment) {
+  std::vector<std::string> notices;
+  for (const char* const* entry = environment; *entry != nullptr; ++entry) {
+    const std::string_view variable(*entry);
+    const std::string_view name = variable.substr(0, variable.find('='));
+    if (name.starts_with("VCMON_") && !known_variable(name)) {
+      notices.push_back(std::string(name) + " is not a vcmon setting; ignored (did you mean " +
+                        std::string(closest_setting(name).name) + "?)");
+    }
+  }
+  return notices;
+}
+
+bool writable_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+         ::access(path.c_str(), W_OK | X_OK) == 0;
 }
 
 const Setting& closest_setting(std::string_view name) {

@@ -4,18 +4,11 @@
 
 #include "vcmon/tables/Settings.hpp"
 
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <limits>
 #include <optional>
 #include <string_view>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <vector>
 
 extern char** environ;
 
@@ -77,34 +70,12 @@ private:
   bool report_problems_;
 };
 
-// One line for each VCMON_* variable in the environment that the runtime does not read,
-// naming the closest one it does.
-void warn_about_unknown_variables() {
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string_view variable(*entry);
-    const std::string_view name = variable.substr(0, variable.find('='));
-    if (!name.starts_with("VCMON_") || tables::known_variable(name)) {
-      continue;
-    }
-    const std::string_view closest = tables::closest_setting(name).name;
-    log_line(LogLevel::Warning, "%.*s is not a vcmon setting; ignored (did you mean %.*s?)",
-             static_cast<int>(name.size()), name.data(), static_cast<int>(closest.size()),
-             closest.data());
-  }
-}
-
-bool is_writable_directory(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
-         ::access(path.c_str(), W_OK | X_OK) == 0;
-}
-
 // The directory VCMON_OUTPUT names, made (with its parents) when missing; whether it can be
 // written to.
 bool make_output_directory(const std::string& path) {
   std::error_code error;
   std::filesystem::create_directories(path, error); // ranks race to make it: any may win
-  return is_writable_directory(path);
+  return tables::writable_directory(path);
 }
 
 std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
@@ -124,7 +95,9 @@ Config Config::from_environment(bool report_problems) {
   config.log_level = env.read<LogLevel>(setting("VCMON_LOG"));
   set_log_level(config.log_level);
   if (report_problems) {
-    warn_about_unknown_variables();
+    for (const std::string& notice : tables::unknown_variable_notices(environ)) {
+      log_line(LogLevel::Warning, "%s", notice.c_str());
+    }
   }
   config.disabled = env.read<int>(setting("VCMON_DISABLE")) == 1;
   config.output_dir =
@@ -135,7 +108,7 @@ Config Config::from_environment(bool report_problems) {
   config.lookahead_ns = env.read<std::uint64_t>(setting("VCMON_LOOKAHEAD_NS"));
   config.deadlock_timeout_ms = env.read<std::uint64_t>(setting("VCMON_DEADLOCK_TIMEOUT_MS"));
   config.wildcard_trace_dir =
-      env.directory(setting("VCMON_TRACE_WILDCARD"), is_writable_directory).value_or("");
+      env.directory(setting("VCMON_TRACE_WILDCARD"), tables::writable_directory).value_or("");
   config.overflow_records =
       round_up_to_power_of_two(env.read<std::uint32_t>(setting("VCMON_OVERFLOW_RECORDS")));
   config.stamp_ring_slots = env.read<std::uint32_t>(setting("VCMON_STAMP_RING"));

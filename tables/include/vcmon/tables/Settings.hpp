@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vcmon::tables {
 
@@ -142,6 +143,13 @@ inline constexpr std::string_view kToolVariables[] = {"VCMON_STRICT", "VCMON_INS
 
 // Whether `name` is a setting or a tool variable.
 bool known_variable(std::string_view name);
+// One line (without the "vcmon: " prefix) for each VCMON_* variable of `environment` (an
+// `environ`-style list) that is neither, naming the closest setting:
+// "VCMON_OUTPT is not a vcmon setting; ignored (did you mean VCMON_OUTPUT?)".
+std::vector<std::string> unknown_variable_notices(const char* const* environment);
+// Whether `path` is a directory this process can create files in: what a Directory setting
+// must name.
+bool writable_directory(const std::string& path);
 
 // The setting named `name`. In a constant expression an unknown name does not compile.
 constexpr const Setting& setting(std::string_view name) {
