@@ -13,16 +13,25 @@ if(VCMON_TSAN)
   target_link_options(vcmon_compile_options INTERFACE -fsanitize=thread)
 endif()
 
-# vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] PUBLIC_DEPS ...
-#              PRIVATE_DEPS ...) declares a module library from <module>/src/*.cpp with its public headers under <module>/include. INTERNAL modules are
-# linked into vcmon's own tools and libvcmon only, and are neither installed nor exported.
+# vcmon_module(NAME [INTERNAL] [TYPE STATIC|SHARED] [OUTPUT_NAME n] [SOURCE_DIRS dir...]
+#              PUBLIC_DEPS ... PRIVATE_DEPS ...) declares a module library from the *.cpp and *.c
+# under <module>/src (or under SOURCE_DIRS, relative to the module) with its public headers under
+# <module>/include. INTERNAL modules are linked into vcmon's own tools and libvcmon only, and are
+# neither installed nor exported.
 function(vcmon_module name)
-  cmake_parse_arguments(ARG "INTERNAL" "TYPE;OUTPUT_NAME" "PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "INTERNAL" "TYPE;OUTPUT_NAME" "SOURCE_DIRS;PUBLIC_DEPS;PRIVATE_DEPS"
+                        ${ARGN})
   if(NOT ARG_TYPE)
     set(ARG_TYPE STATIC)
   endif()
-  file(GLOB_RECURSE sources CONFIGURE_DEPENDS
-    ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp ${CMAKE_CURRENT_SOURCE_DIR}/src/*.c)
+  if(NOT ARG_SOURCE_DIRS)
+    set(ARG_SOURCE_DIRS src)
+  endif()
+  set(patterns "")
+  foreach(dir IN LISTS ARG_SOURCE_DIRS)
+    list(APPEND patterns ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/*.cpp ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/*.c)
+  endforeach()
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${patterns})
   add_library(vcmon_${name} ${ARG_TYPE} ${sources})
   add_library(vcmon::${name} ALIAS vcmon_${name})
   target_include_directories(vcmon_${name}

@@ -1,7 +1,7 @@
 // The fixed handle table behind the request, communicator and message lookups of the PMPI
 // layer: O(1) insert/find/erase, erased slots reused, a full table refusing, concurrent inserts,
 // entries hidden while MPI may reuse their handle.
-#include "mpi/HandleTable.hpp"
+#include "mpi/layer/HandleTable.hpp"
 
 #include <gtest/gtest.h>
 

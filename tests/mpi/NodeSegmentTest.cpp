@@ -1,5 +1,5 @@
 // NodeSegment on its own: real POSIX shared memory in /dev/shm, no MPI.
-#include "mpi/NodeSegment.hpp"
+#include "mpi/layer/NodeSegment.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The inbox of arrived stamps on its own: order per source, taking from anywhere, putting back,
 // the wildcard candidates, and growing past its first capacity while entries wrap around.
-#include "mpi/StampInbox.hpp"
+#include "mpi/stamps/StampInbox.hpp"
 
 #include <gtest/gtest.h>
 

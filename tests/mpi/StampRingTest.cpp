@@ -1,7 +1,7 @@
 // The shared-memory stamp ring (StampRing) on plain memory: FIFO order, a full ring refusing
 // until the consumer takes, the diverted count, and a producer and a consumer in two threads,
 // each with its own view of the memory, as the two processes of a node have.
-#include "mpi/StampRing.hpp"
+#include "mpi/stamps/StampRing.hpp"
 
 #include <gtest/gtest.h>
 

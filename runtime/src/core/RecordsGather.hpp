@@ -10,7 +10,7 @@
 
 namespace vcmon::runtime {
 
-// The PMPI layer lends its private duplicate of MPI_COMM_WORLD (mpi/PrivateWorld.hpp) for the
+// The PMPI layer lends its private duplicate of MPI_COMM_WORLD (mpi/layer/PrivateWorld.hpp) for the
 // gathers, which otherwise make and free one each (a duplicate costs milliseconds).
 void lend_gather_communicator(MPI_Comm comm);
 

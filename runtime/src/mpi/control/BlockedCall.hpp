@@ -1,0 +1,180 @@
+// What a blocking MPI call of this process waits for, in the terms of the deadlock module
+// (deadlock::ProcessState): the state this process reports to a decider while it waits in
+// WaitPolicy's loop, and the starting point of a real-deadlock check. Descriptions live on the
+// waiting call's stack and are built into a state only when someone asks; WaitRegistry makes
+// them visible to the thread that answers, for as long as the call waits.
+#pragma once
+
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include "vcmon/deadlock/ProcessState.hpp"
+#include "vcmon/tables/Site.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace vcmon::runtime::mpi {
+
+// Where a process waits, for the deadlock report.
+struct WaitPlace {
+  unsigned function = 0; // MpiFunction index; ~0u when not in a blocking call
+  tables::SiteId site = tables::kNoSite;
+};
+
+class BlockedCall {
+public:
+  BlockedCall(WaitPlace place, std::uint64_t since_vt) : place_(place), since_vt_(since_vt) {}
+  virtual ~BlockedCall() = default;
+  BlockedCall(const BlockedCall&) = delete;
+  BlockedCall& operator=(const BlockedCall&) = delete;
+
+  WaitPlace place() const { return place_; }
+  std::uint64_t since_vt() const { return since_vt_; }
+  // Fills activity, clock_ns, waits_on (world ranks), present_arrival_ns and collective.
+  // `waiting_thread`: the caller is the thread that waits in the call, and may read what only
+  // that thread writes (a communicator's inbox), for the freshest description.
+  void describe(deadlock::ProcessState& state, bool waiting_thread) const {
+    state.clock_ns = since_vt_;
+    describe_wait(state, waiting_thread);
+  }
+  // Whether what the call waits for is already there (its next poll returns), checked without
+  // side effects: a process that only has to notice is not blocked. Only the waiting thread
+  // itself may ask (the check may read state that thread alone writes).
+  virtual bool satisfied() const { return false; }
+
+protected:
+  virtual void describe_wait(deadlock::ProcessState& state, bool waiting_thread) const = 0;
+
+  // The world ranks of `shadow`'s peers, or of `peer` alone (MPI_ANY_SOURCE: every peer but
+  // this process itself).
+  static void add_peers(deadlock::ProcessState& state, const Shadow& shadow, int peer) {
+    if (peer != MPI_ANY_SOURCE) {
+      state.waits_on.push_back(shadow.world_rank_of(peer));
+      return;
+    }
+    for (int p = 0; p < shadow.peers; ++p) {
+      if (p != shadow.self) {
+        state.waits_on.push_back(shadow.world_rank_of(p));
+      }
+    }
+  }
+
+private:
+  WaitPlace place_;
+  std::uint64_t since_vt_;
+};
+
+// A receive or probe from one peer or any (OR-wait), or a send waiting for its receiver.
+class PeerWait final : public BlockedCall {
+public:
+  // A send, or a receive whose message is already chosen: it waits for `peer` until
+  // `*request` completes (a state exchange stops waiting for answers once it has: a blocking
+  // send's check waited out its 20 ms deadline for a computing receiver after the match).
+  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer,
+           const MPI_Request* request)
+      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), request_(request) {}
+  // A receive or probe from `peer` (or MPI_ANY_SOURCE) with `tag`, waiting for the stamp of its
+  // message.
+  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer, int tag)
+      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), tag_(tag) {}
+
+  // A wildcard waiting for safety: the earliest candidate already there, as its last attempt
+  // saw it. Written by the waiting thread, read by another thread that answers a state request
+  // (the waiting thread itself looks at the inbox: stamps filed since count too).
+  void set_present_arrival(std::optional<std::uint64_t> arrival) {
+    present_.store(arrival.value_or(kNone), std::memory_order_relaxed);
+  }
+
+  bool satisfied() const override {
+    if (request_ != nullptr) {
+      int done = 0;
+      PMPI_Request_get_status(*request_, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    }
+    if (!tag_ || peer_ == MPI_ANY_SOURCE) {
+      return false;
+    }
+    const StampProtocol::Hold hold; // other threads file into the inbox
+    return shadow_.inbox.find(peer_, *tag_).has_value();
+  }
+
+private:
+  static constexpr std::uint64_t kNone = UINT64_MAX;
+
+  void describe_wait(deadlock::ProcessState& state, bool waiting_thread) const override {
+    state.activity = deadlock::Activity::BlockedAny;
+    add_peers(state, shadow_, peer_);
+    if (peer_ == MPI_ANY_SOURCE && tag_ && waiting_thread) {
+      const StampProtocol::Hold hold;
+      state.present_arrival_ns = shadow_.inbox.earliest_candidate(*tag_);
+    } else if (const std::uint64_t present = present_.load(std::memory_order_relaxed);
+               present != kNone) {
+      state.present_arrival_ns = present;
+    }
+  }
+
+  const Shadow& shadow_;
+  int peer_;
+  std::optional<int> tag_;
+  const MPI_Request* request_ = nullptr;
+  std::atomic<std::uint64_t> present_{kNone};
+};
+
+// A blocking collective (or the entry of one): waits for every other member (AND), inside the
+// instance (communicator id, sequence number) so that members inside it do not wait on each
+// other; `entry` is the layer's request that completes once every member has entered.
+// Intercommunicators have no agreed id: they report Running, which is always safe.
+class CollectiveWait final : public BlockedCall {
+public:
+  CollectiveWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
+                 std::uint64_t sequence, const MPI_Request& entry)
+      : BlockedCall(place, since_vt), shadow_(shadow), sequence_(sequence), entry_(entry) {}
+
+  bool satisfied() const override {
+    int done = 0;
+    PMPI_Request_get_status(entry_, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  }
+
+private:
+  void describe_wait(deadlock::ProcessState& state, bool) const override {
+    if (shadow_.inter) {
+      state.activity = deadlock::Activity::Running;
+      return;
+    }
+    state.activity = deadlock::Activity::BlockedAll;
+    add_peers(state, shadow_, MPI_ANY_SOURCE);
+    state.collective = (shadow_.id << 32) ^ sequence_;
+  }
+
+  const Shadow& shadow_;
+  std::uint64_t sequence_;
+  const MPI_Request& entry_;
+};
+
+// Wait*, on requests: described in RequestsWait.cpp (it needs the request table).
+class RequestsWait final : public BlockedCall {
+public:
+  enum class Needs { One, All };
+  RequestsWait(WaitPlace place, std::uint64_t since_vt, std::span<const MPI_Request> requests,
+               Needs needs)
+      : BlockedCall(place, since_vt), requests_(requests), needs_(needs) {}
+
+  // Whether the completion call would return now: all of the requests complete (Needs::All),
+  // or one of them (also when none is active, as MPI returns at once then).
+  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
+  bool satisfied() const override { return would_return(requests_, needs_); }
+
+private:
+  void describe_wait(deadlock::ProcessState& state, bool) const override;
+
+  std::span<const MPI_Request> requests_;
+  Needs needs_;
+};
+
+} // namespace vcmon::runtime::mpi

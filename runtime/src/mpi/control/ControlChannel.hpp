@@ -1,0 +1,108 @@
+// The control channel (docs/deadlock.md, "How the runtime uses it"): a private duplicate of
+// MPI_COMM_WORLD on which a rank with an undecided wildcard receive, or a real-deadlock check, asks
+// other ranks for their state, and on which the null-message baseline announces bounds. Every rank
+// answers from wherever it is: from the loop its blocking call waits in (WaitPolicy), and from the
+// wrappers it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call
+// the layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
+// deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
+#pragma once
+
+#include "mpi/clock/Moment.hpp"
+#include "mpi/control/BlockedCall.hpp"
+#include "mpi/layer/UnpolledCall.hpp"
+
+#include "core/Monitor.hpp"
+
+#include "vcmon/deadlock/ProcessState.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+// One rank's answer to a state request.
+struct StateReply {
+  bool answered = false; // false: no answer before the deadline; nothing else is set
+  deadlock::ProcessState state;
+  WaitPlace place;
+  // Stamps it had sent the asker, over all communicators (its clock bounds only the sends that
+  // follow them).
+  std::uint64_t stamps_sent = 0;
+  // WaitRegistry::generation() of the rank when it answered.
+  std::uint64_t generation = 0;
+  // For each rank of the request's interest list, in order: stamps this rank had sent it and
+  // had received from it, over all communicators (after filing every stamp that had arrived).
+  std::vector<std::uint64_t> sent_to;
+  std::vector<std::uint64_t> received_from;
+  // And of those it received, how many wait in an inbox unclaimed by a posted receive (when
+  // asked for, Counts::Unclaimed).
+  std::vector<std::uint64_t> unclaimed_from;
+};
+
+class ControlChannel {
+public:
+  // At MPI_Init (collective over MPI_COMM_WORLD).
+  static void open(Monitor& monitor);
+  // At MPI_Finalize entry, at virtual time `entry_vt`: from here on this rank answers
+  // Finished; returns once every rank is in MPI_Finalize, so no decider can still be waiting
+  // for an answer, and this rank has taken in every request and null message sent to it and
+  // every answer it was owed (collective). Returns the latest rank's `entry_vt`.
+  static std::uint64_t finish(Monitor& monitor, std::uint64_t entry_vt);
+
+  // Answers the state requests that have arrived and takes in null messages; true when there
+  // were any. The caller charges the work to intrusion.
+  static bool serve(Monitor& monitor);
+  // From a wrapper of a running process entered at `entry`: serves at most every 100 us. The
+  // clock it answers with is `entry`'s: the layer's own work after it is intrusion, and a send
+  // stamped with `entry` must not precede the clock this process reported.
+  static void serve_if_due(Monitor& monitor, const Moment& entry) {
+    running_vt_ = entry.vt;
+    if (entry.rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
+      next_serve_rt_.store(entry.rt + kServePeriodNs, std::memory_order_relaxed);
+      serve(monitor);
+    }
+  }
+
+  // Asks each of `ranks` (world ranks, not this one) for its state and waits for the answers,
+  // serving requests meanwhile (two deciders may ask each other), but never longer than the
+  // reply deadline, nor once the calling thread's own blocked call (if any) is satisfied, nor
+  // for a rank that has sent this one a stamp since (its answer is moot) or that is stuck in an
+  // unpolled MPI call (it may be waiting for this one to move on). `interest`: world ranks
+  // whose stamp counts every reply carries; with `Counts::Unclaimed` also how many of those
+  // received wait in an inbox unclaimed by a posted receive (for a deadlock proof only: it
+  // makes every reply a word a rank longer).
+  enum class Counts : std::uint64_t { Stamps = 2, Unclaimed = 3 };
+  static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
+                                                std::span<const int> interest = {},
+                                                Counts counts = Counts::Stamps);
+
+  // Null-message baseline: announces to every other rank that this one sends nothing before
+  // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's
+  // floor keeps). `collective`: the instance (CollectiveWait's id) this rank waits in, 0 none.
+  static void announce_null(Monitor& monitor, std::uint64_t bound, std::uint64_t collective);
+  // The collective instance `rank`'s latest null message said it waits in (0: none). It stays
+  // there until the instance completes, which needs every member: a member that has not left
+  // it yet knows the other is still inside.
+  static std::uint64_t null_collective_of(int rank);
+
+  // The MPI call the layer cannot poll (UnpolledCall) that world rank `rank`, of this node, has
+  // been inside for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
+  // answer soon; nullopt when it is not stuck in one (or this process cannot tell).
+  static std::optional<UnpolledState> stuck_unpolled(Monitor& monitor, int rank);
+
+  // This process's state now, as it would answer.
+  static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);
+
+private:
+  static constexpr std::uint64_t kServePeriodNs = 100'000;
+  static inline std::atomic<std::uint64_t> next_serve_rt_{0};
+  // Written by every send: initial-exec TLS is one instruction, the default model in a
+  // shared library a call (like this_thread_state, core/ThisThread.hpp).
+  static inline thread_local std::uint64_t running_vt_ __attribute__((tls_model("initial-exec"))) =
+      0;
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,115 @@
+// A fixed-capacity map from MPI handles (MPICH: ints) to small records: open addressing,
+// preallocated, O(1), no allocation and no lock. Keys are claimed with a compare-and-swap, so
+// threads of an MPI_THREAD_MULTIPLE program may insert concurrently; a key is only ever
+// erased by the thread that completes or frees its handle.
+#pragma once
+
+#include "mpi/layer/CallerCounters.hpp"
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace vcmon::runtime::mpi {
+
+template <typename Value, std::size_t Capacity> class HandleTable {
+  static_assert(std::has_single_bit(Capacity), "capacity must be a power of two");
+
+public:
+  // 0 is never an MPICH handle (its kind bits are "invalid"); the two markers are never
+  // valid handles either (their object-kind bits name no object).
+  static constexpr std::int32_t kEmpty = 0;
+  static constexpr std::int32_t kErased = -1;
+  static constexpr std::int32_t kClaimed = -2;
+
+  // Stores `value` under `handle`; nullptr when the table is full.
+  Value* insert(std::int32_t handle, const Value& value) {
+    for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
+      std::int32_t key = keys_[i].load(std::memory_order_relaxed);
+      if ((key == kEmpty || key == kErased) && claim(keys_[i], key)) {
+        values_[i] = value;
+        keys_[i].store(handle, std::memory_order_release);
+        return &values_[i];
+      }
+    }
+    return nullptr;
+  }
+
+  Value* find(std::int32_t handle) {
+    const std::optional<std::size_t> i = index_of(handle);
+    return i ? &values_[*i] : nullptr;
+  }
+
+  void erase(std::int32_t handle) {
+    if (const std::optional<std::size_t> i = index_of(handle)) {
+      keys_[*i].store(kErased, std::memory_order_release);
+    }
+  }
+  // Erases the entry `value` (one this table returned), found or hidden.
+  void erase_entry(Value& value) {
+    keys_[slot_of(value)].store(kErased, std::memory_order_release);
+  }
+
+  // Hides the entry `value` from lookups and inserts, keeping it: MPI may give the handle of a
+  // request it completes to another thread's new request before this thread is done with the
+  // completion (MPI_THREAD_MULTIPLE), which then must not find or overwrite this entry.
+  void hide(Value& value) { keys_[slot_of(value)].store(kClaimed, std::memory_order_release); }
+  // Files a hidden entry under `handle` again (the request lives on).
+  void show(std::int32_t handle, Value& value) {
+    keys_[slot_of(value)].store(handle, std::memory_order_release);
+  }
+
+  // Whether a stored value satisfies `predicate` (a scan of the whole table: rare calls only).
+  template <typename Predicate> bool any_of(Predicate&& predicate) const {
+    for (std::size_t i = 0; i < Capacity; ++i) {
+      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
+      if (key != kEmpty && key != kErased && key != kClaimed && predicate(values_[i])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+private:
+  // Takes a free slot whose key read `key`. A compare-and-swap only when several threads may
+  // insert at once: a locked instruction right after MPI wrote a message into shared memory
+  // waits for that store (about 20 ns, on every Isend and Irecv).
+  static bool claim(std::atomic<std::int32_t>& slot, std::int32_t key) {
+    if (!CallerCounters::concurrent_callers()) {
+      slot.store(kClaimed, std::memory_order_relaxed);
+      return true;
+    }
+    return slot.compare_exchange_strong(key, kClaimed, std::memory_order_acquire);
+  }
+
+  std::optional<std::size_t> index_of(std::int32_t handle) const {
+    for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
+      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
+      if (key == handle) {
+        return i;
+      }
+      if (key == kEmpty) {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::size_t slot_of(const Value& value) const {
+    return static_cast<std::size_t>(&value - values_.data());
+  }
+
+  // Fibonacci hashing spreads MPICH's consecutive handle indices over the table.
+  static std::size_t home(std::int32_t handle) {
+    return (static_cast<std::uint32_t>(handle) * 2654435769u) >> (32 - std::countr_zero(Capacity));
+  }
+  static std::size_t next(std::size_t i) { return (i + 1) & (Capacity - 1); }
+
+  std::array<std::atomic<std::int32_t>, Capacity> keys_{};
+  std::array<Value, Capacity> values_{};
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,178 @@
+#include "mpi/requests/CompletionOrder.hpp"
+
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitPolicy.hpp"
+#include "mpi/requests/CompletionLedger.hpp"
+#include "mpi/requests/LayerWork.hpp"
+#include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/stamps/ReceivedSoFar.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wildcard/SafeDecision.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// A candidate whose stamp its request claimed when posted (PostedStamp), not in the inbox.
+constexpr std::size_t kNotInInbox = ~std::size_t{0};
+
+// The communicator all active requests receive on from specific sources, or nullptr.
+const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
+  const Shadow* shadow = nullptr;
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    const TrackedRequest* tracked = request_table().find(request);
+    if (tracked == nullptr) {
+      return nullptr;
+    }
+    const bool receive =
+        tracked->kind == TrackedRequest::Kind::Receive ||
+        (tracked->kind == TrackedRequest::Kind::PersistentReceive && tracked->active);
+    if (tracked->persistent() && !tracked->active) {
+      continue; // inactive: MPI ignores it
+    }
+    if (!receive || tracked->peer < 0 || (shadow != nullptr && tracked->shadow != shadow)) {
+      return nullptr;
+    }
+    shadow = tracked->shadow;
+  }
+  return shadow;
+}
+
+} // namespace
+
+std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction function,
+                                                   std::span<MPI_Request> requests, int* index,
+                                                   int* flag, MPI_Status* status) {
+  const Shadow* shadow = common_receive_shadow(requests);
+  if (shadow == nullptr) {
+    return std::nullopt;
+  }
+  const Moment call = Moment::now(monitor.clock());
+  const RequestsWait waiting({index_of(function), monitor.comm_site(index_of(function))}, call.vt,
+                             requests, RequestsWait::Needs::One);
+  SafeDecision decision(monitor, *shadow);
+  std::vector<vclock::WildcardCandidate> candidates;
+  std::vector<vclock::SenderBound> senders;
+  std::vector<std::size_t> claimed;
+  std::vector<PendingStamp> stamps; // the candidates' stamps, in their order
+  ReceivedSoFar sight;
+  std::uint64_t first_candidate_rt = 0;
+  std::optional<vclock::WildcardCandidate> chosen;
+  const auto attempt = [&](std::optional<std::uint64_t> horizon) {
+    candidates.clear();
+    senders.clear();
+    claimed.clear();
+    stamps.clear();
+    {
+      const StampProtocol::Hold hold; // the inbox, until the candidates are copied
+      StampProtocol::drain();
+      for (std::size_t i = 0; i < requests.size(); ++i) {
+        TrackedRequest* tracked =
+            requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+        if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
+          continue;
+        }
+        const int rank = shadow->world_rank_of(tracked->peer);
+        if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
+          if (StampProtocol::arrived(*shadow, tracked->stamp)) {
+            claimed.push_back(kNotInInbox);
+            candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
+            stamps.push_back(tracked->stamp.entry);
+          } else {
+            senders.push_back({rank, 0}); // its bound: below
+          }
+          continue;
+        }
+        // The stamp of this request's message: the first from its source matching its tag that
+        // an earlier request of the call has not claimed.
+        std::optional<std::size_t> entry;
+        for (std::size_t skip = 0;; ++skip) {
+          entry = shadow->inbox.find(tracked->peer, tracked->tag, skip);
+          if (!entry || std::find(claimed.begin(), claimed.end(), *entry) == claimed.end()) {
+            break;
+          }
+        }
+        if (entry) {
+          claimed.push_back(*entry);
+          candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
+          stamps.push_back(shadow->inbox[*entry]);
+        } else {
+          senders.push_back({rank, 0});
+        }
+      }
+      // Bounds and counts as the candidates were read: a stamp filed after them must not speak
+      // for a sender whose earlier message is not among them (ReceivedSoFar).
+      sight.read(monitor.world_size());
+    }
+    for (vclock::SenderBound& sender : senders) {
+      sender.earliest_send_ns = sight.bound_of(sender.source);
+    }
+    // A source with a stamp here cannot be overtaken by its own later messages.
+    std::erase_if(senders, [&](const vclock::SenderBound& s) {
+      return std::any_of(candidates.begin(), candidates.end(),
+                         [&](const auto& c) { return c.source == s.source; });
+    });
+    if (!candidates.empty() && first_candidate_rt == 0) {
+      first_candidate_rt = Moment::now(monitor.clock()).rt;
+    }
+    chosen = decision.decide(candidates, senders, sight, waiting, horizon);
+    return chosen.has_value();
+  };
+  if (flag != nullptr) {
+    ControlChannel::serve_if_due(monitor, call);
+    bool ready;
+    {
+      LayerWork work(monitor);
+      ready = attempt(call.vt);
+    }
+    if (!ready) {
+      *flag = 0;
+      *index = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    *flag = 1;
+  } else {
+    WaitPolicy::wait_until(monitor, waiting, [&] { return attempt(std::nullopt); });
+  }
+  const std::size_t i = chosen->slot;
+  const MPI_Request handle = requests[i];
+  TrackedRequest& tracked = *request_table().find(handle);
+  const PendingStamp stamp = stamps[static_cast<std::size_t>(
+      std::distance(candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
+                                                     [&](const auto& c) { return c.slot == i; })))];
+  // Its sender has sent: the data follows at once.
+  const Moment decided = Moment::now(monitor.clock());
+  const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer,
+                      &requests[i]);
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = WaitPolicy::block(
+      monitor, data,
+      [&] {
+        int done = 0;
+        PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
+        return done != 0;
+      },
+      [&] {
+        request_table().hide_while_completing(&tracked);
+        const int wait_rc = PMPI_Wait(&requests[i], st);
+        request_table().show_if_alive(requests[i], &tracked);
+        return wait_rc;
+      });
+  *index = static_cast<int>(i);
+  const std::uint64_t end_ns = monitor.clock().source().now_ns();
+  CompletionCharge charge(monitor, function, call, end_ns);
+  decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
+  RequestCompletion::completed(monitor, tracked, *st, rc, {call.vt, decided.rt},
+                               monitor.clock().real_at(end_ns), charge.update());
+  return rc;
+}
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,100 @@
+// Nonblocking receives from MPI_ANY_SOURCE (MPI_Irecv, MPI_Irecv_c), deferred (docs/design.md,
+// "Wildcard receives in virtual order"): posted to MPI at once, such a receive takes whichever
+// message reaches it first in real time, and under probe cost that is not the one the unmonitored
+// program gets (Waitany over a master's wildcard receives took its workers' results in real, not
+// virtual, order). Instead the program gets a generalized request, and the layer decides the
+// message the way a blocking wildcard receive does (WildcardReceive: the earliest virtual arrival
+// once safe), in the order the receives were posted, then posts the receive from that source and
+// completes the generalized request with the real receive's status.
+//
+// Decisions are tried whenever the layer runs (LayerWork), in every wait loop, and in the
+// completion calls; a completion call that waits decides without a horizon, any other only
+// among messages whose virtual arrival has passed (as MPI_Iprobe does). A deferred receive is
+// posted undecided, as MPI_ANY_SOURCE, when that must happen for MPI's matching to stay as
+// the program would see it: before any other receive or probe on its communicator matches,
+// before a call the layer cannot poll (UnpolledCall: a partner's synchronous send may wait
+// for it to match), and at MPI_Finalize.
+#pragma once
+
+#include "core/MpiFunctionTable.hpp"
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+
+#include "core/Monitor.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+
+namespace vcmon::runtime::mpi {
+
+class DeferredReceives {
+public:
+  // MPI_Irecv from MPI_ANY_SOURCE on `comm` (monitored by `shadow`, arguments checked): hands
+  // the program a generalized request in `*request` and returns true; false when it cannot be
+  // deferred (an intercommunicator, all slots in use, an undecided receive already posted as
+  // MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
+  static bool defer(Monitor& monitor, MpiFunction function, tables::SiteId site,
+                    const Shadow& shadow, MPI_Comm comm, void* buffer, MPI_Count count,
+                    MPI_Datatype datatype, int tag, const Moment& post, MPI_Request* request);
+
+  // Whether any deferred receive is not finished: one load.
+  static bool any() { return active_.load(std::memory_order_relaxed) != 0; }
+  // Whether any deferred receive is known, finished or not (its request may still be
+  // reported by a completion call): one load.
+  static bool exist() { return held_.load(std::memory_order_relaxed) != 0; }
+
+  // Decides what can be decided (`horizon`, `may_ask`: see SafeDecision::decide; only a caller
+  // that waits may ask other ranks) and completes the generalized requests whose receives
+  // completed.
+  static void progress(Monitor& monitor, std::optional<std::uint64_t> horizon, bool may_ask);
+  // What a waiting call does (control/WaitingWork.hpp): progress without a horizon, asking
+  // other ranks; true when any deferred receive was unfinished.
+  static bool progress_waiting(Monitor& monitor) {
+    if (!any()) {
+      return false;
+    }
+    progress(monitor, std::nullopt, true);
+    return true;
+  }
+
+  // Another receive or probe on `shadow`'s communicator is about to match: the undecided ones
+  // there are posted first, as MPI_ANY_SOURCE (MPI gives them the first messages).
+  static void before_matching(const Shadow& shadow);
+  // A call the layer cannot poll is about to start: every undecided receive is posted.
+  static void before_unpolled() {
+    if (any()) {
+      post_all_undecided();
+    }
+  }
+  static void post_all_undecided();
+
+  // The communicator of the deferred receive whose generalized request is `request`, or
+  // nullptr when it is none.
+  static const Shadow* shadow_of(MPI_Request request);
+  // The deferred receive whose generalized request is `request`, described for the deadlock
+  // check by the thread that waits for it: the earliest virtual time of a message already
+  // here that can end it (a candidate in its communicator's inbox, or the message it was
+  // decided for), nullopt when none is or `request` is no deferred receive's.
+  static std::optional<std::uint64_t> present_arrival(MPI_Request request);
+  // Whether a deferred receive on `shadow` is not finished (the shadow must live on).
+  static bool refers_to(const Shadow& shadow);
+
+  // The program's completion call entered at `call` reported `request` complete, at real time
+  // `end_rt`: the receive's timing goes into the records and `update`. False when `request`
+  // is not a deferred receive's.
+  static bool completed(Monitor& monitor, MPI_Request request, const Moment& call,
+                        std::uint64_t end_rt, ClockUpdate& update);
+  // MPI_Cancel and MPI_Request_free of a deferred receive's request, before PMPI's.
+  static void cancel(MPI_Request request);
+  static void free(Monitor& monitor, MPI_Request request);
+
+private:
+  static inline std::atomic<unsigned> active_{0};
+  static inline std::atomic<unsigned> held_{0};
+};
+
+} // namespace vcmon::runtime::mpi

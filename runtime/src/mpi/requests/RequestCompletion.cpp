@@ -1,0 +1,213 @@
+#include "mpi/requests/RequestCompletion.hpp"
+
+#include "mpi/requests/CompletionLedger.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/Receipt.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include <mutex>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+RequestTable& request_table() {
+  static RequestTable table;
+  return table;
+}
+
+void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
+                                  const MPI_Status& status, int error, const Moment& call,
+                                  std::uint64_t end_rt, ClockUpdate& update) {
+  if (request.persistent() && !request.active) {
+    return; // an inactive persistent request completes at once, with an empty status
+  }
+  switch (request.kind) {
+  case TrackedRequest::Kind::Send:
+    // Recorded when posted; the completion call holds the time it took.
+    if (update.ledger != nullptr) {
+      update.ledger->add_untimed(request.shadow->world_rank_of(request.peer));
+    }
+    break;
+  case TrackedRequest::Kind::Receive:
+  case TrackedRequest::Kind::PersistentReceive:
+    if (!Receipt::consumed_request(error, status)) {
+      StampProtocol::abandon(*request.shadow, request.stamp);
+    } else {
+      // The stamp claimed when the receive was posted, else (nullptr) taken in Receipt.
+      const bool claimed = StampProtocol::claimed(request.stamp);
+      const vclock::MessageStamp stamp =
+          claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
+      Receipt::taken(monitor, request.site, *request.shadow, request.post, request.own_ns, call,
+                     end_rt, error, status, update, claimed ? &stamp : nullptr);
+    }
+    break;
+  case TrackedRequest::Kind::SyncSend:
+  case TrackedRequest::Kind::PersistentSend:
+    if (request.layer != nullptr) {
+      int cancelled = 0;
+      PMPI_Test_cancelled(&status, &cancelled);
+      if (error == MPI_SUCCESS && !cancelled) {
+        LayerRequests::user_completed(monitor, *request.layer, call, update);
+      } else {
+        LayerRequests::withdraw(*request.layer);
+      }
+      request.layer = nullptr;
+    } else if (request.kind == TrackedRequest::Kind::PersistentSend) {
+      const std::int32_t partner = request.shadow->world_rank_of(request.peer);
+      monitor.record_com(request.site, partner, 0, 0, request.bytes);
+      if (update.ledger != nullptr) {
+        update.ledger->add_untimed(partner);
+      }
+    }
+    break;
+  case TrackedRequest::Kind::Collective:
+    LayerRequests::user_completed(monitor, *request.layer, call, update);
+    request.layer = nullptr;
+    break;
+  }
+  if (request.persistent()) {
+    request.active = false;
+  } else {
+    request_table().erase(request);
+  }
+}
+
+void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
+  if (request.kind == TrackedRequest::Kind::PersistentReceive) {
+    DeferredReceives::before_matching(*request.shadow);
+  }
+  request.post = Moment::now(monitor.clock());
+  request.active = true;
+  if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
+    StampProtocol::claim(*request.shadow, request.peer, request.tag, request.stamp);
+  }
+  if (request.kind != TrackedRequest::Kind::PersistentSend) {
+    return;
+  }
+  const Shadow& shadow = *request.shadow;
+  if (request.synchronous) {
+    request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
+                                                    request.bytes);
+  }
+  StampProtocol::send_stamp(
+      monitor.clock(), shadow, request.peer, request.tag,
+      {request.post.vt, request.post.rt, request.bytes, request.synchronous ? kSynchronous : 0});
+}
+
+void RequestCompletion::start_failed(TrackedRequest& request) {
+  request.active = false;
+  if (StampProtocol::claimed(request.stamp)) {
+    StampProtocol::abandon(*request.shadow, request.stamp);
+  }
+  if (request.layer != nullptr) {
+    LayerRequests::withdraw(*request.layer);
+    request.layer = nullptr;
+  }
+}
+
+void RequestCompletion::freed(TrackedRequest& request) {
+  // A freed request that is still active completes unseen: a synchronous send's reply still
+  // comes, unused.
+  if (request.layer != nullptr) {
+    LayerRequests::forget(*request.layer);
+  }
+  if (StampProtocol::claimed(request.stamp)) {
+    StampProtocol::release(*request.shadow, request.stamp);
+  }
+  request_table().erase(request);
+}
+
+namespace {
+std::mutex orphans_mutex;
+std::vector<MPI_Request> orphans;
+} // namespace
+
+void RequestCompletion::orphan(MPI_Request handle) {
+  const std::lock_guard lock(orphans_mutex);
+  orphans.push_back(handle);
+  orphan_count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RequestCompletion::poll_orphans_now(Monitor& monitor) {
+  const std::lock_guard lock(orphans_mutex);
+  std::erase_if(orphans, [&](MPI_Request handle) {
+    MPI_Request request = handle;
+    int done = 0;
+    MPI_Status status;
+    TrackedRequest* tracked = request_table().find(handle);
+    request_table().hide_while_completing(tracked);
+    const int error = PMPI_Test(&request, &done, &status);
+    request_table().show_if_alive(request, tracked);
+    if (!done) {
+      return false;
+    }
+    if (tracked != nullptr) {
+      if (!Receipt::consumed_request(error, status)) {
+        StampProtocol::abandon(*tracked->shadow, tracked->stamp);
+      } else if (StampProtocol::claimed(tracked->stamp)) {
+        const vclock::MessageStamp stamp = StampProtocol::finish(*tracked->shadow, tracked->stamp);
+        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status,
+                        &stamp);
+      } else {
+        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status);
+      }
+      request_table().erase(*tracked);
+    }
+    orphan_count_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  });
+}
+
+void RequestCompletion::free_orphans() {
+  const std::lock_guard lock(orphans_mutex);
+  for (MPI_Request request : orphans) {
+    if (TrackedRequest* tracked = request_table().find(request)) {
+      request_table().erase(*tracked);
+    }
+    PMPI_Request_free(&request);
+  }
+  orphans.clear();
+  orphan_count_.store(0, std::memory_order_relaxed);
+}
+
+CompletionBatch& CompletionBatch::for_this_thread() {
+  static thread_local CompletionBatch batch;
+  return batch;
+}
+
+bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
+  handles_.assign(requests.begin(), requests.end());
+  tracked_.resize(requests.size());
+  deferred_.assign(requests.size(), 0);
+  const bool deferring = DeferredReceives::exist();
+  bool any = false;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    tracked_[i] = requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+    deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring &&
+                   DeferredReceives::shadow_of(requests[i]) != nullptr;
+    any = any || tracked_[i] != nullptr || deferred_[i];
+  }
+  return any;
+}
+
+void CompletionBatch::hide_while_completing() {
+  for (TrackedRequest* tracked : tracked_) {
+    request_table().hide_while_completing(tracked);
+  }
+}
+
+void CompletionBatch::show_if_alive(const MPI_Request* after) {
+  for (std::size_t i = 0; i < tracked_.size(); ++i) {
+    request_table().show_if_alive(after[i], tracked_[i]);
+  }
+}
+
+MPI_Status* CompletionBatch::statuses(MPI_Status* user, int count) {
+  if (user != MPI_STATUSES_IGNORE) {
+    return user;
+  }
+  statuses_.resize(static_cast<std::size_t>(count));
+  return statuses_.data();
+}
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,85 @@
+// What happens when MPI reports a tracked request complete (Wait*, Test*), starts a persistent
+// one (Start, Startall) or frees one (Request_free). A call may complete several requests; it
+// collects them into one CompletionBatch so that the clock moves once, to the latest.
+#pragma once
+
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/requests/RequestTable.hpp"
+
+#include "core/Monitor.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <span>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+class RequestCompletion {
+public:
+  // `request` completed with `status` and `error` in a call entered at
+  // `call` whose PMPI part returned at real time `end_rt`.
+  static void completed(Monitor& monitor, TrackedRequest& request, const MPI_Status& status,
+                        int error, const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
+
+  // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post.
+  static void starting(Monitor& monitor, TrackedRequest& request);
+  // PMPI_Start failed: undo what starting() did.
+  static void start_failed(TrackedRequest& request);
+
+  // MPI_Request_free of a tracked request succeeded.
+  static void freed(TrackedRequest& request);
+
+  // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
+  // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
+  // and completes it itself once its message came, so that its stamp is taken and a
+  // synchronous sender answered: left behind, the next receive from that source took the stamp,
+  // and the sender's reply went unmatched.
+  static void orphan(MPI_Request handle);
+  // Completes the orphans whose messages came; one load when there are none.
+  static void poll_orphans(Monitor& monitor) {
+    if (orphan_count_.load(std::memory_order_relaxed) != 0) {
+      poll_orphans_now(monitor);
+    }
+  }
+  // At MPI_Finalize: frees those still waiting for their message, as the program did.
+  static void free_orphans();
+
+private:
+  static void poll_orphans_now(Monitor& monitor);
+  static inline std::atomic<unsigned> orphan_count_{0};
+};
+
+// The tracked requests among the arguments of one Wait*/Test* call, saved before PMPI nulls
+// the handles it completes, with statuses to complete them from when the user ignores them.
+// Per thread, grown to the largest call seen: no allocation in steady state.
+class CompletionBatch {
+public:
+  static CompletionBatch& for_this_thread();
+
+  // False when none of `requests` is tracked nor deferred (the call then needs nothing from
+  // the layer).
+  bool collect(std::span<const MPI_Request> requests);
+  TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
+  // Whether the request at `index` is a deferred receive's (DeferredReceives).
+  bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }
+  MPI_Request handle(int index) const { return handles_[static_cast<std::size_t>(index)]; }
+
+  // Around the PMPI call that may complete them (RequestTable::hide_while_completing);
+  // `after`: the program's handles after the call.
+  void hide_while_completing();
+  void show_if_alive(const MPI_Request* after);
+
+  // `user` unless it is MPI_STATUSES_IGNORE, else room for `count` statuses.
+  MPI_Status* statuses(MPI_Status* user, int count);
+
+private:
+  std::vector<MPI_Request> handles_;
+  std::vector<TrackedRequest*> tracked_;
+  std::vector<char> deferred_;
+  std::vector<MPI_Status> statuses_;
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,81 @@
+// What a Wait* call reports while it waits: the partners of its incomplete requests, OR for
+// Wait/Waitany/Waitsome... (one suffices) and AND for Waitall. A request the layer does not
+// know (another communicator, a generalized or I/O request) has no known partner: the call
+// then reports Running, which never makes a decider take an unsafe message.
+#include "mpi/control/BlockedCall.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/RequestTable.hpp"
+
+namespace vcmon::runtime::mpi {
+
+bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
+  bool any_active = false;
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    if (needs == Needs::All && done == 0) {
+      return false;
+    }
+    if (needs == Needs::One && done != 0) {
+      return true;
+    }
+    any_active = true;
+  }
+  return needs == Needs::All || !any_active;
+}
+
+void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thread) const {
+  state.activity =
+      needs_ == Needs::All ? deadlock::Activity::BlockedAll : deadlock::Activity::BlockedAny;
+  bool wildcard = false; // a deferred wildcard receive (DeferredReceives) is among them
+  for (const MPI_Request request : requests_) {
+    if (request == MPI_REQUEST_NULL) {
+      continue;
+    }
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    if (done) {
+      continue;
+    }
+    if (const Shadow* deferred = DeferredReceives::shadow_of(request)) {
+      wildcard = true;
+      add_peers(state, *deferred, MPI_ANY_SOURCE);
+      // Only the waiting thread reads its communicators' inboxes. A message already here
+      // ends the wait once decided: the wait is not blocked on anyone.
+      if (const auto present =
+              waiting_thread ? DeferredReceives::present_arrival(request) : std::nullopt) {
+        state.present_arrival_ns =
+            std::min(state.present_arrival_ns.value_or(deadlock::kNever), *present);
+      }
+      continue;
+    }
+    const TrackedRequest* tracked = request_table().find(request);
+    if (tracked == nullptr || tracked->shadow == nullptr ||
+        (tracked->persistent() && !tracked->active)) {
+      state.activity = deadlock::Activity::Running;
+      state.waits_on.clear();
+      return;
+    }
+    if (tracked->kind == TrackedRequest::Kind::Collective) {
+      if (tracked->shadow->id == 0) {
+        state.activity = deadlock::Activity::Running;
+        state.waits_on.clear();
+        return;
+      }
+      state.collective = (tracked->shadow->id << 32) ^ tracked->sequence;
+    }
+    add_peers(state, *tracked->shadow,
+              tracked->kind == TrackedRequest::Kind::Collective ? MPI_ANY_SOURCE : tracked->peer);
+  }
+  if (wildcard) {
+    // Any peer may end a wildcard receive: the whole wait is an OR-wait (beside an AND-wait's
+    // other parts, the bound of an OR-wait is lower, hence safe).
+    state.activity = deadlock::Activity::BlockedAny;
+    state.collective.reset();
+  }
+}
+
+} // namespace vcmon::runtime::mpi

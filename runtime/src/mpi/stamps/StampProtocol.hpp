@@ -1,0 +1,375 @@
+// The stamp protocol between the PMPI layers of two ranks (docs/pmpi.md, "Stamps"):
+//  - before the data of every point-to-point send to a real rank, a stamp (vclock::MessageStamp,
+//    common time base) leaves for the same destination, naming the communicator and the tag.
+//    It travels by StampMail (shared memory within a node, a message between nodes), ahead of the
+//    data, so that a wildcard decision can see it without pulling the data (docs/deadlock.md, "How
+//    the runtime uses it");
+//  - the receiver files arriving stamps per communicator: to the nonblocking receive from that
+//    source that claimed the next matching stamp when it was posted (in post order, as MPI
+//    matches), else into the communicator's inbox. A blocking receive waits, polling (so that
+//    it can answer the control channel meanwhile), until the first stamp from its source
+//    matching its tag is in the inbox, and takes it before it lets PMPI take the data; a
+//    nonblocking one that claimed none (a wildcard) takes it once the data matched. Stamps
+//    from one sender stay in the order they were sent, so MPI's non-overtaking rule per
+//    (source, communicator, tag) makes each the stamp of the data the receive gets;
+//  - a stamp flagged kSynchronous (Ssend, Issend, Ssend_init) is answered with the receiver's
+//    post time (SyncReply) on the shadow `replies` communicator, same tag, so that the sender
+//    completes no earlier than its partner arrived in virtual time.
+#pragma once
+
+#include "mpi/clock/Moment.hpp"
+#include "mpi/layer/CallerCounters.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/stamps/PostedStamp.hpp"
+#include "mpi/stamps/SenderBounds.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampCounts.hpp"
+#include "mpi/stamps/StampMail.hpp"
+
+#include "vcmon/vclock/MessageStamp.hpp"
+#include "vcmon/vclock/VirtualClock.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <sched.h>
+#include <span>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+inline constexpr std::uint32_t kSynchronous = 1u;
+
+// The receiver's post moment, answering a synchronous send.
+struct SyncReply {
+  std::uint64_t post_vt = 0;
+  std::uint64_t post_rt = 0;
+};
+
+class StampProtocol {
+public:
+  // Holds the stamps' lock for a scope. Any thread may file stamps into any communicator's
+  // inbox (MPI_THREAD_MULTIPLE), so the layer reads an inbox only under it; re-entrant, so that
+  // a reader may call the functions below inside. Nothing unless several threads may be in MPI.
+  class Hold {
+  public:
+    Hold()
+        : lock_(CallerCounters::concurrent_callers() && !held_ ? &StampProtocol::lock_ : nullptr) {
+      if (lock_ != nullptr) {
+        while (lock_->test_and_set(std::memory_order_acquire)) {
+          sched_yield();
+        }
+        held_ = true;
+      }
+    }
+    ~Hold() {
+      if (lock_ != nullptr) {
+        held_ = false;
+        lock_->clear(std::memory_order_release);
+      }
+    }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+  private:
+    std::atomic_flag* lock_;
+  };
+
+  // Bytes of the message when PMPI will certainly accept the send's arguments, else nullopt:
+  // a send that fails must not leave a stamp behind, and a bad rank or tag must reach the
+  // user's error handler from PMPI, never from the layer.
+  template <typename Count>
+  static std::optional<std::uint64_t> checked_bytes(const Shadow& shadow, Count count,
+                                                    MPI_Datatype datatype, int dest, int tag) {
+    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= shadow.peers || tag < 0 ||
+        tag > Layer::tag_ub()) {
+      return std::nullopt;
+    }
+    MPI_Count size = 0;
+    if (PMPI_Type_size_c(datatype, &size) != MPI_SUCCESS) {
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  }
+
+  // Whether PMPI will accept a receive's arguments: a Sendrecv whose receiving half is
+  // rejected sends nothing either, so its send must not be stamped.
+  template <typename Count>
+  static bool receivable(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
+                         int tag) {
+    return count >= 0 && datatype != MPI_DATATYPE_NULL &&
+           (source == MPI_ANY_SOURCE || source == MPI_PROC_NULL ||
+            (source >= 0 && source < shadow.peers)) &&
+           (tag == MPI_ANY_TAG || (tag >= 0 && tag <= Layer::tag_ub()));
+  }
+
+  // The stamp shows the send time on `clock`: never earlier than a time this process showed
+  // before (its stamps, its state replies, its null messages' bounds), which receivers took
+  // as a bound on its sends.
+  // Counted before it leaves: the data follows the stamp as soon as it has left, and its
+  // receiver waits for the data from the moment it sees the stamp.
+  static void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
+                         vclock::MessageStamp stamp) {
+    stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
+    const int world_dest = shadow.world_rank_of(dest);
+    StampCounts::sent(world_dest);
+    const Hold hold;
+    StampMail::post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
+  }
+
+  // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
+  // any; first files what has arrived from `source`.
+  static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+    const Hold hold;
+    collect(shadow, source);
+    return take_filed(shadow, source, tag);
+  }
+
+  // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
+  // any, left there; first files what has arrived from `source`.
+  static std::optional<PendingStamp> peek(const Shadow& shadow, int source, int tag) {
+    const Hold hold;
+    collect(shadow, source);
+    const std::optional<std::size_t> index = shadow.inbox.find(source, tag);
+    return index ? std::optional<PendingStamp>(shadow.inbox[*index]) : std::nullopt;
+  }
+
+  // Takes `chosen` (a wildcard's decision, for a receive with `tag`) if it is still the first
+  // stamp of its source matching `tag`: another thread receiving on the communicator may have
+  // taken it since (the caller then decides again).
+  static bool take_if_first(const Shadow& shadow, const PendingStamp& chosen, int tag) {
+    const Hold hold;
+    const std::optional<std::size_t> index = shadow.inbox.find(chosen.source, tag);
+    if (!index || shadow.inbox[*index].stamp != chosen.stamp) {
+      return false;
+    }
+    shadow.inbox.take(*index);
+    return true;
+  }
+
+  // A stamp taken for a receive that then failed without consuming its message: again the
+  // first of its source.
+  static void give_back(const Shadow& shadow, const PendingStamp& entry) {
+    const Hold hold;
+    file_first(shadow, entry);
+  }
+
+  // Whether the sender of the next message from `source` matching `tag` has sent it.
+  static bool present(const Shadow& shadow, int source, int tag) {
+    const Hold hold;
+    collect(shadow, source);
+    return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
+  }
+
+  // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
+  // before the data, or right after a buffered send's data).
+  static vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
+    std::optional<PendingStamp> taken;
+    poll_until([&] { return (taken = try_take(shadow, source, tag)).has_value(); });
+    return taken->stamp;
+  }
+
+  // Claims the stamp of a nonblocking receive from `source` (not MPI_ANY_SOURCE) with `tag`,
+  // just posted: the first such stamp in the inbox, else the next to arrive that no receive
+  // posted earlier claimed. `posted` must not move until finished.
+  static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
+    const Hold hold;
+    collect(shadow, source);
+    if (const auto pulled = take_filed(shadow, source, tag)) {
+      posted.entry = *pulled;
+      posted.state = PostedStamp::State::Held;
+      return;
+    }
+    posted.entry = {source, tag, {}};
+    posted.state = PostedStamp::State::Pending;
+    shadow.claims.push_back(&posted);
+  }
+
+  // Whether `posted` claimed a stamp (its receive is from a specific source and was posted
+  // tracked); read under the lock, which a thread filing the stamp holds as it writes.
+  static bool claimed(const PostedStamp& posted) {
+    const Hold hold;
+    return posted.state != PostedStamp::State::None;
+  }
+
+  // Whether a receive on `shadow` claimed a stamp that has not arrived (the shadow must live).
+  static bool has_claims(const Shadow& shadow) {
+    const Hold hold;
+    return !shadow.claims.empty();
+  }
+
+  // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
+  static bool arrived(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold;
+    if (posted.state == PostedStamp::State::Pending) {
+      collect(shadow, posted.entry.source);
+    }
+    return posted.state == PostedStamp::State::Held;
+  }
+
+  // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
+  static vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
+    poll_until([&] { return arrived(shadow, posted); });
+    posted.state = PostedStamp::State::None;
+    return posted.entry.stamp;
+  }
+
+  // Gives the claimed stamp up: the receive completed without taking data (cancelled, or it
+  // failed). A stamp it held goes to the next receive that claims it, as MPI gives the
+  // message to the next matching receive.
+  static void abandon(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold;
+    if (posted.state == PostedStamp::State::Held) {
+      file_first(shadow, posted.entry);
+    }
+    unclaim(shadow, posted);
+  }
+
+  // Lets the claimed stamp go with a request the program freed while active: its receive
+  // completes unseen, like the data's.
+  static void release(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold;
+    unclaim(shadow, posted);
+  }
+
+  // Files every stamp that has arrived, from anyone (wildcard decisions).
+  static void drain() {
+    const Hold hold;
+    adopt_orphans();
+    StampMail::collect_all([](int sender, const StampMessage& message) { file(sender, message); });
+  }
+
+  // Per world rank below `counts.size()`, the stamps from it that wait in an inbox, claimed by
+  // no posted receive. A blocking send whose receiver holds none of its sender's stamps
+  // unclaimed (and has all of them) is held by a receive MPI will match: it ends without the
+  // receiver doing more than driving MPI's progress. (Orphans, of communicators the receiver
+  // has yet to make, are not counted: a proof that leans on this only ever holds back.)
+  static void count_unclaimed(std::span<std::uint64_t> counts) {
+    const Hold hold;
+    std::fill(counts.begin(), counts.end(), 0);
+    ShadowCommunicators::for_each([&](const Shadow& shadow) {
+      for (std::size_t i = 0; i < shadow.inbox.size(); ++i) {
+        const int rank = shadow.world_rank_of(shadow.inbox[i].source);
+        if (rank >= 0 && static_cast<std::size_t>(rank) < counts.size()) {
+          ++counts[static_cast<std::size_t>(rank)];
+        }
+      }
+    });
+  }
+
+  // The sender posts the receive of the reply before its data leaves.
+  static void post_reply_receive(const Shadow& shadow, int dest, int tag, SyncReply& reply,
+                                 MPI_Request& request) {
+    PMPI_Irecv(&reply, sizeof reply, MPI_BYTE, dest, tag, shadow.duplicate, &request);
+  }
+
+  static void send_reply(const Shadow& shadow, int source, int tag, const Moment& post) {
+    const SyncReply reply{post.vt, post.rt};
+    PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.duplicate);
+  }
+
+private:
+  static constexpr unsigned kPollsPerYield = 64;
+
+  // A stamp that was sent is there within a few polls (between nodes, in flight).
+  template <typename Ready> static void poll_until(Ready&& ready) {
+    for (unsigned polls = 1; !ready(); ++polls) {
+      if (polls % kPollsPerYield == 0) {
+        sched_yield();
+      }
+    }
+  }
+
+  // The private functions below run under the lock (Hold).
+  static std::optional<PendingStamp> take_filed(const Shadow& shadow, int source, int tag) {
+    if (!shadow.inbox.empty()) {
+      if (const auto index = shadow.inbox.find(source, tag)) {
+        return shadow.inbox.take(*index);
+      }
+    }
+    return std::nullopt;
+  }
+
+  static void unclaim(const Shadow& shadow, PostedStamp& posted) {
+    if (posted.state == PostedStamp::State::Pending) {
+      std::erase(shadow.claims, &posted);
+    }
+    posted.state = PostedStamp::State::None;
+  }
+
+  // Files what has arrived from peer `source` of `shadow`.
+  static void collect(const Shadow& shadow, int source) {
+    adopt_orphans();
+    StampMail::collect(shadow.world_rank_of(source),
+                       [](int sender, const StampMessage& message) { file(sender, message); });
+  }
+
+  // A stamp from world rank `sender` taken out of its transport: its send time bounds the
+  // sender's sends from below, and it is counted whatever becomes of it (a null message from
+  // `sender` holds once every stamp sent before it has arrived).
+  static void file(int sender, const StampMessage& message) {
+    StampCounts::received(sender);
+    SenderBounds::raise(sender, message.stamp.send_vt_ns);
+    place(message);
+  }
+
+  // The stamp goes to its communicator; one whose communicator this process has yet to create
+  // waits (orphans), one of a communicator it freed is dropped.
+  static void place(const StampMessage& message) {
+    const Shadow* shadow = ShadowCommunicators::find_by_id(message.communicator);
+    if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
+      deliver(*shadow, {message.source, message.tag, message.stamp});
+    } else if (ShadowCommunicators::future_id(message.communicator)) {
+      orphans_.push_back(message);
+    }
+  }
+
+  // Files the orphans again: their communicators may exist by now.
+  static void adopt_orphans() {
+    if (orphans_.empty()) {
+      return;
+    }
+    std::vector<StampMessage> waiting;
+    waiting.swap(orphans_);
+    for (const StampMessage& message : waiting) {
+      place(message);
+    }
+  }
+
+  // To the first receive that claimed a stamp like it, else to the end of the inbox.
+  static void deliver(const Shadow& shadow, const PendingStamp& entry) {
+    if (!claim_for(shadow, entry)) {
+      shadow.inbox.add(entry);
+    }
+  }
+  // The same for a stamp given back: it is again the first of its source.
+  static void file_first(const Shadow& shadow, const PendingStamp& entry) {
+    if (!claim_for(shadow, entry)) {
+      shadow.inbox.put_back(entry);
+    }
+  }
+
+  static bool claim_for(const Shadow& shadow, const PendingStamp& entry) {
+    for (auto it = shadow.claims.begin(); it != shadow.claims.end(); ++it) {
+      PostedStamp& posted = **it;
+      if (posted.entry.source == entry.source &&
+          (posted.entry.tag == MPI_ANY_TAG || posted.entry.tag == entry.tag)) {
+        posted.entry = entry;
+        posted.state = PostedStamp::State::Held;
+        shadow.claims.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static inline std::vector<StampMessage> orphans_;
+  // Filing, the inbox and the claims, while several threads may be in MPI (Hold).
+  static inline std::atomic_flag lock_;
+  static inline thread_local bool held_ = false;
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,64 @@
+// The decision of one nondeterministic event by virtual time (docs/design.md, "Wildcard receives in
+// virtual order" and "Waiting cycles"), shared by wildcard receives and probes (candidates: stamps
+// that have arrived) and by Waitany/Testany/Waitsome/Testsome (candidates: receive requests whose
+// stamps have arrived). First the rule over the bounds at hand; while it says Wait,
+// VCMON_DEADLOCK=cycle asks the blocking senders and those they wait for (CycleBreaker, with a
+// back-off from 50 us doubling to 10 ms between rounds), VCMON_DEADLOCK=nullmsg announces this
+// process's bound and waits for the others'.
+// A rank of this node stuck inside an MPI call the layer cannot poll (a one-sided lock, say,
+// that may wait for this very process) cannot answer; after a while it is assumed to wait for
+// the decider (ControlStateExchange), and a decision resting on that is counted as forced: it
+// may not be the message the unmonitored run takes, but waiting could hang the program.
+#pragma once
+
+#include "mpi/control/BlockedCall.hpp"
+#include "mpi/control/NullAnnouncer.hpp"
+#include "mpi/stamps/ReceivedSoFar.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+
+#include "core/Monitor.hpp"
+
+#include "vcmon/vclock/WildcardOrder.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace vcmon::runtime::mpi {
+
+class __attribute__((visibility("hidden"))) SafeDecision {
+public:
+  SafeDecision(Monitor& monitor, const Shadow& shadow) : monitor_(monitor), shadow_(shadow) {}
+
+  // Candidates and senders name world ranks; `sight` was read with them, under one hold.
+  // `waiting`: the decider's own wait, for state requests. `horizon`: Test-style calls report
+  // only arrivals up to it. The candidate to take now, or nullopt.
+  // `may_ask`: false where the caller must not wait for answers (outside any wait): only the
+  // bounds at hand decide then.
+  std::optional<vclock::WildcardCandidate>
+  decide(std::span<const vclock::WildcardCandidate> candidates,
+         std::span<const vclock::SenderBound> senders, const ReceivedSoFar& sight,
+         const BlockedCall& waiting, std::optional<std::uint64_t> horizon, bool may_ask = true);
+
+  // Counts the decision taken (and the safety wait since the first candidate came, at real
+  // time `first_candidate_rt`, 0: none, until `decided_rt`) and traces it: `function`
+  // took the stamp `stamp`.
+  void record(unsigned function, const PendingStamp& stamp, std::uint64_t first_candidate_rt,
+              std::uint64_t decided_rt) const;
+
+private:
+  std::optional<vclock::WildcardCandidate>
+  break_cycle(std::span<const vclock::WildcardCandidate> candidates, const ReceivedSoFar& sight,
+              const BlockedCall& waiting);
+
+  Monitor& monitor_;
+  const Shadow& shadow_;
+  std::optional<vclock::WildcardCandidate> permitted_; // what cycle breaking allowed
+  bool broke_cycle_ = false;
+  bool forced_ = false;
+  std::uint64_t next_ask_rt_ = 0;
+  std::uint64_t backoff_ns_ = 50'000;
+  NullAnnouncer announcer_;
+};
+
+} // namespace vcmon::runtime::mpi

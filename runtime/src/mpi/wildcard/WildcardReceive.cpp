@@ -1,0 +1,76 @@
+#include "mpi/wildcard/WildcardReceive.hpp"
+
+#include "mpi/clock/Moment.hpp"
+#include "mpi/stamps/ReceivedSoFar.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
+                                 std::uint64_t post_vt)
+    : monitor_(monitor), shadow_(shadow), tag_(tag),
+      wait_(place, post_vt, shadow, MPI_ANY_SOURCE, tag), decision_(monitor, shadow) {}
+
+std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
+                                                     bool may_ask) {
+  // Scratch per thread: no allocation once grown. A candidate's slot indexes `stamps`.
+  static thread_local std::vector<vclock::WildcardCandidate> candidates;
+  static thread_local std::vector<PendingStamp> stamps;
+  static thread_local std::vector<vclock::SenderBound> senders;
+  static thread_local std::vector<char> seen_source;
+  static thread_local ReceivedSoFar sight;
+  candidates.clear();
+  stamps.clear();
+  senders.clear();
+  seen_source.assign(static_cast<std::size_t>(shadow_.peers), 0);
+  {
+    const StampProtocol::Hold hold;
+    StampProtocol::drain();
+    const StampInbox& inbox = shadow_.inbox;
+    for (std::size_t i = 0; i < inbox.size(); ++i) {
+      const PendingStamp& entry = inbox[i];
+      char& seen = seen_source[static_cast<std::size_t>(entry.source)];
+      if (!seen && (tag_ == MPI_ANY_TAG || entry.tag == tag_)) {
+        seen = 1;
+        candidates.push_back(
+            {shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, stamps.size()});
+        stamps.push_back(entry);
+      }
+    }
+    // Bounds and counts as the candidates were read: a stamp filed after them must not speak
+    // for a sender whose earlier message is not among them.
+    sight.read(monitor_.world_size());
+  }
+  for (int peer = 0; peer < shadow_.peers; ++peer) {
+    if (peer != shadow_.self && !seen_source[static_cast<std::size_t>(peer)]) {
+      const int rank = shadow_.world_rank_of(peer);
+      senders.push_back({rank, sight.bound_of(rank)});
+    }
+  }
+  if (candidates.empty()) {
+    wait_.set_present_arrival(std::nullopt);
+    return std::nullopt;
+  }
+  if (first_candidate_rt_ == 0) {
+    first_candidate_rt_ = Moment::now(monitor_.clock()).rt;
+  }
+  std::uint64_t earliest = candidates.front().arrival_ns;
+  for (const auto& c : candidates) {
+    earliest = std::min(earliest, c.arrival_ns);
+  }
+  wait_.set_present_arrival(earliest);
+  const auto chosen = decision_.decide(candidates, senders, sight, wait_, horizon, may_ask);
+  if (!chosen) {
+    return std::nullopt;
+  }
+  return stamps[chosen->slot];
+}
+
+void WildcardReceive::taken(unsigned function, const PendingStamp& stamp) {
+  decision_.record(function, stamp, first_candidate_rt_,
+                   first_candidate_rt_ != 0 ? Moment::now(monitor_.clock()).rt : 0);
+}
+
+} // namespace vcmon::runtime::mpi

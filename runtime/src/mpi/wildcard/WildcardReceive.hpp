@@ -1,0 +1,45 @@
+// A receive or probe from MPI_ANY_SOURCE (docs/design.md, "Wildcard receives in virtual order"): it
+// pulls the stamps that have arrived on the communicator's shadow, takes as candidate the first
+// stamp of each source that matches its tag (later ones cannot overtake it), bounds every other
+// peer by what is known of it, and lets SafeDecision pick. The chosen stamp stays in the inbox: the
+// receive takes it, a probe leaves it for the receive that follows.
+#pragma once
+
+#include "mpi/control/BlockedCall.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/wildcard/SafeDecision.hpp"
+
+#include "core/Monitor.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace vcmon::runtime::mpi {
+
+class __attribute__((visibility("hidden"))) WildcardReceive {
+public:
+  WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
+                  std::uint64_t post_vt);
+
+  // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,
+  // `may_ask`: see SafeDecision::decide.
+  std::optional<PendingStamp> attempt(std::optional<std::uint64_t> horizon, bool may_ask = true);
+  // Whether a candidate is there (the decider then waits for safety, not for a message).
+  bool has_candidate() const { return first_candidate_rt_ != 0; }
+
+  // What this receive waits in, for the wait loop and state requests.
+  const PeerWait& wait() const { return wait_; }
+
+  // Counts the decision (and its safety wait) and traces it; `stamp` is the one taken.
+  void taken(unsigned function, const PendingStamp& stamp);
+
+private:
+  Monitor& monitor_;
+  const Shadow& shadow_;
+  int tag_;
+  PeerWait wait_;
+  SafeDecision decision_;
+  std::uint64_t first_candidate_rt_ = 0;
+};
+
+} // namespace vcmon::runtime::mpi

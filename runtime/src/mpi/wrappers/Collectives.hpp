@@ -1,0 +1,130 @@
+// Collectives synchronise virtual time (docs/design.md, "Virtual time of a collective"): every
+// participant leaves at the latest participant's virtual entry plus the operation's own cost. The
+// layer reduces the entries (CollectiveEntry: virtual and real moments, and which collective each
+// member called) on the shadow communicator: before the user's blocking collective, or as a
+// nonblocking reduction posted with the user's nonblocking one and tracked with its request.
+// Collectives may synchronise in MPI, so the extra reduction changes no correct program's outcome;
+// members that call different collectives at the same position are reported (CollectiveEntry).
+#pragma once
+
+#include "core/MpiFunctionTable.hpp"
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/control/CollectiveEntry.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitPolicy.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/layer/UnpolledCall.hpp"
+#include "mpi/requests/LayerRequests.hpp"
+#include "mpi/requests/LayerWork.hpp"
+#include "mpi/requests/RequestTable.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace vcmon::runtime::mpi {
+
+class Collectives {
+public:
+  // Bytes of this rank's block (`count` elements of `datatype`); 0 when not meaningful.
+  template <typename Count> static std::uint64_t bytes_of(Count count, MPI_Datatype datatype) {
+    MPI_Count size = 0;
+    if (count <= 0 || datatype == MPI_DATATYPE_NULL ||
+        PMPI_Type_size_c(datatype, &size) != MPI_SUCCESS) {
+      return 0;
+    }
+    return static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(size);
+  }
+
+  // `bytes()` is evaluated only when monitoring. `root`: -1 when it has none.
+  template <typename Bytes, typename Call>
+  static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr) {
+      return pmpi();
+    }
+    tables::SiteId site;
+    std::uint64_t block_bytes;
+    Moment entry;
+    CollectiveEntry reduced;
+    {
+      LayerWork work(*monitor);
+      site = monitor->comm_site(index_of(function));
+      block_bytes = bytes();
+      entry = Moment::now(monitor->clock());
+      ControlChannel::serve_if_due(*monitor, entry);
+    }
+    // The entry reduction is nonblocking and polled: a member waiting for the others answers
+    // the control channel meanwhile. Once it completed, every member is in the collective.
+    const std::uint64_t sequence = shadow->collectives_entered++;
+    CollectiveEntry mine(entry, call_of(*monitor, *shadow, function, root, site));
+    MPI_Request reduction = MPI_REQUEST_NULL;
+    PMPI_Iallreduce(mine.words(), reduced.words(), 1, CollectiveEntry::datatype(),
+                    CollectiveEntry::reduction(), shadow->duplicate, &reduction);
+    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
+    WaitPolicy::wait_until(*monitor, wait, [&] {
+      int done = 0;
+      PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
+    check_collective_match(reduced, sequence);
+    shadow->entered_by_all.store(sequence + 1, std::memory_order_relaxed);
+    // Everyone is there once the reduction returned: from here on the collective takes its
+    // own time (the reduction itself is the layer's).
+    const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
+    int rc;
+    {
+      const UnpolledCall inside(start_rt);
+      rc = pmpi();
+    }
+    const std::uint64_t end_ns = monitor->clock().source().now_ns();
+    ClockUpdate update;
+    LayerWork work(*monitor, end_ns, update);
+    const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
+    monitor->record_com(site, tables::ComRecord::kCollective, own,
+                        elapsed(entry.vt, reduced.latest_vt()), block_bytes);
+    update.include(std::max(entry.vt, reduced.latest_vt()) + own);
+    return rc;
+  }
+
+  template <typename Bytes, typename Call>
+  static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
+                         MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr) {
+      return pmpi();
+    }
+    TrackedRequest tracked;
+    tracked.kind = TrackedRequest::Kind::Collective;
+    tracked.shadow = shadow;
+    tracked.sequence = shadow->collectives_entered++;
+    {
+      LayerWork work(*monitor);
+      tracked.site = monitor->comm_site(index_of(function));
+      tracked.post = Moment::now(monitor->clock());
+      tracked.layer = &LayerRequests::post_collective_entry(
+          *shadow, tracked.site, bytes(), tracked.sequence,
+          CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));
+    }
+    const int rc = pmpi();
+    LayerWork work(*monitor);
+    if (rc != MPI_SUCCESS || request_table().insert(*request, tracked) == nullptr) {
+      LayerRequests::withdraw(*tracked.layer);
+    }
+    return rc;
+  }
+
+private:
+  static CollectiveCall call_of(const Monitor& monitor, const Shadow& shadow, MpiFunction function,
+                                int root, tables::SiteId site) {
+    // An intercommunicator's two groups give different roots (MPI_ROOT, MPI_PROC_NULL, a rank).
+    return {index_of(function), shadow.inter ? -1 : root, site, monitor.world_rank()};
+  }
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,364 @@
+// MPI_Wait*, MPI_Test*, MPI_Start, MPI_Startall, MPI_Request_free. Requests the layer does not
+// track go straight to PMPI after one table lookup each.
+#include "core/MpiFunctionTable.hpp"
+#include "mpi/clock/CallTime.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitPolicy.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/requests/CompletionLedger.hpp"
+#include "mpi/requests/CompletionOrder.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/LayerWork.hpp"
+#include "mpi/requests/RequestCompletion.hpp"
+
+#include <mpi.h>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// Runs a blocking completion call once it would return, waiting in the layer meanwhile.
+// `call`: when the call was entered, if the caller has read it (else read here).
+template <typename Call>
+int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
+              RequestsWait::Needs needs, Call&& pmpi, const Moment* call = nullptr) {
+  if (monitor == nullptr) {
+    return pmpi();
+  }
+  const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+  const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
+                          requests, needs);
+  return WaitPolicy::block(
+      *monitor, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+}
+
+// Runs a completion call: a blocking one once it would return, waiting in the layer
+// meanwhile (its loop decides deferred receives); a nonblocking one after serving the control
+// channel if due and deciding the deferred receives whose messages' virtual arrival passed.
+// `call`: the call's entry, if the caller has read it.
+template <typename Call>
+int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
+                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
+  if (blocking) {
+    return wait_then(monitor, function, requests, needs, pmpi, call);
+  }
+  if (monitor != nullptr) {
+    const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+    ControlChannel::serve_if_due(*monitor, entry);
+    if (DeferredReceives::any()) {
+      LayerWork work(*monitor);
+      DeferredReceives::progress(*monitor, entry.vt, true);
+    }
+  }
+  return pmpi();
+}
+
+// Reports a deferred receive's request the call completed (DeferredReceives).
+void deferred_completed(Monitor& monitor, MpiFunction function, MPI_Request handle,
+                        const Moment& call, std::uint64_t end_ns) {
+  CompletionCharge charge(monitor, function, call, end_ns);
+  DeferredReceives::completed(monitor, handle, call, monitor.clock().real_at(end_ns),
+                              charge.update());
+}
+
+// One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
+template <typename Call>
+int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status, const int* done,
+                 bool blocking, Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  const MPI_Request handle = *request;
+  TrackedRequest* tracked =
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
+  const auto run = [&](MPI_Status* st, const Moment* call) {
+    return run_completion(monitor, function, {request, 1}, RequestsWait::Needs::All, blocking, call,
+                          [&] {
+                            request_table().hide_while_completing(tracked);
+                            const int rc = pmpi(st);
+                            request_table().show_if_alive(*request, tracked);
+                            return rc;
+                          });
+  };
+  if (tracked == nullptr) {
+    if (monitor == nullptr || DeferredReceives::shadow_of(handle) == nullptr) {
+      const CallTime time(monitor, function);
+      return run(status, nullptr);
+    }
+    const Moment call = Moment::now(monitor->clock());
+    const int rc = run(status, &call);
+    if (done == nullptr || *done) {
+      deferred_completed(*monitor, function, handle, call, monitor->clock().source().now_ns());
+    } else {
+      record_call_time(*monitor, function, call.vt);
+    }
+    return rc;
+  }
+  const Moment call = Moment::now(monitor->clock());
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = run(st, &call);
+  if (done != nullptr && !*done) {
+    record_call_time(*monitor, function, call.vt);
+    return rc;
+  }
+  const std::uint64_t end_ns = monitor->clock().source().now_ns();
+  CompletionCharge charge(*monitor, function, call, end_ns);
+  RequestCompletion::completed(*monitor, *tracked, *st, rc, call, monitor->clock().real_at(end_ns),
+                               charge.update());
+  return rc;
+}
+
+// Several requests: Waitall/Testall/Waitany/Testany/Waitsome/Testsome. `pmpi(MPI_Status*)`
+// runs the call; `each_completed(visit)` then calls visit(request index, status) for every
+// request it completed.
+template <typename Call, typename EachCompleted>
+int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_Status* statuses,
+                  bool blocking, RequestsWait::Needs needs, Call&& pmpi,
+                  EachCompleted&& each_completed) {
+  Monitor* monitor = Layer::monitor();
+  const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
+  CompletionBatch& batch = CompletionBatch::for_this_thread();
+  const auto run = [&](MPI_Status* st, const Moment* call) {
+    return run_completion(monitor, function, all, needs, blocking, call, [&] {
+      batch.hide_while_completing();
+      const int rc = pmpi(st);
+      batch.show_if_alive(requests);
+      return rc;
+    });
+  };
+  if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
+    const CallTime time(monitor, function);
+    return run(statuses, nullptr);
+  }
+  const Moment call = Moment::now(monitor->clock());
+  MPI_Status* const st = batch.statuses(statuses, count);
+  const int rc = run(st, &call);
+  const std::uint64_t end_ns = monitor->clock().source().now_ns();
+  const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
+  CompletionCharge charge(*monitor, function, call, end_ns);
+  ClockUpdate& update = charge.update();
+  each_completed(st, [&](int index, const MPI_Status& status) {
+    if (batch.deferred(index)) {
+      DeferredReceives::completed(*monitor, batch.handle(index), call, end_rt, update);
+    } else if (TrackedRequest* tracked = batch.tracked(index)) {
+      // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
+      const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+      if (error != MPI_ERR_PENDING) {
+        RequestCompletion::completed(*monitor, *tracked, status, error, call, end_rt, update);
+      }
+    }
+  });
+  return rc;
+}
+
+// Waitall/Testall: every request, in order, when `*done`.
+auto all_of(int count, const int* done) {
+  return [count, done](MPI_Status* st, auto&& visit) {
+    if (done == nullptr || *done) {
+      for (int i = 0; i < count; ++i) {
+        visit(i, st[i]);
+      }
+    }
+  };
+}
+
+// Waitany/Testany: the one at `*index`.
+auto the_one_at(const int* index) {
+  return [index](MPI_Status* st, auto&& visit) {
+    if (*index != MPI_UNDEFINED) {
+      visit(*index, *st);
+    }
+  };
+}
+
+// Waitsome/Testsome: statuses[j] belongs to indices[j].
+auto those_at(const int* outcount, const int* indices) {
+  return [outcount, indices](MPI_Status* st, auto&& visit) {
+    if (*outcount != MPI_UNDEFINED) {
+      for (int j = 0; j < *outcount; ++j) {
+        visit(indices[j], st[j]);
+      }
+    }
+  };
+}
+
+// Waitany and Testany (`flag`: nullptr for Waitany) in the order of virtual arrival when it
+// applies, else as PMPI completes.
+template <typename Call>
+int complete_any(MpiFunction function, int count, MPI_Request requests[], int* index, int* flag,
+                 MPI_Status* status, Call&& pmpi) {
+  if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, function, {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
+      return *rc;
+    }
+  }
+  return complete_many(function, count, requests, status, flag == nullptr, RequestsWait::Needs::One,
+                       pmpi, the_one_at(index));
+}
+
+// Waitsome and Testsome: one request per call when the order applies.
+template <typename Call>
+int complete_some(MpiFunction function, int incount, MPI_Request requests[], int* outcount,
+                  int indices[], MPI_Status statuses[], bool blocking, Call&& pmpi) {
+  if (Monitor* monitor = Layer::monitor(); monitor != nullptr && incount > 0) {
+    int index = MPI_UNDEFINED;
+    int flag = 0;
+    MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, function, {requests, static_cast<std::size_t>(incount)}, &index,
+            blocking ? nullptr : &flag, status)) {
+      *outcount = index == MPI_UNDEFINED ? 0 : 1;
+      indices[0] = index;
+      return *rc;
+    }
+  }
+  return complete_many(function, incount, requests, statuses, blocking, RequestsWait::Needs::One,
+                       pmpi, those_at(outcount, indices));
+}
+
+} // namespace
+} // namespace vcmon::runtime::mpi
+
+using namespace vcmon::runtime;
+using namespace vcmon::runtime::mpi;
+
+extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  return complete_one(MpiFunction::Wait, request, status, nullptr, true,
+                      [&](MPI_Status* st) { return PMPI_Wait(request, st); });
+}
+
+extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  return complete_one(MpiFunction::Test, request, status, flag, false,
+                      [&](MPI_Status* st) { return PMPI_Test(request, flag, st); });
+}
+
+extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  return complete_many(
+      MpiFunction::Waitall, count, requests, statuses, true, RequestsWait::Needs::All,
+      [&](MPI_Status* st) { return PMPI_Waitall(count, requests, st); }, all_of(count, nullptr));
+}
+
+extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  return complete_many(
+      MpiFunction::Testall, count, requests, statuses, false, RequestsWait::Needs::All,
+      [&](MPI_Status* st) { return PMPI_Testall(count, requests, flag, st); }, all_of(count, flag));
+}
+
+extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  return complete_any(MpiFunction::Waitany, count, requests, index, nullptr, status,
+                      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); });
+}
+
+extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
+                           MPI_Status* status) {
+  return complete_any(
+      MpiFunction::Testany, count, requests, index, flag, status,
+      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); });
+}
+
+extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                            MPI_Status statuses[]) {
+  return complete_some(
+      MpiFunction::Waitsome, incount, requests, outcount, indices, statuses, true,
+      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); });
+}
+
+extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                            MPI_Status statuses[]) {
+  return complete_some(
+      MpiFunction::Testsome, incount, requests, outcount, indices, statuses, false,
+      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); });
+}
+
+extern "C" int MPI_Start(MPI_Request* request) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Start);
+  TrackedRequest* tracked = monitor != nullptr ? request_table().find(*request) : nullptr;
+  if (tracked == nullptr) {
+    return PMPI_Start(request);
+  }
+  {
+    LayerWork work(*monitor);
+    RequestCompletion::starting(*monitor, *tracked);
+  }
+  const int rc = PMPI_Start(request);
+  if (rc != MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    RequestCompletion::start_failed(*tracked);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Startall);
+  CompletionBatch& batch = CompletionBatch::for_this_thread();
+  if (monitor == nullptr || count <= 0 ||
+      !batch.collect({requests, static_cast<std::size_t>(count)})) {
+    return PMPI_Startall(count, requests);
+  }
+  {
+    LayerWork work(*monitor);
+    for (int i = 0; i < count; ++i) {
+      if (TrackedRequest* tracked = batch.tracked(i)) {
+        RequestCompletion::starting(*monitor, *tracked);
+      }
+    }
+  }
+  const int rc = PMPI_Startall(count, requests);
+  if (rc != MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    for (int i = 0; i < count; ++i) {
+      if (TrackedRequest* tracked = batch.tracked(i)) {
+        RequestCompletion::start_failed(*tracked);
+      }
+    }
+  }
+  return rc;
+}
+
+extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Request_get_status);
+  if (monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
+    LayerWork work(*monitor);
+    DeferredReceives::progress(*monitor, Moment::now(monitor->clock()).vt, true);
+  }
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+extern "C" int MPI_Cancel(MPI_Request* request) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Cancel);
+  if (monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
+    LayerWork work(*monitor);
+    DeferredReceives::cancel(*request);
+  }
+  return PMPI_Cancel(request);
+}
+
+extern "C" int MPI_Request_free(MPI_Request* request) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Request_free);
+  const MPI_Request handle = *request;
+  if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
+    LayerWork work(*monitor);
+    DeferredReceives::free(*monitor, handle);
+    return PMPI_Request_free(request);
+  }
+  TrackedRequest* tracked =
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
+  if (tracked != nullptr && tracked->kind == TrackedRequest::Kind::Receive) {
+    LayerWork work(*monitor);
+    RequestCompletion::orphan(handle);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
+  request_table().hide_while_completing(tracked);
+  const int rc = PMPI_Request_free(request);
+  request_table().show_if_alive(*request, tracked);
+  if (tracked != nullptr && rc == MPI_SUCCESS) {
+    LayerWork work(*monitor);
+    RequestCompletion::freed(*tracked);
+  }
+  return rc;
+}

@@ -1,0 +1,185 @@
+// MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: where the layer starts and stops.
+// Start-up, after PMPI_Init: shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset
+// to rank 0 (the core then reads every clock in one time base: rank 0's, moved back to the
+// earliest rank's start), and one reduction so that all ranks leave MPI_Init at the same
+// virtual time, the latest rank's return from PMPI_Init (MPI_Init is collective: docs/design.md,
+// "Virtual time of a collective"). Shutdown, before PMPI_Finalize: the control channel's last
+// exchange, which also finds the latest rank's entry into MPI_Finalize, then the profile.
+// Both are the monitor's work, all intrusion: MPI_Init and MPI_Finalize are statements
+// (synthetic comm sites) holding PMPI_Init's own time and the waiting for the latest rank;
+// PMPI_Finalize runs after the profile is taken.
+#include "core/MpiFunctionTable.hpp"
+#include "mpi/clock/ClockOffset.hpp"
+#include "mpi/control/CollectiveEntry.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitingWork.hpp"
+#include "mpi/layer/CallerCounters.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/layer/PrivateWorld.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/LayerRequests.hpp"
+#include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampMail.hpp"
+#include "mpi/wildcard/WildcardTrace.hpp"
+
+#include "core/Log.hpp"
+#include "core/Monitor.hpp"
+#include "core/YieldingCompletion.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+int tag_upper_bound() {
+  int* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
+  return found && value != nullptr ? *value : 32767; // 32767: the least MPI guarantees
+}
+
+// Every rank leaves `function` (MPI_Init, MPI_Finalize) at `latest_vt`, the latest rank's
+// arrival at a point they all pass, as from a collective; this rank arrived at `arrived_vt`.
+// The statement holds `own_ns` of the MPI library's time and the waiting, up to where the
+// clock continued (never ahead of real time: clock offsets are estimates).
+void leave_together(Monitor& monitor, MpiFunction function, std::uint64_t own_ns,
+                    std::uint64_t arrived_vt, std::uint64_t latest_vt) {
+  vclock::VirtualClock& clock = monitor.clock();
+  clock.continue_from(latest_vt);
+  const std::uint64_t left_ns = clock.source().now_ns();
+  const std::uint64_t left_vt = clock.virtual_at(left_ns);
+  const vclock::IntrusionScope work(clock, monitor.action_cost_ns(), left_ns);
+  monitor.record_com(monitor.comm_site(index_of(function)), tables::ComRecord::kCollective, own_ns,
+                     left_vt > arrived_vt ? left_vt - arrived_vt : 0, 0, false);
+}
+
+// Real milliseconds since the clock source read `since_ns`.
+double elapsed_ms(const vclock::VirtualClock& clock, std::uint64_t since_ns) {
+  return static_cast<double>(clock.source().now_ns() - since_ns) * 1e-6;
+}
+
+// The virtual time MPI_Init is called at; 0 when not monitoring.
+std::uint64_t init_called_vt() {
+  Monitor& monitor = Monitor::instance();
+  return monitor.enabled() ? monitor.clock().virtual_ns() : 0;
+}
+
+// After PMPI_Init returned, which it was called at `called_vt`.
+void start_layer(std::uint64_t called_vt) {
+  Monitor& monitor = Monitor::instance();
+  if (!monitor.enabled()) {
+    return;
+  }
+  vclock::VirtualClock& clock = monitor.clock();
+  const std::uint64_t returned_ns = clock.source().now_ns();
+  const std::uint64_t returned_rt = clock.real_at(returned_ns);
+  const std::uint64_t returned_vt = clock.virtual_at(returned_ns);
+  std::uint64_t latest_vt = 0;
+  std::uint64_t arrived_vt = 0;
+  {
+    vclock::IntrusionScope work(clock, monitor.action_cost_ns(), returned_ns);
+    int rank = 0;
+    int size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    monitor.on_mpi_init(rank, size);
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
+    clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
+    PrivateWorld::open();
+    ControlChannel::open(monitor);
+    WaitingWork::install(&DeferredReceives::progress_waiting);
+    CollectiveEntry::open();
+    StampMail::open(monitor.config().stamp_ring_slots);
+    WildcardTrace::open(monitor);
+    ShadowCommunicators::attach_predefined();
+    const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
+    // Rank r's clock minus rank 0's. The common time base starts at the earliest rank's start
+    // (a rank that started before rank 0 would see its main entered at a negative time): each
+    // rank says how far its own start lies before rank 0's, and the furthest sets the base.
+    const std::int64_t offset = ClockOffset::estimate(world.duplicate, clock);
+    // PMPI_Init's return, and this rank's start, in rank 0's base (with the testing offset).
+    const std::int64_t rebase =
+        static_cast<std::int64_t>(clock.real_at(returned_ns) - returned_rt) - offset;
+    const std::int64_t arrival[2] = {static_cast<std::int64_t>(returned_vt) + rebase, -rebase};
+    std::int64_t latest[2] = {0, 0};
+    yielding(PMPI_Iallreduce, arrival, latest, 2, MPI_INT64_T, MPI_MAX, world.duplicate);
+    const std::int64_t lead = std::max<std::int64_t>(latest[1], 0);
+    monitor.set_clock_offset(offset - lead);
+    latest_vt = static_cast<std::uint64_t>(latest[0] + lead);
+    arrived_vt = static_cast<std::uint64_t>(arrival[0] + lead);
+  }
+  leave_together(monitor, MpiFunction::Init, returned_vt - called_vt, arrived_vt, latest_vt);
+  Layer::activate(monitor, tag_upper_bound());
+  if (logging(LogLevel::Debug)) {
+    log_line(LogLevel::Debug, "rank %d: start-up after PMPI_Init took %.1f ms",
+             monitor.world_rank(), elapsed_ms(clock, returned_ns));
+  }
+}
+
+} // namespace
+} // namespace vcmon::runtime::mpi
+
+using namespace vcmon::runtime;
+using namespace vcmon::runtime::mpi;
+
+extern "C" int MPI_Init(int* argc, char*** argv) {
+  const std::uint64_t called_vt = init_called_vt();
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) {
+    start_layer(called_vt);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const std::uint64_t called_vt = init_called_vt();
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) {
+    start_layer(called_vt);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Finalize() {
+  if (Monitor* monitor = Layer::monitor()) {
+    vcmon::vclock::VirtualClock& clock = monitor->clock();
+    const std::uint64_t entry_ns = clock.source().now_ns();
+    const std::uint64_t entry_vt = clock.virtual_at(entry_ns);
+    std::uint64_t latest_vt = 0;
+    {
+      const vcmon::vclock::IntrusionScope work(clock, monitor->action_cost_ns(), entry_ns);
+      DeferredReceives::post_all_undecided();
+      latest_vt = ControlChannel::finish(*monitor, entry_vt);
+      Layer::deactivate();
+      RequestCompletion::poll_orphans(*monitor);
+      RequestCompletion::free_orphans();
+      LayerRequests::finish_all(*monitor);
+      CollectiveEntry::close();
+      WildcardTrace::close();
+    }
+    // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.
+    leave_together(*monitor, MpiFunction::Finalize, 0, entry_vt, latest_vt);
+    monitor->on_mpi_finalize();
+    if (logging(LogLevel::Debug)) {
+      log_line(LogLevel::Debug, "rank %d: shutdown before PMPI_Finalize took %.1f ms",
+               monitor->world_rank(), elapsed_ms(clock, entry_ns));
+    }
+    StampMail::close();
+  }
+  return PMPI_Finalize();
+}
+
+extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {
+  if (Monitor* monitor = Layer::monitor()) {
+    Layer::deactivate();
+    monitor->on_abort("MPI_Abort with error code " + std::to_string(errorcode));
+  }
+  return PMPI_Abort(comm, errorcode);
+}

@@ -1,0 +1,639 @@
+// The shapes every point-to-point wrapper takes (blocking or not, send, receive or both), as
+// templates over the count type (int, MPI_Count) and the PMPI call itself. The wrappers in
+// PointToPointWrappers.cpp only bind arguments.
+#pragma once
+
+#include "core/MpiFunctionTable.hpp"
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitPolicy.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/layer/UnpolledCall.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/LayerRequests.hpp"
+#include "mpi/requests/LayerWork.hpp"
+#include "mpi/requests/Receipt.hpp"
+#include "mpi/requests/RequestTable.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wildcard/WildcardReceive.hpp"
+#include "mpi/wrappers/ProbedMessages.hpp"
+
+#include <mpi.h>
+
+#include <optional>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+// How a send's stamp relates to its data. A buffered send can fail for lack of buffer space,
+// which the layer cannot predict (MPICH's buffer layout is its own), so its stamp follows the
+// data once the send succeeded; every other send's stamp goes first.
+enum class SendMode { Standard, Synchronous, Buffered };
+
+// A send whose stamp has left.
+struct StampedSend {
+  MpiFunction function = MpiFunction::Send;
+  const Shadow* shadow = nullptr;
+  tables::SiteId site = tables::kNoSite;
+  int dest = MPI_PROC_NULL;
+  std::uint64_t bytes = 0;
+  Moment start;
+  LayerRequest* reply = nullptr; // synchronous sends
+};
+
+class __attribute__((visibility("hidden"))) PointToPoint {
+public:
+  // The send to stamp, unless it goes nowhere (MPI_PROC_NULL), on an unmonitored
+  // communicator, or with arguments PMPI will reject. No side effects.
+  template <typename Count>
+  static std::optional<StampedSend> addressed(Monitor& monitor, MpiFunction function, Count count,
+                                              MPI_Datatype datatype, int dest, int tag,
+                                              MPI_Comm comm, const Moment& start) {
+    const Shadow* shadow = ShadowCommunicators::find(comm);
+    if (shadow == nullptr || dest == MPI_PROC_NULL) {
+      return std::nullopt;
+    }
+    const std::optional<std::uint64_t> bytes =
+        StampProtocol::checked_bytes(*shadow, count, datatype, dest, tag);
+    if (!bytes) {
+      return std::nullopt;
+    }
+    return StampedSend{function, shadow, monitor.comm_site(index_of(function)),
+                       dest,     *bytes, start};
+  }
+
+  // Sends the stamp of `send` (a synchronous one first posts the receive of its reply).
+  static void post_stamp(Monitor& monitor, StampedSend& send, int tag, SendMode mode) {
+    const bool synchronous = mode == SendMode::Synchronous;
+    if (synchronous) {
+      send.reply =
+          &LayerRequests::post_sync_reply(*send.shadow, send.dest, tag, send.site, send.bytes);
+    }
+    StampProtocol::send_stamp(
+        monitor.clock(), *send.shadow, send.dest, tag,
+        {send.start.vt, send.start.rt, send.bytes, synchronous ? kSynchronous : 0});
+  }
+
+  template <typename Count>
+  static std::optional<StampedSend> stamp(Monitor& monitor, MpiFunction function, Count count,
+                                          MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                          SendMode mode, const Moment& start) {
+    std::optional<StampedSend> send =
+        addressed(monitor, function, count, datatype, dest, tag, comm, start);
+    if (send) {
+      post_stamp(monitor, *send, tag, mode);
+    }
+    return send;
+  }
+
+  // After the send's PMPI call returned `rc`; `completed_at`: when a blocking call returned,
+  // nullptr for a nonblocking one.
+  static void sent(Monitor& monitor, const StampedSend& send, int rc, const Moment* completed_at,
+                   ClockUpdate& update) {
+    if (send.reply != nullptr) {
+      if (rc == MPI_SUCCESS && completed_at != nullptr) {
+        LayerRequests::user_completed(monitor, *send.reply, send.start, update);
+      } else if (rc != MPI_SUCCESS) {
+        LayerRequests::withdraw(*send.reply);
+      }
+      return;
+    }
+    const std::uint64_t duration =
+        completed_at != nullptr ? elapsed(send.start.vt, completed_at->vt) : 0;
+    monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), duration, 0, send.bytes);
+  }
+
+  // Sends that may wait for their receiver (synchronous ones, and any beyond MPICH's eager
+  // sizes) run as their nonblocking twin plus a polled wait, so that the sender answers the
+  // control channel while it waits.
+  static constexpr std::uint64_t kEagerBytes = 16 * 1024;
+  // Up to this size MPICH sends eagerly whatever the transport: such a send never waits for
+  // its receiver, so it needs no UnpolledCall mark (the mark's stores cost 12% of a 1 KiB
+  // ping-pong; bench/runtime/pingpong_compare.sh, 1.28x against 1.13x).
+  static constexpr std::uint64_t kAlwaysEagerBytes = 2 * 1024;
+  // A send's stamp goes ahead of its data, so that a receiver sees it as early as possible
+  // (a stamp after the data made an 8-byte ping-pong 8% slower). A buffered send cannot know
+  // before PMPI whether it fits: its stamp follows once the send succeeded.
+  static bool stamp_first(SendMode mode) { return mode != SendMode::Buffered; }
+
+  // Blocking sends: `pmpi()`, and `ipmpi(MPI_Request*)` its nonblocking twin.
+  template <typename Count, typename Call, typename NonblockingCall>
+  static int send(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype, int dest,
+                  int tag, MPI_Comm comm, Call&& pmpi, NonblockingCall&& ipmpi) {
+    Monitor* monitor = Layer::monitor();
+    if (monitor == nullptr) {
+      return pmpi();
+    }
+    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
+    std::optional<StampedSend>& send = entry.send;
+    // While receives are deferred, a send that may wait for its receiver must let them be
+    // decided meanwhile: the receiver may wait for one of them to match its own send.
+    const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
+                                   DeferredReceives::any());
+    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi)
+                   : send && send->bytes > kAlwaysEagerBytes
+                       ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
+                       : pmpi();
+    const std::uint64_t end_ns = monitor->clock().source().now_ns();
+    const Moment end = Moment::at(monitor->clock(), end_ns);
+    ClockUpdate update;
+    LayerWork work(*monitor, end_ns, update);
+    if (stamp_after(*monitor, entry, tag, mode, rc)) {
+      sent(*monitor, *send, rc, &end, update);
+    }
+    return rc;
+  }
+
+  // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall),
+  // and to whom (world rank; -1: a send the layer does not stamp), whom it waits for if MPI
+  // sends it by rendezvous after all.
+  template <typename Call> static int unpolled(const Moment& entry, int receiver, Call&& pmpi) {
+    const UnpolledCall inside(
+        entry.rt, receiver >= 0 ? UnpolledWait::Receiver : UnpolledWait::Completes, receiver);
+    return pmpi();
+  }
+
+  // A send's entry: its moment, and what the layer did before PMPI.
+  struct SendEntry {
+    Moment start;
+    std::optional<StampedSend> send; // nullopt: not stamped (see addressed())
+    bool stamped = false;            // the stamp went ahead of the data
+  };
+
+  template <typename Count>
+  static SendEntry enter_send(Monitor& monitor, MpiFunction function, SendMode mode, Count count,
+                              MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+    const std::uint64_t start_ns = monitor.clock().source().now_ns();
+    SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
+    entry.send = addressed(monitor, function, count, datatype, dest, tag, comm, entry.start);
+    entry.stamped = entry.send && stamp_first(mode);
+    if (entry.stamped) {
+      LayerWork work(monitor, start_ns);
+      ControlChannel::serve_if_due(monitor, entry.start);
+      post_stamp(monitor, *entry.send, tag, mode);
+    }
+    return entry;
+  }
+
+  // In the layer's work after a send's PMPI call returned `rc`: the stamp, if it follows the
+  // data, and only if the send succeeded (a failed one leaves no stamp). True when the send
+  // has its stamp.
+  static bool stamp_after(Monitor& monitor, SendEntry& entry, int tag, SendMode mode, int rc) {
+    if (entry.stamped) {
+      return true;
+    }
+    ControlChannel::serve_if_due(monitor, entry.start);
+    if (!entry.send || rc != MPI_SUCCESS) {
+      return false;
+    }
+    post_stamp(monitor, *entry.send, tag, mode);
+    return true;
+  }
+
+  template <typename NonblockingCall>
+  static int wait_for_send(Monitor& monitor, const StampedSend& send, NonblockingCall&& ipmpi) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    const int rc = ipmpi(&request);
+    if (rc != MPI_SUCCESS) {
+      return rc;
+    }
+    const PeerWait wait({index_of(send.function), send.site}, send.start.vt, *send.shadow,
+                        send.dest, &request);
+    return WaitPolicy::block(
+        monitor, wait,
+        [&] {
+          int done = 0;
+          PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+          return done != 0;
+        },
+        [&] { return PMPI_Wait(&request, MPI_STATUS_IGNORE); });
+  }
+
+  template <typename Count, typename Call>
+  static int isend(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    if (monitor == nullptr) {
+      return pmpi();
+    }
+    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
+    const int rc = pmpi();
+    const std::uint64_t end_ns = monitor->clock().source().now_ns();
+    const Moment returned = Moment::at(monitor->clock(), end_ns);
+    LayerWork work(*monitor, end_ns);
+    if (stamp_after(*monitor, entry, tag, mode, rc)) {
+      track_send(*monitor, *entry.send, rc, *request, elapsed(entry.start.vt, returned.vt));
+    }
+    return rc;
+  }
+
+  // A nonblocking send posted, in `own_ns`: synchronous ones wait for their reply at
+  // completion; the others hold their own time (the completion call holds the rest).
+  static void track_send(Monitor& monitor, const StampedSend& send, int rc, MPI_Request request,
+                         std::uint64_t own_ns) {
+    TrackedRequest tracked;
+    tracked.site = send.site;
+    tracked.shadow = send.shadow;
+    tracked.peer = send.dest;
+    tracked.post = send.start;
+    tracked.own_ns = own_ns;
+    if (send.reply != nullptr && rc != MPI_SUCCESS) {
+      LayerRequests::withdraw(*send.reply);
+      return;
+    }
+    if (send.reply == nullptr) {
+      monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), own_ns, 0, send.bytes);
+      if (rc == MPI_SUCCESS) {
+        tracked.kind = TrackedRequest::Kind::Send;
+        request_table().insert(request, tracked);
+      }
+      return;
+    }
+    tracked.kind = TrackedRequest::Kind::SyncSend;
+    tracked.layer = send.reply;
+    if (request_table().insert(request, tracked) == nullptr) {
+      LayerRequests::withdraw(*send.reply);
+    }
+  }
+
+  // Persistent sends: validated now, stamped at every MPI_Start.
+  template <typename Count, typename Call>
+  static int send_init(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const int rc = pmpi();
+    if (monitor == nullptr || rc != MPI_SUCCESS) {
+      return rc;
+    }
+    LayerWork work(*monitor);
+    const Shadow* shadow = ShadowCommunicators::find(comm);
+    if (shadow == nullptr || dest == MPI_PROC_NULL) {
+      return rc;
+    }
+    if (const auto bytes = StampProtocol::checked_bytes(*shadow, count, datatype, dest, tag)) {
+      TrackedRequest tracked;
+      tracked.kind = TrackedRequest::Kind::PersistentSend;
+      tracked.synchronous = mode == SendMode::Synchronous;
+      tracked.site = monitor->comm_site(index_of(function));
+      tracked.shadow = shadow;
+      tracked.peer = dest;
+      tracked.tag = tag;
+      tracked.bytes = *bytes;
+      request_table().insert(*request, tracked);
+    }
+    return rc;
+  }
+
+  // Whether a blocking receive or probe waits for its message's stamp in the layer (and can
+  // answer the control channel meanwhile): not when PMPI will reject its arguments (the
+  // error must come from PMPI).
+  template <typename Count>
+  static bool awaits_stamp(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
+                           int tag) {
+    return StampProtocol::receivable(shadow, count, datatype, source, tag);
+  }
+
+  // Waits, polling, until the sender of the message a blocking receive (or probe) from
+  // `source` with `tag` will match has sent it, and returns its stamp; a wildcard first
+  // decides which message by virtual time. `take`: a receive takes the stamp, a probe leaves
+  // it for the receive that follows.
+  //
+  // `transfer_from_rt`, if given, holds the real time the call was entered; it becomes the time
+  // from which the message's transfer counts (docs/pmpi.md, "Virtual time": from the call's entry,
+  // or the sender's send if later). A wildcard's transfer starts once the message is chosen
+  // (waiting for safety is not transfer), and so does a message that took longer than the first
+  // polls: a sender's send time is only as exact as the clock offsets between ranks (docs/pmpi.md),
+  // and a long wait must not become transfer by an offset's error. For a quick one, the error is
+  // bounded by the few microseconds it waited, and a clock read saved.
+  static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, tables::SiteId site,
+                                  const Shadow& shadow, int source, int tag, const Moment& post,
+                                  bool take, std::uint64_t* transfer_from_rt = nullptr) {
+    const WaitPlace place{index_of(function), site};
+    PendingStamp stamp;
+    if (source == MPI_ANY_SOURCE) {
+      WildcardReceive wildcard(monitor, shadow, tag, place, post.vt);
+      WaitPolicy::wait_until(monitor, wildcard.wait(), [&] {
+        const std::optional<PendingStamp> chosen = wildcard.attempt(std::nullopt);
+        if (!chosen || (take && !StampProtocol::take_if_first(shadow, *chosen, tag))) {
+          return false;
+        }
+        stamp = *chosen;
+        return true;
+      });
+      wildcard.taken(index_of(function), stamp);
+      if (transfer_from_rt != nullptr) {
+        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+      }
+      return stamp;
+    }
+    PeerWait wait(place, post.vt, shadow, source, tag);
+    if (!take) {
+      // A probe: the stamp stays for the receive; the probe's record needs its times.
+      WaitPolicy::wait_until(monitor, wait,
+                             [&] { return StampProtocol::present(shadow, source, tag); });
+      if (const std::optional<PendingStamp> seen = StampProtocol::peek(shadow, source, tag)) {
+        stamp = *seen;
+      }
+    } else {
+      const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
+        const auto arrived = StampProtocol::try_take(shadow, source, tag);
+        if (arrived) {
+          stamp = *arrived;
+        }
+        return arrived.has_value();
+      });
+      if (waited && transfer_from_rt != nullptr) {
+        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+      }
+    }
+    stamp.source = source;
+    return stamp;
+  }
+
+  // Blocking receives: `pmpi(int source, MPI_Status*)`; a wildcard's source is decided first.
+  template <typename Count, typename Call>
+  static int recv(MpiFunction function, Count count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Status* status, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr || source == MPI_PROC_NULL ||
+        !awaits_stamp(*shadow, count, datatype, source, tag)) {
+      return pmpi(source, status);
+    }
+    DeferredReceives::before_matching(*shadow);
+    // No scope measures the work up to the wait: once the message is taken, continue_from
+    // re-derives the intrusion from the post time, and this work falls into it.
+    const std::uint64_t entry_ns = monitor->clock().source().now_ns();
+    const bool moved = LayerWork::enter(*monitor);
+    const tables::SiteId site = monitor->comm_site(index_of(function));
+    const Moment post =
+        moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
+    Moment call{post.vt, monitor->clock().real_at(entry_ns)};
+    const PendingStamp stamp =
+        await_stamp(*monitor, function, site, *shadow, source, tag, post, true, &call.rt);
+    // The data follows its stamp: find the record while it arrives.
+    const ProbeCore::ComRecordRef record =
+        monitor->com_record(site, shadow->world_rank_of(stamp.source));
+    MPI_Status local;
+    MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = pmpi(stamp.source, st);
+    received(*monitor, site, *shadow, post, call, rc, *st, stamp, &record);
+    return rc;
+  }
+
+  // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
+  // message's, already taken; `record`: its com record, if already found.
+  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                       const Moment& post, const Moment& call, int rc, const MPI_Status& status,
+                       const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
+    const std::uint64_t end_ns = monitor.clock().source().now_ns();
+    ClockUpdate update;
+    LayerWork work(monitor, end_ns, update);
+    if (Receipt::consumed_message(rc, status)) {
+      Receipt::taken(monitor, site, shadow, post, 0, call, monitor.clock().real_at(end_ns), rc,
+                     status, update, &stamp.stamp, record);
+    } else {
+      StampProtocol::give_back(shadow, stamp);
+    }
+  }
+
+  // After a receive whose stamp is taken once it matched (Mrecv).
+  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
+                       const Moment& post, int rc, const MPI_Status& status) {
+    const std::uint64_t end_ns = monitor.clock().source().now_ns();
+    ClockUpdate update;
+    LayerWork work(monitor, end_ns, update);
+    if (Receipt::consumed_message(rc, status)) {
+      Receipt::taken(monitor, site, shadow, post, 0, post, monitor.clock().real_at(end_ns), rc,
+                     status, update);
+    }
+  }
+
+  // Nonblocking receives take their stamp when Wait/Test completes them; one from
+  // MPI_ANY_SOURCE is deferred until its message is decided (DeferredReceives).
+  template <typename Count, typename Call>
+  static int irecv(MpiFunction function, void* buffer, Count count, MPI_Datatype datatype,
+                   int source, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr || source == MPI_PROC_NULL) {
+      return pmpi();
+    }
+    const Moment entry = Moment::now(monitor->clock());
+    const Moment& post = entry;
+    if (source == MPI_ANY_SOURCE &&
+        StampProtocol::receivable(*shadow, count, datatype, source, tag)) {
+      LayerWork work(*monitor);
+      if (DeferredReceives::defer(*monitor, function, monitor->comm_site(index_of(function)),
+                                  *shadow, comm, buffer, count, datatype, tag, post, request)) {
+        return MPI_SUCCESS;
+      }
+    }
+    DeferredReceives::before_matching(*shadow);
+    const int rc = pmpi();
+    if (rc == MPI_SUCCESS) {
+      const std::uint64_t end_ns = monitor->clock().source().now_ns();
+      const Moment returned = Moment::at(monitor->clock(), end_ns);
+      LayerWork work(*monitor, end_ns);
+      track_receive(*monitor, function, *shadow, source, tag, post, *request,
+                    elapsed(entry.vt, returned.vt));
+    }
+    return rc;
+  }
+
+  // `own_ns`: the posting call's own time. `claim`: the receive's stamp is claimed now
+  // (PostedStamp); not for a matched probe's message, whose stamp the probe left first in
+  // line, nor for a wildcard (decided later).
+  static void track_receive(Monitor& monitor, MpiFunction function, const Shadow& shadow,
+                            int source, int tag, const Moment& post, MPI_Request request,
+                            std::uint64_t own_ns, bool claim = true) {
+    TrackedRequest tracked;
+    tracked.kind = TrackedRequest::Kind::Receive;
+    tracked.site = monitor.comm_site(index_of(function));
+    tracked.shadow = &shadow;
+    tracked.peer = source;
+    tracked.tag = tag;
+    tracked.post = post;
+    tracked.own_ns = own_ns;
+    TrackedRequest* const inserted = request_table().insert(request, tracked);
+    if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
+      StampProtocol::claim(shadow, source, tag, inserted->stamp);
+    }
+  }
+
+  template <typename Call>
+  static int recv_init(MpiFunction function, int source, int tag, MPI_Comm comm,
+                       MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const int rc = pmpi();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (rc == MPI_SUCCESS && shadow != nullptr && source != MPI_PROC_NULL) {
+      LayerWork work(*monitor);
+      TrackedRequest tracked;
+      tracked.kind = TrackedRequest::Kind::PersistentReceive;
+      tracked.site = monitor->comm_site(index_of(function));
+      tracked.shadow = shadow;
+      tracked.peer = source;
+      tracked.tag = tag;
+      request_table().insert(*request, tracked);
+    }
+    return rc;
+  }
+
+  // Sendrecv and Sendrecv_replace: `pmpi(int source, MPI_Status*)` when the receive half
+  // does not wait for a stamp. Otherwise the call runs as MPI defines Sendrecv:
+  // `isend(MPI_Request*)` posts the send half, the receive half waits (polling) for its stamp,
+  // is decided if a wildcard, and is taken with `recv(int source, MPI_Status*)`, then the send
+  // completes. The data leaves before the receive waits: a partner that receives first and
+  // sends after (MPI_Recv then MPI_Send) must not wait inside PMPI for data this rank holds
+  // back until the partner's stamp has come.
+  template <typename Count, typename Call, typename Isend, typename Recv>
+  static int sendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
+                      int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                      MPI_Comm comm, MPI_Status* status, Call&& pmpi, Isend&& isend, Recv&& recv) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr || !awaits_stamp(*shadow, recvcount, recvtype, source, recvtag)) {
+      return pmpi(source, status);
+    }
+    DeferredReceives::before_matching(*shadow);
+    std::optional<StampedSend> send;
+    tables::SiteId site;
+    Moment post;
+    {
+      LayerWork work(*monitor);
+      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
+                   Moment::now(monitor->clock()));
+      site = monitor->comm_site(index_of(function));
+      post = Moment::now(monitor->clock());
+    }
+    const auto send_done = [&](int rc) {
+      if (send) {
+        ClockUpdate unused;
+        LayerWork work(*monitor);
+        sent(*monitor, *send, rc, nullptr, unused);
+      }
+    };
+    MPI_Status local;
+    MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+    if (source == MPI_PROC_NULL) {
+      const int rc = pmpi(source, st);
+      send_done(rc);
+      return rc;
+    }
+    MPI_Request outgoing = MPI_REQUEST_NULL;
+    int rc = isend(&outgoing);
+    PendingStamp incoming;
+    Moment call = post;
+    if (rc == MPI_SUCCESS) {
+      incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
+      call.rt = Moment::now(monitor->clock()).rt;
+      rc = recv(incoming.source, st);
+      const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest, &outgoing);
+      const int sent_rc = WaitPolicy::block(
+          *monitor, wait,
+          [&] {
+            int done = 0;
+            PMPI_Request_get_status(outgoing, &done, MPI_STATUS_IGNORE);
+            return done != 0;
+          },
+          [&] { return PMPI_Wait(&outgoing, MPI_STATUS_IGNORE); });
+      rc = rc == MPI_SUCCESS ? sent_rc : rc;
+    }
+    send_done(rc);
+    received(*monitor, site, *shadow, post, call, rc, *st, incoming);
+    return rc;
+  }
+
+  // Sends a packed copy of `buf` (a Sendrecv_replace whose buffer is about to receive).
+  template <typename Count>
+  static int isend_copy(const void* buf, Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request* request) {
+    static thread_local std::vector<char> packed;
+    MPI_Count size = 0;
+    if (const int rc = PMPI_Pack_size_c(count, datatype, comm, &size); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    packed.resize(static_cast<std::size_t>(size));
+    MPI_Count position = 0;
+    if (const int rc = PMPI_Pack_c(buf, count, datatype, packed.data(), size, &position, comm);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    return PMPI_Isend_c(packed.data(), position, MPI_PACKED, dest, tag, comm, request);
+  }
+
+  // Isendrecv and Isendrecv_replace.
+  template <typename Count, typename Call>
+  static int isendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                       MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    if (shadow == nullptr) {
+      return pmpi();
+    }
+    DeferredReceives::before_matching(*shadow);
+    std::optional<StampedSend> send;
+    Moment post;
+    {
+      LayerWork work(*monitor);
+      if (StampProtocol::receivable(*shadow, recvcount, recvtype, source, recvtag)) {
+        send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
+                     SendMode::Standard, Moment::now(monitor->clock()));
+      }
+      post = Moment::now(monitor->clock());
+    }
+    const int rc = pmpi();
+    LayerWork work(*monitor);
+    if (send) {
+      ClockUpdate unused;
+      sent(*monitor, *send, rc, nullptr, unused);
+    }
+    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
+      track_receive(*monitor, function, *shadow, source, recvtag, post, *request, 0);
+    }
+    return rc;
+  }
+
+  // Mrecv: the message's communicator comes from the Mprobe that matched it.
+  template <typename Call>
+  static int mrecv(MpiFunction function, MPI_Message* message, MPI_Status* status, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
+      return pmpi(status);
+    }
+    const ProbedMessage probe = ProbedMessages::take_matched(*message);
+    if (probe.shadow == nullptr) {
+      return pmpi(status);
+    }
+    const Moment entry = Moment::now(monitor->clock());
+    const tables::SiteId site = monitor->comm_site(index_of(function));
+    MPI_Status local;
+    MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+    const int rc = pmpi(st);
+    received(*monitor, site, *probe.shadow, entry, rc, *st);
+    return rc;
+  }
+
+  template <typename Call>
+  static int imrecv(MpiFunction function, MPI_Message* message, MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
+      return pmpi();
+    }
+    const Moment entry = Moment::now(monitor->clock());
+    const ProbedMessage probe = ProbedMessages::take_matched(*message);
+    const int rc = pmpi();
+    if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
+      LayerWork work(*monitor);
+      track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, entry, *request, 0,
+                    false);
+    }
+    return rc;
+  }
+};
+
+} // namespace vcmon::runtime::mpi

@@ -1,0 +1,187 @@
+// MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe. A blocking probe waits in the layer until its
+// message's sender has sent (a wildcard decides which message by virtual time: docs/design.md,
+// "Wildcard receives in virtual order"), then lets PMPI probe exactly that source. A nonblocking
+// probe reports a message only once it is safe and its virtual send time has passed on this
+// process's clock, so that a polling loop sees what it would have seen unmonitored. Every probe is
+// a record of its own (docs/runtime.md, "Accounting"): one that found a message holds its waiting
+// per partner, as a receive would, and the clock goes on from the message's arrival; a poll that
+// found nothing holds its own time. The layer notes which communicator an Mprobe'd message belongs
+// to.
+#include "mpi/clock/CallTime.hpp"
+#include "mpi/clock/ClockUpdate.hpp"
+#include "mpi/clock/Moment.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/layer/Layer.hpp"
+#include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/LayerWork.hpp"
+#include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/wildcard/WildcardReceive.hpp"
+#include "mpi/wrappers/PointToPoint.hpp"
+#include "mpi/wrappers/ProbedMessages.hpp"
+
+#include <mpi.h>
+
+#include <memory>
+
+namespace vcmon::runtime::mpi {
+namespace {
+
+// A probe entered at `probed` found the message of `stamp` and returns now: its record holds
+// the waiting for the sender (synchronisation delay) and the rest (transmission), as a
+// receive's would, and the clock goes on from the message's arrival, where the unmonitored
+// probe would have returned. An Mprobe'd message is remembered for its Mrecv.
+void found(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& probed,
+           const PendingStamp& stamp, const MPI_Status& status, MPI_Message* message) {
+  const std::uint64_t end_ns = monitor.clock().source().now_ns();
+  ClockUpdate update;
+  LayerWork work(monitor, end_ns, update);
+  const Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
+  const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
+  const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
+  const vclock::ReceiveTiming timing = vclock::receive_timing(probed.vt, stamp.stamp, transfer);
+  monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), timing.transmission_ns,
+                     timing.sync_delay_ns, 0, false);
+  update.include(completion_vt(probed, sender, end_rt));
+  if (message != nullptr && *message != MPI_MESSAGE_NO_PROC) {
+    ProbedMessages::remember_matched(*message, shadow, status);
+  }
+}
+
+// The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
+// PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
+// whose error must come from PMPI).
+const Shadow* monitored_probe(const Monitor* monitor, int source, int tag, MPI_Comm comm) {
+  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+  if (shadow == nullptr || source == MPI_PROC_NULL ||
+      !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
+    return nullptr;
+  }
+  DeferredReceives::before_matching(*shadow);
+  return shadow;
+}
+
+// `pmpi(int source, MPI_Status*)` probes (and matches, for Mprobe) `source`.
+template <typename Call>
+int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
+                   MPI_Message* message, Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  if (shadow == nullptr) {
+    return pmpi(source, status);
+  }
+  const Moment probed = Moment::now(monitor->clock());
+  tables::SiteId site;
+  {
+    LayerWork work(*monitor);
+    site = monitor->comm_site(index_of(function));
+  }
+  const PendingStamp stamp =
+      PointToPoint::await_stamp(*monitor, function, site, *shadow, source, tag, probed, false);
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = pmpi(stamp.source, st);
+  if (rc == MPI_SUCCESS) {
+    found(*monitor, site, *shadow, probed, stamp, *st, message);
+  }
+  return rc;
+}
+
+// The wildcard decision of this thread's polling loop, kept across its Iprobe calls (the
+// back-off of cycle breaking, what it permitted) while it polls the same communicator and tag.
+struct Poll {
+  const Shadow* shadow;
+  int tag;
+  std::unique_ptr<WildcardReceive> decision;
+};
+thread_local Poll poll{nullptr, 0, nullptr};
+
+WildcardReceive& polling_decision(Monitor& monitor, const Shadow& shadow, int tag,
+                                  MpiFunction function, tables::SiteId site, std::uint64_t vt) {
+  if (poll.shadow != &shadow || poll.tag != tag || !poll.decision) {
+    poll = {&shadow, tag,
+            std::make_unique<WildcardReceive>(monitor, shadow, tag,
+                                              WaitPlace{index_of(function), site}, vt)};
+  }
+  return *poll.decision;
+}
+
+// `pmpi(int source, MPI_Status*)` probes `source` and sets *flag.
+template <typename Call>
+int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
+                  MPI_Status* status, MPI_Message* message, Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  if (shadow == nullptr) {
+    return pmpi(source, status);
+  }
+  const Moment probed = Moment::now(monitor->clock());
+  std::optional<PendingStamp> ready;
+  {
+    LayerWork work(*monitor);
+    ControlChannel::serve_if_due(*monitor, probed);
+    if (source == MPI_ANY_SOURCE) {
+      WildcardReceive& wildcard = polling_decision(
+          *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);
+      ready = wildcard.attempt(probed.vt);
+    } else {
+      StampProtocol::drain();
+      ready = StampProtocol::peek(*shadow, source, tag);
+      if (ready && ready->stamp.send_vt_ns > probed.vt) {
+        ready.reset();
+      }
+    }
+  }
+  if (!ready) {
+    *flag = 0;
+    if (message != nullptr) {
+      *message = MPI_MESSAGE_NULL;
+    }
+    record_call_time(*monitor, function, probed.vt); // a poll that found nothing
+    return MPI_SUCCESS;
+  }
+  MPI_Status local;
+  MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
+  const int rc = pmpi(ready->source, st);
+  if (rc == MPI_SUCCESS && *flag) {
+    if (source == MPI_ANY_SOURCE) {
+      LayerWork work(*monitor);
+      // The next poll decides the next message afresh.
+      poll.decision->taken(index_of(function), *ready);
+      poll.decision.reset();
+    }
+    found(*monitor, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st, message);
+  } else if (rc == MPI_SUCCESS) {
+    record_call_time(*monitor, function, probed.vt);
+  }
+  return rc;
+}
+
+} // namespace
+} // namespace vcmon::runtime::mpi
+
+using namespace vcmon::runtime::mpi;
+
+extern "C" int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return blocking_probe(MpiFunction::Probe, source, tag, comm, status, nullptr,
+                        [&](int from, MPI_Status* st) { return PMPI_Probe(from, tag, comm, st); });
+}
+
+extern "C" int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  return polling_probe(
+      MpiFunction::Iprobe, source, tag, comm, flag, status, nullptr,
+      [&](int from, MPI_Status* st) { return PMPI_Iprobe(from, tag, comm, flag, st); });
+}
+
+extern "C" int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message,
+                          MPI_Status* status) {
+  return blocking_probe(
+      MpiFunction::Mprobe, source, tag, comm, status, message,
+      [&](int from, MPI_Status* st) { return PMPI_Mprobe(from, tag, comm, message, st); });
+}
+
+extern "C" int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                           MPI_Status* status) {
+  return polling_probe(
+      MpiFunction::Improbe, source, tag, comm, flag, status, message,
+      [&](int from, MPI_Status* st) { return PMPI_Improbe(from, tag, comm, flag, message, st); });
+}
