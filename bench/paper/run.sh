@@ -19,17 +19,19 @@
 #     (VCMON_DEADLOCK=nullmsg): control messages and safety wait per run, medians over runs.
 # Fails (after printing) when a run fails, a monitored run writes no profile or a `verify` value
 # differs. A target missed is printed as MISSED, not a failure: these are measurements.
-# Environment (defaults in brackets): MPIEXEC [mpiexec], MPICC [mpicc], RUNS (runs per cell of
-# table 3) [5], SECTIONS ["tolerance volume control"]; stage tolerance: TOLERANCE_RUNS (rounds)
-# [9, or RUNS when that is set], RANKS [2], ORDER [1536], TILES [8], CHECKS [40], INJECT_NS
-# ["0 1000 10000 100000"]; data volume: VOLUME_RUNS (RANKS:ITERATIONS pairs) ["2:200 2:2000
-# 2:20000", then 200 and 2000 iterations on 3 to 8 ranks: on 3 or more ranks a monitored
-# 20000-iteration run takes minutes on 2 cores, see docs/evaluation.md]; control messages:
+# Environment (defaults in brackets): MPIEXEC [mpiexec], MPICC [mpicc], CFLAGS (both builds)
+# ["-O3 -falign-loops=64": the hot loops at the same alignment in both builds, see
+# docs/evaluation.md], RUNS (runs per cell of table 3) [5], SECTIONS ["tolerance volume
+# control"]; stage tolerance: TOLERANCE_RUNS (rounds) [15, or RUNS when that is set], RANKS [2],
+# ORDER [1536], TILES [8], CHECKS [40], INJECT_NS ["0 1000 10000 100000"]; data volume:
+# VOLUME_RUNS (RANKS:ITERATIONS pairs) ["2:200 2:2000 2:20000", then 200 and 2000 iterations on
+# 3 to 8 ranks: on 3 or more ranks a monitored 20000-iteration run takes seconds to minutes on 2
+# cores, see docs/evaluation.md]; control messages:
 # CONTROL_RANKS ["2 4 6 8"], LOOKAHEAD (null-message lookahead in ns) [100000; see below],
 # MASTER_ROUNDS [10], RING_ROUNDS [50]; RUN_TIMEOUT (s per run) [600]. The lookahead is 100 us,
 # not vcmon's 1 us: at 1 us a null-message decision on 8 ranks takes half a second (a run, 40 s),
 # and a larger lookahead means fewer null messages, the harder comparison for cycle breaking.
-# A full run takes about 5 minutes on 2 cores; a quick one (about a minute): RUNS=3 ORDER=768
+# A full run takes about 4 minutes on 2 cores; a quick one (about a minute): RUNS=3 ORDER=768
 # VOLUME_RUNS="2:200 2:2000 4:200 4:2000" CONTROL_RANKS="2 4".
 set -euo pipefail
 if [ $# -ne 1 ]; then
@@ -39,8 +41,9 @@ fi
 build=$(cd "$1" && pwd)
 sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mpiexec=${MPIEXEC:-mpiexec} mpicc=${MPICC:-mpicc}
+read -r -a cflags <<<"${CFLAGS:--O3 -falign-loops=64}"
 runs=${RUNS:-5} sections=${SECTIONS:-tolerance volume control}
-tolerance_runs=${TOLERANCE_RUNS:-${RUNS:-9}}
+tolerance_runs=${TOLERANCE_RUNS:-${RUNS:-15}}
 ranks=${RANKS:-2} order=${ORDER:-1536} tiles=${TILES:-8} checks=${CHECKS:-40}
 read -r -a injections <<<"${INJECT_NS:-0 1000 10000 100000}"
 default_volume_runs="2:200 2:2000 2:20000 $(for n in 3 4 5 6 7 8; do echo "$n:200 $n:2000"; done)"
@@ -77,7 +80,7 @@ done
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "# machine: nproc $(nproc), $(uname -m), ${cpu:-unknown CPU}; $(date -u '+%Y-%m-%d %H:%M UTC')"
 mpi_version=$("$mpiexec" --version 2>/dev/null | awk '/Version:/ { print "MPICH", $2; exit }')
-echo "# compiler: $("$mpicc" --version 2>/dev/null | head -n 1); $mpi_version"
+echo "# compiler: $("$mpicc" --version 2>/dev/null | head -n 1); flags: ${cflags[*]}; $mpi_version"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Builds a copy of libvcmon into the binaries, so that a rebuild during the runs cannot mix two
@@ -85,7 +88,7 @@ echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir "$work/lib"
 cp "$build"/runtime/libvcmon.so* "$work/lib/"
 instrumented_build() { # SOURCE OUTPUT
-  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" -O3 "$1" -o "$2" -lm
+  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "$1" -o "$2" -lm
   if ! ldd "$2" | grep -q -F "$work/lib/libvcmon"; then
     echo "FAIL: $2 does not load libvcmon" >&2
     exit 1
@@ -120,7 +123,7 @@ stage_tolerance() {
   echo
   echo "## 1. Stage tolerance: matmul_stages, order $order, $tiles x $tiles tiles, mpiexec -n" \
     "$ranks (1 master, $((ranks - 1)) worker(s)), $tolerance_runs rounds"
-  "$mpicc" -O3 "$sources/matmul_stages.c" -o "$work/matmul.plain" -lm
+  "$mpicc" "${cflags[@]}" "$sources/matmul_stages.c" -o "$work/matmul.plain" -lm
   instrumented_build "$sources/matmul_stages.c" "$work/matmul.instrumented"
   # disabled: the instrumented binary under VCMON_DISABLE=1, which separates what the
   # instrumented build's own code changes from what the monitor does.
