@@ -124,7 +124,7 @@ std::optional<vclock::MessageStamp> take_stamp(DeferredReceive& receive) {
 void report_unseen(Monitor& monitor, DeferredReceive& receive) {
   receive.reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(receive)) {
-    Receipt::unseen(monitor, receive.site, *receive.shadow, receive.post, receive.error,
+    Receipt::unseen(monitor, {receive.site, *receive.shadow, receive.post}, receive.error,
                     receive.status, &*stamp);
   }
 }
@@ -140,10 +140,10 @@ void finish(Monitor& monitor, DeferredReceive& receive) {
 
 } // namespace
 
-bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, tables::SiteId site,
-                             const Shadow& shadow, MPI_Comm comm, void* buffer, MPI_Count count,
-                             MPI_Datatype datatype, int tag, const Moment& post,
+bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
+                             void* buffer, const MessageArguments<MPI_Count>& message,
                              MPI_Request* request) {
+  const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock);
   drop_finished(held_);
   // Behind a receive posted undecided, MPI's order decides anyway.
@@ -155,15 +155,16 @@ bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, tables::Sit
   }
   auto receive = std::make_unique<DeferredReceive>();
   receive->function = function;
-  receive->site = site;
+  receive->site = posted.site;
   receive->shadow = &shadow;
-  receive->comm = comm;
+  receive->comm = message.comm;
   receive->buffer = buffer;
-  receive->count = count;
-  receive->datatype = datatype;
-  receive->tag = tag;
-  receive->post = post;
-  receive->wildcard.emplace(monitor, shadow, tag, WaitPlace{index_of(function), site}, post.vt);
+  receive->count = message.count;
+  receive->datatype = message.datatype;
+  receive->tag = message.tag;
+  receive->post = posted.post;
+  receive->wildcard.emplace(monitor, shadow, message.tag,
+                            WaitPlace{index_of(function), posted.site}, posted.post.vt);
   if (PMPI_Grequest_start(&query, &forget, &cancel_nothing, receive.get(), request) !=
       MPI_SUCCESS) {
     return false;
@@ -271,8 +272,8 @@ bool DeferredReceives::completed(Monitor& monitor, MPI_Request request, const Mo
   }
   receive->reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(*receive)) {
-    Receipt::taken(monitor, receive->site, *receive->shadow, receive->post, 0, call, end_rt,
-                   receive->error, receive->status, update, &*stamp);
+    Receipt::taken(monitor, {receive->site, *receive->shadow, receive->post},
+                   {call, end_rt, receive->error, receive->status}, update, &*stamp);
   }
   return true;
 }

@@ -19,6 +19,8 @@
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/clock/Moment.hpp"
+#include "mpi/layer/MessageArguments.hpp"
+#include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 
 #include "core/Monitor.hpp"
@@ -33,13 +35,12 @@ namespace vcmon::runtime::mpi {
 
 class DeferredReceives {
 public:
-  // MPI_Irecv from MPI_ANY_SOURCE on `comm` (monitored by `shadow`, arguments checked): hands
-  // the program a generalized request in `*request` and returns true; false when it cannot be
-  // deferred (an intercommunicator, all slots in use, an undecided receive already posted as
-  // MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
-  static bool defer(Monitor& monitor, MpiFunction function, tables::SiteId site,
-                    const Shadow& shadow, MPI_Comm comm, void* buffer, MPI_Count count,
-                    MPI_Datatype datatype, int tag, const Moment& post, MPI_Request* request);
+  // MPI_Irecv of `message` (its source MPI_ANY_SOURCE, arguments checked) into `buffer`, as
+  // `posted`: hands the program a generalized request in `*request` and returns true; false
+  // when it cannot be deferred (an intercommunicator, all slots in use, an undecided receive
+  // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
+  static bool defer(Monitor& monitor, MpiFunction function, const ReceivePost& posted, void* buffer,
+                    const MessageArguments<MPI_Count>& message, MPI_Request* request);
 
   // Whether any deferred receive is not finished: one load.
   static bool any() { return active_.load(std::memory_order_relaxed) != 0; }

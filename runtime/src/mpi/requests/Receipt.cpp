@@ -58,33 +58,31 @@ vclock::MessageStamp answered(const Shadow& shadow, const Moment& post, const MP
 
 } // namespace
 
-void Receipt::unseen(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
-                     const Moment& post, int error, const MPI_Status& status,
-                     const vclock::MessageStamp* taken_stamp) {
-  const vclock::MessageStamp stamp = answered(shadow, post, status, taken_stamp);
-  Monitor::add_com(monitor.com_record(site, shadow.world_rank_of(status.MPI_SOURCE)), 0, 0,
+void Receipt::unseen(Monitor& monitor, const ReceivePost& posted, int error,
+                     const MPI_Status& status, const vclock::MessageStamp* taken_stamp) {
+  const Shadow& shadow = posted.shadow;
+  const vclock::MessageStamp stamp = answered(shadow, posted.post, status, taken_stamp);
+  Monitor::add_com(monitor.com_record(posted.site, shadow.world_rank_of(status.MPI_SOURCE)), 0, 0,
                    received_bytes(error, status, stamp));
 }
 
-void Receipt::taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    std::uint64_t own_ns, const Moment& call, std::uint64_t end_rt, int error,
-                    const MPI_Status& status, ClockUpdate& update,
-                    const vclock::MessageStamp* taken_stamp,
+void Receipt::taken(Monitor& monitor, const ReceivePost& posted, const ReceiveEnd& end,
+                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
                     const ProbeCore::ComRecordRef* record) {
-  const vclock::MessageStamp stamp = answered(shadow, post, status, taken_stamp);
+  const vclock::MessageStamp stamp = answered(posted.shadow, posted.post, end.status, taken_stamp);
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
-  const std::uint64_t transfer = transfer_ns(call, sender, end_rt);
-  const vclock::ReceiveTiming timing = vclock::receive_timing(call.vt, stamp, transfer);
-  const std::int32_t partner = shadow.world_rank_of(status.MPI_SOURCE);
-  const std::uint64_t bytes = received_bytes(error, status, stamp);
+  const std::uint64_t transfer = transfer_ns(end.call, sender, end.end_rt);
+  const vclock::ReceiveTiming timing = vclock::receive_timing(end.call.vt, stamp, transfer);
+  const std::int32_t partner = posted.shadow.world_rank_of(end.status.MPI_SOURCE);
+  const std::uint64_t bytes = received_bytes(end.error, end.status, stamp);
   if (update.ledger != nullptr) {
-    monitor.record_com(site, partner, own_ns, 0, bytes);
-    update.ledger->add_timed(partner, call.vt + timing.sync_delay_ns);
+    monitor.record_com(posted.site, partner, posted.own_ns, 0, bytes);
+    update.ledger->add_timed(partner, end.call.vt + timing.sync_delay_ns);
   } else {
-    Monitor::add_com(record != nullptr ? *record : monitor.com_record(site, partner), transfer,
-                     timing.sync_delay_ns, bytes);
+    Monitor::add_com(record != nullptr ? *record : monitor.com_record(posted.site, partner),
+                     transfer, timing.sync_delay_ns, bytes);
   }
-  update.include(completion_vt(call, sender, end_rt));
+  update.include(completion_vt(end.call, sender, end.end_rt));
 }
 
 } // namespace vcmon::runtime::mpi

@@ -16,6 +16,24 @@
 
 namespace vcmon::runtime::mpi {
 
+// A receive as posted: its statement, communicator and post moment, and for a nonblocking one
+// the posting call's own time (the completion call holds the rest).
+struct ReceivePost {
+  tables::SiteId site;
+  const Shadow& shadow;
+  Moment post;
+  std::uint64_t own_ns = 0;
+};
+
+// Where a receive ended: in a call entered at `call` that returned at real time `end_rt`,
+// with `error`; `status` names the actual source and tag.
+struct ReceiveEnd {
+  Moment call;
+  std::uint64_t end_rt;
+  int error;
+  const MPI_Status& status;
+};
+
 class Receipt {
 public:
   // Whether a blocking receive that returned `error` and `status` consumed a message, hence
@@ -24,24 +42,20 @@ public:
   // The same for a request that completed: also, it was not cancelled.
   static bool consumed_request(int error, const MPI_Status& status);
 
-  // The receive was posted at `post` (a call that took `own_ns` itself) and completed, with
-  // `error`, in a call entered at `call` that returned at real time `end_rt`; `status` names
-  // the actual source and tag. `stamp`: the message's stamp when the receive already took it,
-  // else nullptr (taken here). `record`: the com record, if found before the data arrived
-  // (else found here). In a completion call (`update.ledger`) the posting call's record gets
-  // its own time and the message, the completion call the waiting (CompletionLedger).
-  static void taken(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& post,
-                    std::uint64_t own_ns, const Moment& call, std::uint64_t end_rt, int error,
-                    const MPI_Status& status, ClockUpdate& update,
-                    const vclock::MessageStamp* stamp = nullptr,
+  // The receive `posted` completed as `end` says. `stamp`: the message's stamp when the
+  // receive already took it, else nullptr (taken here). `record`: the com record, if found
+  // before the data arrived (else found here). In a completion call (`update.ledger`) the
+  // posting call's record gets its own time and the message, the completion call the waiting
+  // (CompletionLedger).
+  static void taken(Monitor& monitor, const ReceivePost& posted, const ReceiveEnd& end,
+                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr,
                     const ProbeCore::ComRecordRef* record = nullptr);
 
   // A receive the program freed while active completed unseen (nobody waited for it, no clock
-  // moves): takes its stamp (`stamp` when already taken), answers a synchronous sender and
-  // counts the message.
-  static void unseen(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
-                     const Moment& post, int error, const MPI_Status& status,
-                     const vclock::MessageStamp* stamp = nullptr);
+  // moves), with `error` and `status`: takes its stamp (`stamp` when already taken), answers a
+  // synchronous sender and counts the message.
+  static void unseen(Monitor& monitor, const ReceivePost& posted, int error,
+                     const MPI_Status& status, const vclock::MessageStamp* stamp = nullptr);
 };
 
 } // namespace vcmon::runtime::mpi

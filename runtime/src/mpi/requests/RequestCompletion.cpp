@@ -37,8 +37,8 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
       const bool claimed = StampProtocol::claimed(request.stamp);
       const vclock::MessageStamp stamp =
           claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
-      Receipt::taken(monitor, request.site, *request.shadow, request.post, request.own_ns, call,
-                     end_rt, error, status, update, claimed ? &stamp : nullptr);
+      Receipt::taken(monitor, {request.site, *request.shadow, request.post, request.own_ns},
+                     {call, end_rt, error, status}, update, claimed ? &stamp : nullptr);
     }
     break;
   case TrackedRequest::Kind::SyncSend:
@@ -146,10 +146,10 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
         StampProtocol::abandon(*tracked->shadow, tracked->stamp);
       } else if (StampProtocol::claimed(tracked->stamp)) {
         const vclock::MessageStamp stamp = StampProtocol::finish(*tracked->shadow, tracked->stamp);
-        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status,
+        Receipt::unseen(monitor, {tracked->site, *tracked->shadow, tracked->post}, error, status,
                         &stamp);
       } else {
-        Receipt::unseen(monitor, tracked->site, *tracked->shadow, tracked->post, error, status);
+        Receipt::unseen(monitor, {tracked->site, *tracked->shadow, tracked->post}, error, status);
       }
       request_table().erase(*tracked);
     }

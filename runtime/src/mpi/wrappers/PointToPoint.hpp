@@ -9,6 +9,7 @@
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
+#include "mpi/layer/MessageArguments.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerRequests.hpp"
@@ -48,20 +49,20 @@ public:
   // The send to stamp, unless it goes nowhere (MPI_PROC_NULL), on an unmonitored
   // communicator, or with arguments PMPI will reject. No side effects.
   template <typename Count>
-  static std::optional<StampedSend> addressed(Monitor& monitor, MpiFunction function, Count count,
-                                              MPI_Datatype datatype, int dest, int tag,
-                                              MPI_Comm comm, const Moment& start) {
-    const Shadow* shadow = ShadowCommunicators::find(comm);
-    if (shadow == nullptr || dest == MPI_PROC_NULL) {
+  static std::optional<StampedSend> addressed(Monitor& monitor, MpiFunction function,
+                                              const MessageArguments<Count>& message,
+                                              const Moment& start) {
+    const Shadow* shadow = ShadowCommunicators::find(message.comm);
+    if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return std::nullopt;
     }
-    const std::optional<std::uint64_t> bytes =
-        StampProtocol::checked_bytes(*shadow, count, datatype, dest, tag);
+    const std::optional<std::uint64_t> bytes = StampProtocol::checked_bytes(
+        *shadow, message.count, message.datatype, message.peer, message.tag);
     if (!bytes) {
       return std::nullopt;
     }
-    return StampedSend{function, shadow, monitor.comm_site(index_of(function)),
-                       dest,     *bytes, start};
+    return StampedSend{function,     shadow, monitor.comm_site(index_of(function)),
+                       message.peer, *bytes, start};
   }
 
   // Sends the stamp of `send` (a synchronous one first posts the receive of its reply).
@@ -77,13 +78,12 @@ public:
   }
 
   template <typename Count>
-  static std::optional<StampedSend> stamp(Monitor& monitor, MpiFunction function, Count count,
-                                          MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                                          SendMode mode, const Moment& start) {
-    std::optional<StampedSend> send =
-        addressed(monitor, function, count, datatype, dest, tag, comm, start);
+  static std::optional<StampedSend> stamp(Monitor& monitor, MpiFunction function,
+                                          const MessageArguments<Count>& message, SendMode mode,
+                                          const Moment& start) {
+    std::optional<StampedSend> send = addressed(monitor, function, message, start);
     if (send) {
-      post_stamp(monitor, *send, tag, mode);
+      post_stamp(monitor, *send, message.tag, mode);
     }
     return send;
   }
@@ -120,13 +120,13 @@ public:
 
   // Blocking sends: `pmpi()`, and `ipmpi(MPI_Request*)` its nonblocking twin.
   template <typename Count, typename Call, typename NonblockingCall>
-  static int send(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype, int dest,
-                  int tag, MPI_Comm comm, Call&& pmpi, NonblockingCall&& ipmpi) {
+  static int send(MpiFunction function, SendMode mode, const MessageArguments<Count>& message,
+                  Call&& pmpi, NonblockingCall&& ipmpi) {
     Monitor* monitor = Layer::monitor();
     if (monitor == nullptr) {
       return pmpi();
     }
-    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
+    SendEntry entry = enter_send(*monitor, function, mode, message);
     std::optional<StampedSend>& send = entry.send;
     // While receives are deferred, a send that may wait for its receiver must let them be
     // decided meanwhile: the receiver may wait for one of them to match its own send.
@@ -140,7 +140,7 @@ public:
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
     LayerWork work(*monitor, end_ns, update);
-    if (stamp_after(*monitor, entry, tag, mode, rc)) {
+    if (stamp_after(*monitor, entry, message.tag, mode, rc)) {
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
@@ -163,16 +163,16 @@ public:
   };
 
   template <typename Count>
-  static SendEntry enter_send(Monitor& monitor, MpiFunction function, SendMode mode, Count count,
-                              MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  static SendEntry enter_send(Monitor& monitor, MpiFunction function, SendMode mode,
+                              const MessageArguments<Count>& message) {
     const std::uint64_t start_ns = monitor.clock().source().now_ns();
     SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
-    entry.send = addressed(monitor, function, count, datatype, dest, tag, comm, entry.start);
+    entry.send = addressed(monitor, function, message, entry.start);
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
       LayerWork work(monitor, start_ns);
       ControlChannel::serve_if_due(monitor, entry.start);
-      post_stamp(monitor, *entry.send, tag, mode);
+      post_stamp(monitor, *entry.send, message.tag, mode);
     }
     return entry;
   }
@@ -212,18 +212,18 @@ public:
   }
 
   template <typename Count, typename Call>
-  static int isend(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
-                   int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+  static int isend(MpiFunction function, SendMode mode, const MessageArguments<Count>& message,
+                   MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     if (monitor == nullptr) {
       return pmpi();
     }
-    SendEntry entry = enter_send(*monitor, function, mode, count, datatype, dest, tag, comm);
+    SendEntry entry = enter_send(*monitor, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment returned = Moment::at(monitor->clock(), end_ns);
     LayerWork work(*monitor, end_ns);
-    if (stamp_after(*monitor, entry, tag, mode, rc)) {
+    if (stamp_after(*monitor, entry, message.tag, mode, rc)) {
       track_send(*monitor, *entry.send, rc, *request, elapsed(entry.start.vt, returned.vt));
     }
     return rc;
@@ -260,26 +260,27 @@ public:
 
   // Persistent sends: validated now, stamped at every MPI_Start.
   template <typename Count, typename Call>
-  static int send_init(MpiFunction function, SendMode mode, Count count, MPI_Datatype datatype,
-                       int dest, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+  static int send_init(MpiFunction function, SendMode mode, const MessageArguments<Count>& message,
+                       MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const int rc = pmpi();
     if (monitor == nullptr || rc != MPI_SUCCESS) {
       return rc;
     }
     LayerWork work(*monitor);
-    const Shadow* shadow = ShadowCommunicators::find(comm);
-    if (shadow == nullptr || dest == MPI_PROC_NULL) {
+    const Shadow* shadow = ShadowCommunicators::find(message.comm);
+    if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return rc;
     }
-    if (const auto bytes = StampProtocol::checked_bytes(*shadow, count, datatype, dest, tag)) {
+    if (const auto bytes = StampProtocol::checked_bytes(*shadow, message.count, message.datatype,
+                                                        message.peer, message.tag)) {
       TrackedRequest tracked;
       tracked.kind = TrackedRequest::Kind::PersistentSend;
       tracked.synchronous = mode == SendMode::Synchronous;
       tracked.site = monitor->comm_site(index_of(function));
       tracked.shadow = shadow;
-      tracked.peer = dest;
-      tracked.tag = tag;
+      tracked.peer = message.peer;
+      tracked.tag = message.tag;
       tracked.bytes = *bytes;
       request_table().insert(*request, tracked);
     }
@@ -290,9 +291,9 @@ public:
   // answer the control channel meanwhile): not when PMPI will reject its arguments (the
   // error must come from PMPI).
   template <typename Count>
-  static bool awaits_stamp(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
-                           int tag) {
-    return StampProtocol::receivable(shadow, count, datatype, source, tag);
+  static bool awaits_stamp(const Shadow& shadow, const MessageArguments<Count>& message) {
+    return StampProtocol::receivable(shadow, message.count, message.datatype, message.peer,
+                                     message.tag);
   }
 
   // Waits, polling, until the sender of the message a blocking receive (or probe) from
@@ -307,10 +308,12 @@ public:
   // polls: a sender's send time is only as exact as the clock offsets between ranks (docs/pmpi.md),
   // and a long wait must not become transfer by an offset's error. For a quick one, the error is
   // bounded by the few microseconds it waited, and a clock read saved.
-  static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, tables::SiteId site,
-                                  const Shadow& shadow, int source, int tag, const Moment& post,
-                                  bool take, std::uint64_t* transfer_from_rt = nullptr) {
-    const WaitPlace place{index_of(function), site};
+  static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
+                                  int source, int tag, bool take,
+                                  std::uint64_t* transfer_from_rt = nullptr) {
+    const Shadow& shadow = posted.shadow;
+    const Moment& post = posted.post;
+    const WaitPlace place{index_of(function), posted.site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive wildcard(monitor, shadow, tag, place, post.vt);
@@ -354,13 +357,12 @@ public:
 
   // Blocking receives: `pmpi(int source, MPI_Status*)`; a wildcard's source is decided first.
   template <typename Count, typename Call>
-  static int recv(MpiFunction function, Count count, MPI_Datatype datatype, int source, int tag,
-                  MPI_Comm comm, MPI_Status* status, Call&& pmpi) {
+  static int recv(MpiFunction function, const MessageArguments<Count>& message, MPI_Status* status,
+                  Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-    if (shadow == nullptr || source == MPI_PROC_NULL ||
-        !awaits_stamp(*shadow, count, datatype, source, tag)) {
-      return pmpi(source, status);
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(message.comm) : nullptr;
+    if (shadow == nullptr || message.peer == MPI_PROC_NULL || !awaits_stamp(*shadow, message)) {
+      return pmpi(message.peer, status);
     }
     DeferredReceives::before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
@@ -370,64 +372,66 @@ public:
     const tables::SiteId site = monitor->comm_site(index_of(function));
     const Moment post =
         moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
+    const ReceivePost posted{site, *shadow, post};
     Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp =
-        await_stamp(*monitor, function, site, *shadow, source, tag, post, true, &call.rt);
+        await_stamp(*monitor, function, posted, message.peer, message.tag, true, &call.rt);
     // The data follows its stamp: find the record while it arrives.
     const ProbeCore::ComRecordRef record =
         monitor->com_record(site, shadow->world_rank_of(stamp.source));
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(stamp.source, st);
-    received(*monitor, site, *shadow, post, call, rc, *st, stamp, &record);
+    received(*monitor, posted, call, rc, *st, stamp, &record);
     return rc;
   }
 
   // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
   // message's, already taken; `record`: its com record, if already found.
-  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
-                       const Moment& post, const Moment& call, int rc, const MPI_Status& status,
-                       const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
+  static void received(Monitor& monitor, const ReceivePost& posted, const Moment& call, int rc,
+                       const MPI_Status& status, const PendingStamp& stamp,
+                       const ProbeCore::ComRecordRef* record = nullptr) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(monitor, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, site, shadow, post, 0, call, monitor.clock().real_at(end_ns), rc,
-                     status, update, &stamp.stamp, record);
+      Receipt::taken(monitor, posted, {call, monitor.clock().real_at(end_ns), rc, status}, update,
+                     &stamp.stamp, record);
     } else {
-      StampProtocol::give_back(shadow, stamp);
+      StampProtocol::give_back(posted.shadow, stamp);
     }
   }
 
   // After a receive whose stamp is taken once it matched (Mrecv).
-  static void received(Monitor& monitor, tables::SiteId site, const Shadow& shadow,
-                       const Moment& post, int rc, const MPI_Status& status) {
+  static void received(Monitor& monitor, const ReceivePost& posted, int rc,
+                       const MPI_Status& status) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(monitor, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, site, shadow, post, 0, post, monitor.clock().real_at(end_ns), rc,
-                     status, update);
+      Receipt::taken(monitor, posted, {posted.post, monitor.clock().real_at(end_ns), rc, status},
+                     update);
     }
   }
 
   // Nonblocking receives take their stamp when Wait/Test completes them; one from
   // MPI_ANY_SOURCE is deferred until its message is decided (DeferredReceives).
   template <typename Count, typename Call>
-  static int irecv(MpiFunction function, void* buffer, Count count, MPI_Datatype datatype,
-                   int source, int tag, MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+  static int irecv(MpiFunction function, void* buffer, const MessageArguments<Count>& message,
+                   MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-    if (shadow == nullptr || source == MPI_PROC_NULL) {
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(message.comm) : nullptr;
+    if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return pmpi();
     }
     const Moment entry = Moment::now(monitor->clock());
-    const Moment& post = entry;
-    if (source == MPI_ANY_SOURCE &&
-        StampProtocol::receivable(*shadow, count, datatype, source, tag)) {
+    const tables::SiteId site = monitor->comm_site(index_of(function));
+    if (message.peer == MPI_ANY_SOURCE && awaits_stamp(*shadow, message)) {
       LayerWork work(*monitor);
-      if (DeferredReceives::defer(*monitor, function, monitor->comm_site(index_of(function)),
-                                  *shadow, comm, buffer, count, datatype, tag, post, request)) {
+      const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
+                                            message.tag, message.comm};
+      if (DeferredReceives::defer(*monitor, function, {site, *shadow, entry}, buffer, any,
+                                  request)) {
         return MPI_SUCCESS;
       }
     }
@@ -437,29 +441,29 @@ public:
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
       const Moment returned = Moment::at(monitor->clock(), end_ns);
       LayerWork work(*monitor, end_ns);
-      track_receive(*monitor, function, *shadow, source, tag, post, *request,
-                    elapsed(entry.vt, returned.vt));
+      track_receive({site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
+                    message.tag, *request);
     }
     return rc;
   }
 
-  // `own_ns`: the posting call's own time. `claim`: the receive's stamp is claimed now
-  // (PostedStamp); not for a matched probe's message, whose stamp the probe left first in
-  // line, nor for a wildcard (decided later).
-  static void track_receive(Monitor& monitor, MpiFunction function, const Shadow& shadow,
-                            int source, int tag, const Moment& post, MPI_Request request,
-                            std::uint64_t own_ns, bool claim = true) {
+  // A nonblocking receive from `source` with `tag` posted as `posted` (`own_ns`: the posting
+  // call's own time). `claim`: the receive's stamp is claimed now (PostedStamp); not for a
+  // matched probe's message, whose stamp the probe left first in line, nor for a wildcard
+  // (decided later).
+  static void track_receive(const ReceivePost& posted, int source, int tag, MPI_Request request,
+                            bool claim = true) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
-    tracked.site = monitor.comm_site(index_of(function));
-    tracked.shadow = &shadow;
+    tracked.site = posted.site;
+    tracked.shadow = &posted.shadow;
     tracked.peer = source;
     tracked.tag = tag;
-    tracked.post = post;
-    tracked.own_ns = own_ns;
+    tracked.post = posted.post;
+    tracked.own_ns = posted.own_ns;
     TrackedRequest* const inserted = request_table().insert(request, tracked);
     if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
-      StampProtocol::claim(shadow, source, tag, inserted->stamp);
+      StampProtocol::claim(posted.shadow, source, tag, inserted->stamp);
     }
   }
 
@@ -489,13 +493,15 @@ public:
   // completes. The data leaves before the receive waits: a partner that receives first and
   // sends after (MPI_Recv then MPI_Send) must not wait inside PMPI for data this rank holds
   // back until the partner's stamp has come.
+  // `outgoing` and `incoming` share the communicator.
   template <typename Count, typename Call, typename Isend, typename Recv>
-  static int sendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
-                      int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                      MPI_Comm comm, MPI_Status* status, Call&& pmpi, Isend&& isend, Recv&& recv) {
+  static int sendrecv(MpiFunction function, const MessageArguments<Count>& outgoing,
+                      const MessageArguments<Count>& incoming, MPI_Status* status, Call&& pmpi,
+                      Isend&& isend, Recv&& recv) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
-    if (shadow == nullptr || !awaits_stamp(*shadow, recvcount, recvtype, source, recvtag)) {
+    const int source = incoming.peer;
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(incoming.comm) : nullptr;
+    if (shadow == nullptr || !awaits_stamp(*shadow, incoming)) {
       return pmpi(source, status);
     }
     DeferredReceives::before_matching(*shadow);
@@ -504,11 +510,11 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard,
-                   Moment::now(monitor->clock()));
+      send = stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
       post = Moment::now(monitor->clock());
     }
+    const ReceivePost posted{site, *shadow, post};
     const auto send_done = [&](int rc) {
       if (send) {
         ClockUpdate unused;
@@ -523,27 +529,28 @@ public:
       send_done(rc);
       return rc;
     }
-    MPI_Request outgoing = MPI_REQUEST_NULL;
-    int rc = isend(&outgoing);
-    PendingStamp incoming;
+    MPI_Request send_request = MPI_REQUEST_NULL;
+    int rc = isend(&send_request);
+    PendingStamp arrived;
     Moment call = post;
     if (rc == MPI_SUCCESS) {
-      incoming = await_stamp(*monitor, function, site, *shadow, source, recvtag, post, true);
+      arrived = await_stamp(*monitor, function, posted, source, incoming.tag, true);
       call.rt = Moment::now(monitor->clock()).rt;
-      rc = recv(incoming.source, st);
-      const PeerWait wait({index_of(function), site}, post.vt, *shadow, dest, &outgoing);
+      rc = recv(arrived.source, st);
+      const PeerWait wait({index_of(function), site}, post.vt, *shadow, outgoing.peer,
+                          &send_request);
       const int sent_rc = WaitPolicy::block(
           *monitor, wait,
           [&] {
             int done = 0;
-            PMPI_Request_get_status(outgoing, &done, MPI_STATUS_IGNORE);
+            PMPI_Request_get_status(send_request, &done, MPI_STATUS_IGNORE);
             return done != 0;
           },
-          [&] { return PMPI_Wait(&outgoing, MPI_STATUS_IGNORE); });
+          [&] { return PMPI_Wait(&send_request, MPI_STATUS_IGNORE); });
       rc = rc == MPI_SUCCESS ? sent_rc : rc;
     }
     send_done(rc);
-    received(*monitor, site, *shadow, post, call, rc, *st, incoming);
+    received(*monitor, posted, call, rc, *st, arrived);
     return rc;
   }
 
@@ -566,12 +573,12 @@ public:
   }
 
   // Isendrecv and Isendrecv_replace.
+  // `outgoing` and `incoming` share the communicator.
   template <typename Count, typename Call>
-  static int isendrecv(MpiFunction function, Count sendcount, MPI_Datatype sendtype, int dest,
-                       int sendtag, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                       MPI_Comm comm, MPI_Request* request, Call&& pmpi) {
+  static int isendrecv(MpiFunction function, const MessageArguments<Count>& outgoing,
+                       const MessageArguments<Count>& incoming, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(incoming.comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
     }
@@ -580,9 +587,9 @@ public:
     Moment post;
     {
       LayerWork work(*monitor);
-      if (StampProtocol::receivable(*shadow, recvcount, recvtype, source, recvtag)) {
-        send = stamp(*monitor, function, sendcount, sendtype, dest, sendtag, comm,
-                     SendMode::Standard, Moment::now(monitor->clock()));
+      if (awaits_stamp(*shadow, incoming)) {
+        send =
+            stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
       }
       post = Moment::now(monitor->clock());
     }
@@ -592,8 +599,9 @@ public:
       ClockUpdate unused;
       sent(*monitor, *send, rc, nullptr, unused);
     }
-    if (rc == MPI_SUCCESS && source != MPI_PROC_NULL) {
-      track_receive(*monitor, function, *shadow, source, recvtag, post, *request, 0);
+    if (rc == MPI_SUCCESS && incoming.peer != MPI_PROC_NULL) {
+      track_receive({monitor->comm_site(index_of(function)), *shadow, post}, incoming.peer,
+                    incoming.tag, *request);
     }
     return rc;
   }
@@ -614,7 +622,7 @@ public:
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(st);
-    received(*monitor, site, *probe.shadow, entry, rc, *st);
+    received(*monitor, {site, *probe.shadow, entry}, rc, *st);
     return rc;
   }
 
@@ -629,8 +637,8 @@ public:
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor);
-      track_receive(*monitor, function, *probe.shadow, probe.source, probe.tag, entry, *request, 0,
-                    false);
+      track_receive({monitor->comm_site(index_of(function)), *probe.shadow, entry}, probe.source,
+                    probe.tag, *request, false);
     }
     return rc;
   }

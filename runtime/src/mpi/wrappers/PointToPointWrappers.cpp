@@ -2,6 +2,7 @@
 // generated from one line per function.
 #include "mpi/wrappers/PointToPoint.hpp"
 
+using vcmon::runtime::mpi::MessageArguments;
 using vcmon::runtime::mpi::MpiFunction;
 using vcmon::runtime::mpi::PointToPoint;
 using vcmon::runtime::mpi::SendMode;
@@ -11,7 +12,8 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,         \
                             int tag, MPI_Comm comm) {                                              \
     return PointToPoint::send(                                                                     \
-        MpiFunction::NAME, SendMode::MODE, count, datatype, dest, tag, comm,                       \
+        MpiFunction::NAME, SendMode::MODE,                                                         \
+        MessageArguments<COUNT>{count, datatype, dest, tag, comm},                                 \
         [&] { return PMPI_##NAME(buf, count, datatype, dest, tag, comm); },                        \
         [&](MPI_Request* r) { return PMPI_##INAME(buf, count, datatype, dest, tag, comm, r); });   \
   }
@@ -22,14 +24,16 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(const void* buf, COUNT count, MPI_Datatype datatype, int dest,         \
                             int tag, MPI_Comm comm, MPI_Request* request) {                        \
     return PointToPoint::SHAPE(                                                                    \
-        MpiFunction::NAME, SendMode::MODE, count, datatype, dest, tag, comm, request,              \
+        MpiFunction::NAME, SendMode::MODE,                                                         \
+        MessageArguments<COUNT>{count, datatype, dest, tag, comm}, request,                        \
         [&] { return PMPI_##NAME(buf, count, datatype, dest, tag, comm, request); });              \
   }
 
 #define VCMON_RECV(NAME, COUNT)                                                                    \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
                             MPI_Comm comm, MPI_Status* status) {                                   \
-    return PointToPoint::recv(MpiFunction::NAME, count, datatype, source, tag, comm, status,       \
+    return PointToPoint::recv(MpiFunction::NAME,                                                   \
+                              MessageArguments<COUNT>{count, datatype, source, tag, comm}, status, \
                               [&](int from, MPI_Status* st) {                                      \
                                 return PMPI_##NAME(buf, count, datatype, from, tag, comm, st);     \
                               });                                                                  \
@@ -39,8 +43,8 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int source, int tag,    \
                             MPI_Comm comm, MPI_Request* request) {                                 \
     return PointToPoint::irecv(                                                                    \
-        MpiFunction::NAME, buf, count, datatype, source, tag, comm, request,                       \
-        [&] { return PMPI_##NAME(buf, count, datatype, source, tag, comm, request); });            \
+        MpiFunction::NAME, buf, MessageArguments<COUNT>{count, datatype, source, tag, comm},       \
+        request, [&] { return PMPI_##NAME(buf, count, datatype, source, tag, comm, request); });   \
   }
 
 #define VCMON_RECV_INIT(NAME, COUNT)                                                               \
@@ -56,8 +60,8 @@ using vcmon::runtime::mpi::SendMode;
                             int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
                             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
     return PointToPoint::sendrecv(                                                                 \
-        MpiFunction::NAME, sendcount, sendtype, dest, sendtag, recvcount, recvtype, source,        \
-        recvtag, comm, status,                                                                     \
+        MpiFunction::NAME, MessageArguments<COUNT>{sendcount, sendtype, dest, sendtag, comm},      \
+        MessageArguments<COUNT>{recvcount, recvtype, source, recvtag, comm}, status,               \
         [&](int from, MPI_Status* st) {                                                            \
           return PMPI_##NAME(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,      \
                              recvtype, from, recvtag, comm, st);                                   \
@@ -75,8 +79,8 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
     return PointToPoint::sendrecv(                                                                 \
-        MpiFunction::NAME, count, datatype, dest, sendtag, count, datatype, source, recvtag, comm, \
-        status,                                                                                    \
+        MpiFunction::NAME, MessageArguments<COUNT>{count, datatype, dest, sendtag, comm},          \
+        MessageArguments<COUNT>{count, datatype, source, recvtag, comm}, status,                   \
         [&](int from, MPI_Status* st) {                                                            \
           return PMPI_##NAME(buf, count, datatype, dest, sendtag, from, recvtag, comm, st);        \
         },                                                                                         \
@@ -92,22 +96,22 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(const void* sendbuf, COUNT sendcount, MPI_Datatype sendtype, int dest, \
                             int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
-    return PointToPoint::isendrecv(MpiFunction::NAME, sendcount, sendtype, dest, sendtag,          \
-                                   recvcount, recvtype, source, recvtag, comm, request, [&] {      \
-                                     return PMPI_##NAME(sendbuf, sendcount, sendtype, dest,        \
-                                                        sendtag, recvbuf, recvcount, recvtype,     \
-                                                        source, recvtag, comm, request);           \
-                                   });                                                             \
+    return PointToPoint::isendrecv(                                                                \
+        MpiFunction::NAME, MessageArguments<COUNT>{sendcount, sendtype, dest, sendtag, comm},      \
+        MessageArguments<COUNT>{recvcount, recvtype, source, recvtag, comm}, request, [&] {        \
+          return PMPI_##NAME(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,      \
+                             recvtype, source, recvtag, comm, request);                            \
+        });                                                                                        \
   }
 
 #define VCMON_ISENDRECV_REPLACE(NAME, COUNT)                                                       \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
-    return PointToPoint::isendrecv(MpiFunction::NAME, count, datatype, dest, sendtag, count,       \
-                                   datatype, source, recvtag, comm, request, [&] {                 \
-                                     return PMPI_##NAME(buf, count, datatype, dest, sendtag,       \
-                                                        source, recvtag, comm, request);           \
-                                   });                                                             \
+    return PointToPoint::isendrecv(                                                                \
+        MpiFunction::NAME, MessageArguments<COUNT>{count, datatype, dest, sendtag, comm},          \
+        MessageArguments<COUNT>{count, datatype, source, recvtag, comm}, request, [&] {            \
+          return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm, request); \
+        });                                                                                        \
   }
 
 #define VCMON_MRECV(NAME, COUNT)                                                                   \

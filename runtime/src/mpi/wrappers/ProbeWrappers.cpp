@@ -76,7 +76,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
     site = monitor->comm_site(index_of(function));
   }
   const PendingStamp stamp =
-      PointToPoint::await_stamp(*monitor, function, site, *shadow, source, tag, probed, false);
+      PointToPoint::await_stamp(*monitor, function, {site, *shadow, probed}, source, tag, false);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
