@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compare.sh MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=5] [RANKS=2]
 # The proxy applications beside this script (cg, hydro, particles, kernels), each built with
-# -O3 three ways and run four ways under `MPIEXEC -n RANKS`:
+# CFLAGS (-O3) three ways and run four ways under `MPIEXEC -n RANKS`:
 #   plain         built with MPICC
 #   linked        compiled with MPICC, linked with libvcmon ahead of MPI (MPI_* interposed,
 #                 no probes)
@@ -16,6 +16,7 @@
 # |variant - plain| / plain. Fails (after printing) when a run fails or a `verify` value differs
 # between any two runs.
 # Environment: RUNS and RANKS (when not given as arguments, as from the bench_apps target),
+# CFLAGS (every build's compiler flags, default -O3; see docs/evaluation.md on -falign-loops),
 # APPS (default "cg hydro particles kernels"), APP_ARGS (arguments for every application, default
 # none: their default sizes), RUN_TIMEOUT (seconds per run, default 3600: with every probe
 # costing 1 us more, a default-size instrumented run may take half an hour).
@@ -34,11 +35,13 @@ variants=(plain linked instrumented inject1000)
 work=$(mktemp -d "${TMPDIR:-/tmp}/vcmon-apps.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+read -r -a cflags <<<"${CFLAGS:--O3}"
+
 # The header makes a pasted table self-describing.
 printf '# command:'
 printf ' %q' "$0" "$@"
 printf '\n'
-for setting in RUNS RANKS APPS APP_ARGS RUN_TIMEOUT; do
+for setting in RUNS RANKS CFLAGS APPS APP_ARGS RUN_TIMEOUT; do
   if [ -n "${!setting:-}" ]; then
     echo "# $setting=${!setting}"
   fi
@@ -54,10 +57,10 @@ mkdir "$work/lib"
 cp "$libdir"/libvcmon.so* "$work/lib/"
 for app in $apps; do
   source=$sources/$app.c
-  "$mpicc" -O3 "$source" -o "$work/$app.plain" -lm
-  "$mpicc" -O3 "$source" -o "$work/$app.linked" -L"$work/lib" -Wl,--no-as-needed -lvcmon \
+  "$mpicc" "${cflags[@]}" "$source" -o "$work/$app.plain" -lm
+  "$mpicc" "${cflags[@]}" "$source" -o "$work/$app.linked" -L"$work/lib" -Wl,--no-as-needed -lvcmon \
     -Wl,-rpath,"$work/lib" -lm
-  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" -O3 "$source" -o "$work/$app.instrumented" -lm
+  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "$source" -o "$work/$app.instrumented" -lm
   # Linked-only must really load libvcmon, or the comparison measures nothing.
   for build in linked instrumented; do
     libraries=$(ldd "$work/$app.$build")
