@@ -1,139 +1,16 @@
 #include "mpi/stamps/StampMail.hpp"
 
-#include "core/Log.hpp"
-#include "core/YieldingCompletion.hpp"
-#include "mpi/layer/PrivateWorld.hpp"
-#include "mpi/layer/UnpolledCall.hpp"
-#include "mpi/layer/WorldRanks.hpp"
-
-#include <algorithm>
-#include <bit>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <new>
-#include <string>
-#include <unistd.h>
-#include <vector>
-
 namespace vcmon::runtime::mpi {
 
-namespace {
-
-// Equal for two processes exactly when they share a node (and so its /dev/shm): the host name
-// with the boot's id, which tells apart hosts cloned under one name.
-std::uint64_t node_key() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  std::string key = host;
-  if (std::FILE* boot = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-    char id[64] = {};
-    if (std::fgets(id, sizeof id, boot) != nullptr) {
-      key += id;
-    }
-    std::fclose(boot);
+StampMail::StampMail(int world_size, std::span<const PeerRings> rings, StampMessages& messages)
+    : inbound_(static_cast<std::size_t>(world_size)),
+      outbound_(static_cast<std::size_t>(world_size)), messages_(messages) {
+  for (const PeerRings& ring : rings) {
+    const auto peer = static_cast<std::size_t>(ring.peer);
+    outbound_[peer].ring = ring.to_peer;
+    inbound_[peer].ring = ring.from_peer;
+    ring_sources_.push_back(ring.peer);
   }
-  return std::hash<std::string>{}(key);
-}
-
-// What each rank tells the others at MPI_Init.
-struct Introduction {
-  std::uint64_t node = 0;
-  std::uint64_t pid = 0;
-  std::uint64_t ring_slots = 0;
-};
-static_assert(sizeof(Introduction) == 3 * sizeof(std::uint64_t));
-
-} // namespace
-
-void StampMail::open(std::uint32_t ring_slots) {
-  int world_size = 1;
-  int world_rank = 0;
-  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  inbound_.assign(static_cast<std::size_t>(world_size), Inbound{});
-  outbound_.assign(static_cast<std::size_t>(world_size), Outbound{});
-  ring_sources_.clear();
-  segments_.clear();
-  messages_ = PrivateWorld::comm();
-  // Who shares this node, by which process, and the ring size (every rank lays out the rings
-  // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
-  const Introduction mine{node_key(), static_cast<std::uint64_t>(::getpid()), ring_slots};
-  std::vector<Introduction> ranks(static_cast<std::size_t>(world_size));
-  yielding(PMPI_Iallgather, &mine, 3, MPI_UINT64_T, ranks.data(), 3, MPI_UINT64_T, messages_);
-  std::uint64_t slots = mine.ring_slots;
-  std::vector<int> node; // world ranks on this node, ascending
-  for (int r = 0; r < world_size; ++r) {
-    const Introduction& rank = ranks[static_cast<std::size_t>(r)];
-    slots = std::min(slots, rank.ring_slots);
-    if (rank.node == mine.node) {
-      node.push_back(r);
-    }
-  }
-  if (slots == 0) {
-    return;
-  }
-  ring_slots = std::bit_ceil(static_cast<std::uint32_t>(slots));
-  const auto local_size = node.size();
-  const auto local_rank =
-      static_cast<std::size_t>(std::find(node.begin(), node.end(), world_rank) - node.begin());
-  // Each rank's segment holds its UnpolledMark line, then the rings from every rank of its node
-  // to it.
-  const std::size_t ring_bytes = StampRing::bytes(ring_slots);
-  constexpr std::size_t kMarkBytes = StampRing::kLine;
-  static_assert(sizeof(UnpolledMark) <= kMarkBytes);
-  const std::size_t segment_bytes = kMarkBytes + ring_bytes * local_size;
-  segments_.resize(local_size);
-  segments_[local_rank] = NodeSegment::create(segment_bytes);
-  int ready = segments_[local_rank].valid();
-  if (ready) {
-    new (segments_[local_rank].base()) UnpolledMark; // before anyone maps it
-  }
-  // Every segment is made (or one could not be) before anyone maps its peers'.
-  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
-  for (std::size_t i = 0; ready && i < local_size; ++i) {
-    if (i != local_rank) {
-      segments_[i] = NodeSegment::open(
-          static_cast<std::int64_t>(ranks[static_cast<std::size_t>(node[i])].pid), segment_bytes);
-      ready = segments_[i].valid();
-    }
-  }
-  // Every peer has mapped this segment (or given up): its name is no longer needed.
-  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, messages_);
-  NodeSegment::unlink_own();
-  if (!ready) {
-    // No room in /dev/shm, a name taken by another user, or ranks of one host in separate
-    // IPC namespaces: every rank sends its stamps as messages (they all agree).
-    if (world_rank == 0) {
-      log_line(LogLevel::Warning,
-               "no shared memory for stamp rings (%zu bytes a rank); stamps "
-               "travel as MPI messages",
-               segment_bytes);
-    }
-    segments_.clear();
-    return;
-  }
-  char* const own = segments_[local_rank].base();
-  std::vector<UnpolledMark*> marks(static_cast<std::size_t>(world_size), nullptr);
-  for (std::size_t i = 0; i < local_size; ++i) {
-    char* const theirs = segments_[i].base();
-    const auto peer = static_cast<std::size_t>(node[i]);
-    marks[peer] = std::launder(reinterpret_cast<UnpolledMark*>(theirs));
-    char* const rings = theirs + kMarkBytes;
-    outbound_[peer].ring = StampRing(rings + ring_bytes * local_rank, ring_slots);
-    inbound_[peer].ring = StampRing(own + kMarkBytes + ring_bytes * i, ring_slots);
-    ring_sources_.push_back(static_cast<int>(peer));
-  }
-  UnpolledCall::attach(std::move(marks), std::launder(reinterpret_cast<UnpolledMark*>(own)));
-}
-
-void StampMail::close() {
-  UnpolledCall::detach();
-  // A peer still mapping a segment keeps it: only this process's view goes.
-  segments_.clear();
-  inbound_.clear();
-  outbound_.clear();
-  ring_sources_.clear();
 }
 
 void StampMail::post(int dest, StampMessage message) {
@@ -145,20 +22,7 @@ void StampMail::post(int dest, StampMessage message) {
     }
     to.ring.note_diverted();
   }
-  PMPI_Send(&message, sizeof message, MPI_BYTE, dest, kStampTag, messages_);
-}
-
-bool StampMail::receive(int& source, StampMessage& message) {
-  int found = 0;
-  MPI_Message handle = MPI_MESSAGE_NULL;
-  MPI_Status status;
-  PMPI_Improbe(source, kStampTag, messages_, &found, &handle, &status);
-  if (!found) {
-    return false;
-  }
-  PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
-  source = status.MPI_SOURCE;
-  return true;
+  messages_.send(dest, message);
 }
 
 } // namespace vcmon::runtime::mpi

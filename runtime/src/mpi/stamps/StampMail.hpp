@@ -1,40 +1,64 @@
 // How stamps travel from one process to another, each ahead of its message's data (docs/design.md,
 // "Stamps beside the data, not inside it"; docs/pmpi.md, "Stamp transport"). Between two ranks of
 // one node a stamp goes through a StampRing in shared memory; between nodes, or when that ring is
-// full, as a small MPI message on a private duplicate of MPI_COMM_WORLD. Every stamp from one
-// process to another carries a sequence number, so the receiver takes them in the order they were
-// sent whichever way each went. Stamps of all communicators share the way: the receiver files each
-// by its communicator and tag (StampProtocol), where MPI's matching used to do it.
+// full, as a message (StampMessages). Every stamp from one process to another carries a sequence
+// number, so the receiver takes them in the order they were sent whichever way each went. Stamps
+// of all communicators share the way: the receiver files each by its communicator and tag
+// (StampProtocol), where MPI's matching used to do it.
+//
+// An instance is one process's mail over rings and a message path it is given, so several can
+// talk in one process (tests/mpi/StampMailTest.cpp). The layer's one instance, over the node's
+// shared memory and the private world, is made at MPI_Init (open, ProcessStampMail.cpp) and
+// reached through process().
 //
 // Addresses are ranks in MPI_COMM_WORLD. Callers serialise posting and collecting
 // (StampProtocol holds its CallerLock).
 #pragma once
 
-#include "mpi/layer/NodeSegment.hpp"
+#include "mpi/stamps/StampMessages.hpp"
 #include "mpi/stamps/StampRing.hpp"
 
-#include <mpi.h>
-
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
 
 class StampMail {
 public:
-  // At MPI_Init (collective over MPI_COMM_WORLD): rings of `ring_slots` slots (rounded up to a
-  // power of two) from every rank of this node to every other (0: every stamp travels as a
-  // message).
+  // While a receiver finds its ring from a rank empty and no stamp diverted, it still probes
+  // the message path once in this many polls (see collect).
+  static constexpr unsigned kPollsPerProgress = 16;
+
+  // The rings between this process and one rank of its node.
+  struct PeerRings {
+    int peer = -1;       // its world rank
+    StampRing to_peer;   // this process produces
+    StampRing from_peer; // this process consumes
+  };
+
+  // Mail among `world_size` ranks: through `rings` with the ranks they name (views on memory
+  // the caller keeps mapped while this mail lives), by `messages` with the others and past a
+  // full ring.
+  StampMail(int world_size, std::span<const PeerRings> rings, StampMessages& messages);
+  StampMail(const StampMail&) = delete;
+  StampMail& operator=(const StampMail&) = delete;
+
+  // At MPI_Init (collective over MPI_COMM_WORLD): makes the process's mail, with rings of
+  // `ring_slots` slots (rounded up to a power of two) from every rank of this node to every
+  // other (0: every stamp travels as a message).
   static void open(std::uint32_t ring_slots);
   // At MPI_Finalize (collective).
   static void close();
+  // The process's mail, between open and close.
+  static StampMail& process() { return *process_; }
 
   // Sends `message` (its sequence is set here) to world rank `dest`.
-  static void post(int dest, StampMessage message);
+  void post(int dest, StampMessage message);
 
   // Hands each stamp from world rank `source` that is next in its order, oldest first, to
   // `deliver(int source, const StampMessage&)`.
-  template <typename Deliver> static void collect(int source, Deliver&& deliver) {
+  template <typename Deliver> void collect(int source, Deliver&& deliver) {
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
     for (;;) {
       if (from.ring.valid()) {
@@ -42,15 +66,15 @@ public:
           take_ring_head(source, from, *next, deliver);
           continue;
         }
-        // A ring with nothing new: MPI is probed only when stamps went the other way, and
-        // now and then so that a wait on a stamp still drives MPI's progress (other requests
-        // of this process may need it).
+        // A ring with nothing new: the message path is probed only when stamps went the other
+        // way, and now and then so that a wait on a stamp still drives MPI's progress (other
+        // requests of this process may need it).
         if (from.ring.diverted() == from.messages && ++idle_polls_ % kPollsPerProgress != 0) {
           return;
         }
       }
       StampMessage message;
-      if (!receive(source, message)) {
+      if (!messages_.receive(source, message)) {
         return;
       }
       take_message(source, message, deliver);
@@ -58,14 +82,14 @@ public:
   }
 
   // Hands every stamp that has arrived from anyone to `deliver`.
-  template <typename Deliver> static void collect_all(Deliver&& deliver) {
+  template <typename Deliver> void collect_all(Deliver&& deliver) {
     for (const int source : ring_sources_) {
       collect(source, deliver);
     }
     for (;;) {
-      int source = MPI_ANY_SOURCE;
+      int source = StampMessages::kAnySource;
       StampMessage message;
-      if (!receive(source, message)) {
+      if (!messages_.receive(source, message)) {
         return;
       }
       take_message(source, message, deliver);
@@ -73,8 +97,6 @@ public:
   }
 
 private:
-  static constexpr unsigned kPollsPerProgress = 16;
-
   // What this process knows of the stamps from one rank.
   struct Inbound {
     StampRing ring;             // invalid: that rank is on another node, or rings are off
@@ -96,14 +118,10 @@ private:
     deliver(source, message);
   }
 
-  // The next stamp message from `source` (MPI_ANY_SOURCE: from anyone; set to the sender),
-  // if one has arrived.
-  static bool receive(int& source, StampMessage& message);
-
   // A message from `source` is next after the ring stamps sent before it (the ring write
   // preceded the message's send, so they are there).
   template <typename Deliver>
-  static void take_message(int source, const StampMessage& message, Deliver& deliver) {
+  void take_message(int source, const StampMessage& message, Deliver& deliver) {
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
     while (from.expected < message.sequence) {
       if (const StampMessage* next = from.ring.peek()) {
@@ -115,12 +133,13 @@ private:
     deliver(source, message);
   }
 
-  static inline std::vector<Inbound> inbound_;
-  static inline std::vector<Outbound> outbound_;
-  static inline std::vector<int> ring_sources_;     // world ranks with a ring to this one
-  static inline MPI_Comm messages_ = MPI_COMM_NULL; // PrivateWorld's
-  static inline std::vector<NodeSegment> segments_; // this node's ranks', mapped (rings on)
-  static inline unsigned idle_polls_ = 0;
+  std::vector<Inbound> inbound_;
+  std::vector<Outbound> outbound_;
+  std::vector<int> ring_sources_; // world ranks with a ring to this one
+  StampMessages& messages_;
+  unsigned idle_polls_ = 0;
+
+  static inline StampMail* process_ = nullptr; // open's, until close
 };
 
 } // namespace vcmon::runtime::mpi

@@ -117,7 +117,7 @@ public:
     const int world_dest = shadow.world_rank_of(dest);
     StampCounts::sent(world_dest);
     const Hold hold;
-    StampMail::post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
+    StampMail::process().post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }
 
   // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
@@ -239,7 +239,8 @@ public:
   static void drain() {
     const Hold hold;
     adopt_orphans();
-    StampMail::collect_all([](int sender, const StampMessage& message) { file(sender, message); });
+    StampMail::process().collect_all(
+        [](int sender, const StampMessage& message) { file(sender, message); });
   }
 
   // Per world rank below `counts.size()`, the stamps from it that wait in an inbox, claimed by
@@ -303,8 +304,9 @@ private:
   // Files what has arrived from peer `source` of `shadow`.
   static void collect(const Shadow& shadow, int source) {
     adopt_orphans();
-    StampMail::collect(shadow.world_rank_of(source),
-                       [](int sender, const StampMessage& message) { file(sender, message); });
+    StampMail::process().collect(
+        shadow.world_rank_of(source),
+        [](int sender, const StampMessage& message) { file(sender, message); });
   }
 
   // A stamp from world rank `sender` taken out of its transport: its send time bounds the

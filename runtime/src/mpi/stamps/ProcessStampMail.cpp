@@ -1,0 +1,176 @@
+// The layer's one StampMail (StampMail::open, close, process): its rings in the shared-memory
+// segments of this node's ranks, its messages on the private world.
+#include "mpi/stamps/StampMail.hpp"
+
+#include "core/Log.hpp"
+#include "core/YieldingCompletion.hpp"
+#include "mpi/layer/NodeSegment.hpp"
+#include "mpi/layer/PrivateWorld.hpp"
+#include "mpi/layer/UnpolledCall.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <functional>
+#include <new>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace vcmon::runtime::mpi {
+
+namespace {
+
+// Stamps as MPI messages on the private world, apart from its other traffic by tag.
+class PrivateWorldStampMessages final : public StampMessages {
+public:
+  void send(int dest, const StampMessage& message) override {
+    PMPI_Send(&message, sizeof message, MPI_BYTE, dest, kStampTag, PrivateWorld::comm());
+  }
+
+  bool receive(int& source, StampMessage& message) override {
+    int found = 0;
+    MPI_Message handle = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    PMPI_Improbe(source == kAnySource ? MPI_ANY_SOURCE : source, kStampTag, PrivateWorld::comm(),
+                 &found, &handle, &status);
+    if (!found) {
+      return false;
+    }
+    PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+    source = status.MPI_SOURCE;
+    return true;
+  }
+};
+
+// What the process's mail runs on, from open to close.
+PrivateWorldStampMessages private_world_messages;
+std::vector<NodeSegment> node_segments; // this node's ranks', mapped (rings on)
+std::optional<StampMail> process_mail;
+
+// Equal for two processes exactly when they share a node (and so its /dev/shm): the host name
+// with the boot's id, which tells apart hosts cloned under one name.
+std::uint64_t node_key() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string key = host;
+  if (std::FILE* boot = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char id[64] = {};
+    if (std::fgets(id, sizeof id, boot) != nullptr) {
+      key += id;
+    }
+    std::fclose(boot);
+  }
+  return std::hash<std::string>{}(key);
+}
+
+// What each rank tells the others at MPI_Init.
+struct Introduction {
+  std::uint64_t node = 0;
+  std::uint64_t pid = 0;
+  std::uint64_t ring_slots = 0;
+};
+static_assert(sizeof(Introduction) == 3 * sizeof(std::uint64_t));
+
+// The rings between this process and every rank of its node (itself included), in the node's
+// segments, which it maps into node_segments, and UnpolledCall attached to the marks there
+// (collective over MPI_COMM_WORLD). None when rings are off or the memory for them could not be
+// had: every rank then sends its stamps as messages (they all agree).
+std::vector<StampMail::PeerRings> node_rings(int world_rank, int world_size,
+                                             std::uint32_t ring_slots) {
+  const MPI_Comm comm = PrivateWorld::comm();
+  // Who shares this node, by which process, and the ring size (every rank lays out the rings
+  // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
+  const Introduction mine{node_key(), static_cast<std::uint64_t>(::getpid()), ring_slots};
+  std::vector<Introduction> ranks(static_cast<std::size_t>(world_size));
+  yielding(PMPI_Iallgather, &mine, 3, MPI_UINT64_T, ranks.data(), 3, MPI_UINT64_T, comm);
+  std::uint64_t slots = mine.ring_slots;
+  std::vector<int> node; // world ranks on this node, ascending
+  for (int r = 0; r < world_size; ++r) {
+    const Introduction& rank = ranks[static_cast<std::size_t>(r)];
+    slots = std::min(slots, rank.ring_slots);
+    if (rank.node == mine.node) {
+      node.push_back(r);
+    }
+  }
+  if (slots == 0) {
+    return {};
+  }
+  ring_slots = std::bit_ceil(static_cast<std::uint32_t>(slots));
+  const auto local_size = node.size();
+  const auto local_rank =
+      static_cast<std::size_t>(std::find(node.begin(), node.end(), world_rank) - node.begin());
+  // Each rank's segment holds its UnpolledMark line, then the rings from every rank of its node
+  // to it.
+  const std::size_t ring_bytes = StampRing::bytes(ring_slots);
+  constexpr std::size_t kMarkBytes = StampRing::kLine;
+  static_assert(sizeof(UnpolledMark) <= kMarkBytes);
+  const std::size_t segment_bytes = kMarkBytes + ring_bytes * local_size;
+  node_segments.resize(local_size);
+  node_segments[local_rank] = NodeSegment::create(segment_bytes);
+  int ready = node_segments[local_rank].valid();
+  if (ready) {
+    new (node_segments[local_rank].base()) UnpolledMark; // before anyone maps it
+  }
+  // Every segment is made (or one could not be) before anyone maps its peers'.
+  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, comm);
+  for (std::size_t i = 0; ready && i < local_size; ++i) {
+    if (i != local_rank) {
+      node_segments[i] = NodeSegment::open(
+          static_cast<std::int64_t>(ranks[static_cast<std::size_t>(node[i])].pid), segment_bytes);
+      ready = node_segments[i].valid();
+    }
+  }
+  // Every peer has mapped this segment (or given up): its name is no longer needed.
+  yielding(PMPI_Iallreduce, MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, comm);
+  NodeSegment::unlink_own();
+  if (!ready) {
+    // No room in /dev/shm, a name taken by another user, or ranks of one host in separate
+    // IPC namespaces.
+    if (world_rank == 0) {
+      log_line(LogLevel::Warning,
+               "no shared memory for stamp rings (%zu bytes a rank); stamps "
+               "travel as MPI messages",
+               segment_bytes);
+    }
+    node_segments.clear();
+    return {};
+  }
+  char* const own = node_segments[local_rank].base();
+  std::vector<UnpolledMark*> marks(static_cast<std::size_t>(world_size), nullptr);
+  std::vector<StampMail::PeerRings> rings;
+  for (std::size_t i = 0; i < local_size; ++i) {
+    char* const theirs = node_segments[i].base();
+    const auto peer = static_cast<std::size_t>(node[i]);
+    marks[peer] = std::launder(reinterpret_cast<UnpolledMark*>(theirs));
+    char* const their_rings = theirs + kMarkBytes;
+    rings.push_back({node[i], StampRing(their_rings + ring_bytes * local_rank, ring_slots),
+                     StampRing(own + kMarkBytes + ring_bytes * i, ring_slots)});
+  }
+  UnpolledCall::attach(std::move(marks), std::launder(reinterpret_cast<UnpolledMark*>(own)));
+  return rings;
+}
+
+} // namespace
+
+void StampMail::open(std::uint32_t ring_slots) {
+  int world_size = 1;
+  int world_rank = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  const std::vector<PeerRings> rings = node_rings(world_rank, world_size, ring_slots);
+  process_ = &process_mail.emplace(world_size, rings, private_world_messages);
+}
+
+void StampMail::close() {
+  UnpolledCall::detach();
+  process_ = nullptr;
+  process_mail.reset();
+  // A peer still mapping a segment keeps it: only this process's view goes.
+  node_segments.clear();
+}
+
+} // namespace vcmon::runtime::mpi
