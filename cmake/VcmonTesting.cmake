@@ -7,9 +7,15 @@ function(vcmon_add_gtest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main vcmon_compile_options)
-  # gtest_discover_tests splits unescaped lists into separate property words.
-  string(REPLACE ";" "\\;" labels "unit;${ARG_LABELS}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${labels}")
+  # The labels are set once ctest knows the tests: passed through gtest_discover_tests'
+  # PROPERTIES, a list lost every label but the first (CMake 3.25), escaped or not.
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+  set(labels unit ${ARG_LABELS})
+  set(labels_file ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
+  file(WRITE ${labels_file} "foreach(test IN LISTS ${name}_TESTS)\n"
+    "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${labels}\")\n"
+    "endforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_file})
 endfunction()
 
 # vcmon_add_mpi_test(NAME RANKS N COMMAND cmd args... [TIMEOUT s] [ENV k=v...]): runs the

@@ -5,11 +5,11 @@
 // them visible to the thread that answers, for as long as the call waits.
 #pragma once
 
+#include "mpi/control/WaitPlace.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
 #include "vcmon/deadlock/ProcessState.hpp"
-#include "vcmon/tables/Site.hpp"
 
 #include <mpi.h>
 
@@ -19,12 +19,6 @@
 #include <span>
 
 namespace vcmon::runtime::mpi {
-
-// Where a process waits, for the deadlock report.
-struct WaitPlace {
-  unsigned function = 0; // MpiFunction index; ~0u when not in a blocking call
-  tables::SiteId site = tables::kNoSite;
-};
 
 class BlockedCall {
 public:

@@ -5,10 +5,16 @@
 // wrappers it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call
 // the layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
 // deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
+//
+// The protocol is ControlExchange's; this class makes the process's one instance at MPI_Init, over
+// MPI (MpiControlTransport) and this process's waiting calls and stamp counts, and forwards to it.
+// Calls take the process's monitor; serve and request_states no longer need it (the instance
+// holds it), but keep it so that their callers across the layer stay as they are.
 #pragma once
 
 #include "mpi/clock/Moment.hpp"
-#include "mpi/control/BlockedCall.hpp"
+#include "mpi/control/ControlMessages.hpp"
+#include "mpi/control/WaitPlace.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 
 #include "core/Monitor.hpp"
@@ -22,25 +28,6 @@
 #include <vector>
 
 namespace vcmon::runtime::mpi {
-
-// One rank's answer to a state request.
-struct StateReply {
-  bool answered = false; // false: no answer before the deadline; nothing else is set
-  deadlock::ProcessState state;
-  WaitPlace place;
-  // Stamps it had sent the asker, over all communicators (its clock bounds only the sends that
-  // follow them).
-  std::uint64_t stamps_sent = 0;
-  // WaitRegistry::generation() of the rank when it answered.
-  std::uint64_t generation = 0;
-  // For each rank of the request's interest list, in order: stamps this rank had sent it and
-  // had received from it, over all communicators (after filing every stamp that had arrived).
-  std::vector<std::uint64_t> sent_to;
-  std::vector<std::uint64_t> received_from;
-  // And of those it received, how many wait in an inbox unclaimed by a posted receive (when
-  // asked for, Counts::Unclaimed).
-  std::vector<std::uint64_t> unclaimed_from;
-};
 
 class ControlChannel {
 public:
@@ -74,7 +61,7 @@ public:
   // whose stamp counts every reply carries; with `Counts::Unclaimed` also how many of those
   // received wait in an inbox unclaimed by a posted receive (for a deadlock proof only: it
   // makes every reply a word a rank longer).
-  enum class Counts : std::uint64_t { Stamps = 2, Unclaimed = 3 };
+  using Counts = ReplyCounts;
   static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
                                                 std::span<const int> interest = {},
                                                 Counts counts = Counts::Stamps);
