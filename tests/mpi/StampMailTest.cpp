@@ -4,6 +4,8 @@
 // handed: every stamp once, in its sender's order, whichever way each went.
 #include "mpi/stamps/StampMail.hpp"
 
+#include "StampTestSupport.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,18 +25,11 @@ using vcmon::runtime::mpi::StampMail;
 using vcmon::runtime::mpi::StampMessage;
 using vcmon::runtime::mpi::StampMessages;
 using vcmon::runtime::mpi::StampRing;
+using vcmon::runtime::mpi::testing::numbered_as;
+using vcmon::runtime::mpi::testing::numbered_stamp;
+using vcmon::runtime::mpi::testing::RingMemory;
 
 namespace {
-
-// Zeroed, line-aligned memory for a ring of `slots`.
-struct RingMemory {
-  explicit RingMemory(std::uint32_t slots)
-      : memory(static_cast<char*>(std::aligned_alloc(StampRing::kLine, StampRing::bytes(slots))),
-               &std::free) {
-    std::fill(memory.get(), memory.get() + StampRing::bytes(slots), 0);
-  }
-  std::unique_ptr<char, decltype(&std::free)> memory;
-};
 
 // Every rank's message queue, as MPI would hold them: per destination, in arrival order. Sends
 // made while arrivals are held stay in flight (invisible to receive) until arrive() lets them
@@ -162,14 +157,9 @@ private:
 
 // The `n`th stamp `sender` posts (its sequence is StampMail's to set).
 StampMessage stamp(int sender, std::uint64_t n) {
-  StampMessage m;
+  StampMessage m = numbered_stamp(n);
   m.communicator = 100 + static_cast<std::uint64_t>(sender);
   m.source = sender;
-  m.tag = static_cast<std::int32_t>(n % 11);
-  m.stamp.send_vt_ns = n * 3;
-  m.stamp.send_rt_ns = n * 3 + 1;
-  m.stamp.bytes = n * 8;
-  m.stamp.flags = static_cast<std::uint32_t>(n % 2);
   return m;
 }
 
@@ -188,9 +178,7 @@ public:
     return [this](int source, const StampMessage& m) {
       const StampMessage posted = stamp(source, m.sequence);
       intact_ = intact_ && m.communicator == posted.communicator && m.source == posted.source &&
-                m.tag == posted.tag && m.stamp.send_vt_ns == posted.stamp.send_vt_ns &&
-                m.stamp.send_rt_ns == posted.stamp.send_rt_ns &&
-                m.stamp.bytes == posted.stamp.bytes && m.stamp.flags == posted.stamp.flags;
+                numbered_as(m, m.sequence);
       stamps_.emplace_back(source, m.sequence);
     };
   }

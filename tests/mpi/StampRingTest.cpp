@@ -3,6 +3,8 @@
 // each with its own view of the memory, as the two processes of a node have.
 #include "mpi/stamps/StampRing.hpp"
 
+#include "StampTestSupport.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,30 +15,17 @@
 
 using vcmon::runtime::mpi::StampMessage;
 using vcmon::runtime::mpi::StampRing;
+using vcmon::runtime::mpi::testing::numbered_as;
+using vcmon::runtime::mpi::testing::numbered_stamp;
+using vcmon::runtime::mpi::testing::RingMemory;
 
 namespace {
 
-// Zeroed, line-aligned memory for a ring of `slots`.
-struct RingMemory {
-  explicit RingMemory(std::uint32_t slots)
-      : bytes(StampRing::bytes(slots)),
-        memory(static_cast<char*>(std::aligned_alloc(StampRing::kLine, bytes)), &std::free) {
-    std::fill(memory.get(), memory.get() + bytes, 0);
-  }
-  std::size_t bytes;
-  std::unique_ptr<char, decltype(&std::free)> memory;
-};
-
 StampMessage message(std::uint64_t n) {
-  StampMessage m;
+  StampMessage m = numbered_stamp(n);
   m.sequence = n;
   m.communicator = 7;
   m.source = static_cast<std::int32_t>(n % 5);
-  m.tag = static_cast<std::int32_t>(n % 11);
-  m.stamp.send_vt_ns = n * 3;
-  m.stamp.send_rt_ns = n * 3 + 1;
-  m.stamp.bytes = n * 8;
-  m.stamp.flags = static_cast<std::uint32_t>(n % 2);
   return m;
 }
 
@@ -45,11 +34,7 @@ void expect_message(const StampMessage* m, std::uint64_t n) {
   EXPECT_EQ(m->sequence, n);
   EXPECT_EQ(m->communicator, 7u);
   EXPECT_EQ(m->source, static_cast<std::int32_t>(n % 5));
-  EXPECT_EQ(m->tag, static_cast<std::int32_t>(n % 11));
-  EXPECT_EQ(m->stamp.send_vt_ns, n * 3);
-  EXPECT_EQ(m->stamp.send_rt_ns, n * 3 + 1);
-  EXPECT_EQ(m->stamp.bytes, n * 8);
-  EXPECT_EQ(m->stamp.flags, static_cast<std::uint32_t>(n % 2));
+  EXPECT_TRUE(numbered_as(*m, n));
 }
 
 TEST(StampRing, EmptyRingHasNothingToTake) {
@@ -109,8 +94,7 @@ TEST(StampRing, ProducerAndConsumerThreadsAgreeOnEveryStamp) {
       continue;
     }
     const std::uint64_t n = taken + 1;
-    intact = intact && m->sequence == n && m->stamp.send_vt_ns == n * 3 &&
-             m->stamp.bytes == n * 8 && m->tag == static_cast<std::int32_t>(n % 11);
+    intact = intact && m->sequence == n && numbered_as(*m, n);
     consumer.pop();
     ++taken;
   }
