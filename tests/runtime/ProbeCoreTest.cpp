@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 
 namespace vcmon::runtime {
@@ -196,6 +197,30 @@ TEST_F(ProbeCoreTest, FoldedActivationsKeepTheirCallSites) {
   EXPECT_EQ(r.procs[3].call_site, kNoSite);
   EXPECT_EQ(r.procs[3].count, 1u);
   EXPECT_GE(r.procs[0].time_ns, r.procs[1].time_ns);
+}
+
+// Probes charge calibrated constants, so the clock's raw reading can step back below what a
+// thread already saw; a thread keeps its own readings monotonic, and a thread that joined it
+// must not end before it: main's time covers a worker's.
+TEST_F(ProbeCoreTest, AProcedureCoversAThreadThatEndedBeforeItsExit) {
+  register_unit();
+  ThreadState& joiner = *thread_;
+  ThreadState worker{};
+  worker.records = threads_.acquire();
+  core_.enter_procedure(joiner, 0, 0); // p, on the joining thread
+  core_.enter_procedure(worker, 4, 1); // q, on the worker
+  const auto busy_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3);
+  while (std::chrono::steady_clock::now() < busy_until) {
+  }
+  core_.exit_procedure(worker, 4);
+  clock_.charge(20'000'000); // more than really elapsed: the clock steps back 20 ms
+  core_.thread_ended(worker);
+  core_.exit_procedure(joiner, 0);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.procs.size(), 2u);
+  EXPECT_GE(r.procs[1].time_ns, 3'000'000u) << "expected q's 3 ms";
+  EXPECT_GE(r.procs[0].time_ns, r.procs[1].time_ns) << "expected p to cover q";
+  threads_.release(worker.records);
 }
 
 TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {

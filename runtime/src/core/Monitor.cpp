@@ -100,6 +100,7 @@ void on_thread_end(void* state_pointer) {
   state->stack.depth = 0;
   state->stack.folded = 0;
   state->stack.folded_statement_level = 0;
+  Monitor::instance().probes().thread_ended(*state);
   Monitor::instance().thread_records_list().release(state->records);
   state->records = nullptr;
 }
@@ -218,6 +219,7 @@ void Monitor::shift_time_base(std::int64_t delta_ns) {
   // The calling thread's open activations (main, the caller of MPI_Init) began in the old
   // base; other threads rarely have any before MPI_Init, and theirs keep the shift.
   ProbeCore::rebase_open_activations(this_thread(), delta_ns);
+  probes_.rebase_ended_threads(delta_ns);
 }
 
 tables::SiteId Monitor::comm_site(unsigned function_index) {
@@ -253,7 +255,11 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
   // as the program's time, open activations (main) and totals alike.
   const std::uint64_t now_ns = source_.now_ns();
   const std::uint64_t real_ns = clock_.real_at(now_ns);
-  const std::uint64_t virtual_ns = std::min(clock_.virtual_at(now_ns), real_ns);
+  // The thread that settles (main's) ends its open activations no earlier than its own
+  // probes and every ended thread saw: main covers the threads it joined.
+  const std::uint64_t seen =
+      settle_this_thread ? probes_.virtual_floor(this_thread()) : std::uint64_t{0};
+  const std::uint64_t virtual_ns = std::min(std::max(clock_.virtual_at(now_ns), seen), real_ns);
   if (settle_this_thread) {
     probes_.settle_open_activations(this_thread(), virtual_ns);
   }

@@ -33,8 +33,22 @@ void ProbeCore::charge(std::uint64_t start_ns, std::uint64_t constant_ns) {
 }
 
 std::uint64_t ProbeCore::thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const {
-  thread.last_vt_ns = std::max(thread.last_vt_ns, clock_.virtual_at(real_ns));
+  thread.last_vt_ns = std::max(virtual_floor(thread), clock_.virtual_at(real_ns));
   return thread.last_vt_ns;
+}
+
+void ProbeCore::thread_ended(const ThreadState& thread) {
+  std::uint64_t seen = ended_threads_vt_.load(std::memory_order_relaxed);
+  while (thread.last_vt_ns > seen && !ended_threads_vt_.compare_exchange_weak(
+                                         seen, thread.last_vt_ns, std::memory_order_relaxed)) {
+  }
+}
+
+void ProbeCore::rebase_ended_threads(std::int64_t delta_ns) {
+  const std::uint64_t seen = ended_threads_vt_.load(std::memory_order_relaxed);
+  const std::int64_t shifted = static_cast<std::int64_t>(seen) + delta_ns;
+  ended_threads_vt_.store(seen != 0 && shifted > 0 ? static_cast<std::uint64_t>(shifted) : 0,
+                          std::memory_order_relaxed);
 }
 
 Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {

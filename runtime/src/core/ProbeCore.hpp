@@ -8,6 +8,8 @@
 #include "core/ThreadRecords.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 namespace vcmon::runtime {
@@ -60,6 +62,18 @@ public:
   // written while main is still open), restarting them at `now_vt_ns` so that their exits
   // add only what follows.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
+
+  // A thread ended: what its records last saw bounds what any thread sees next. A thread that
+  // joined it covers its activations (main's time covers a worker's recursion), though the
+  // clock's raw reading may have stepped back below them (see thread_virtual_at).
+  void thread_ended(const ThreadState& thread);
+  // The least virtual time `thread` may see now: its own last reading, and every ended
+  // thread's.
+  std::uint64_t virtual_floor(const ThreadState& thread) const {
+    return std::max(thread.last_vt_ns, ended_threads_vt_.load(std::memory_order_relaxed));
+  }
+  // The time base moved by `delta_ns` (Monitor::shift_time_base): so do the ended threads'.
+  void rebase_ended_threads(std::int64_t delta_ns);
   // The clock moved to another time base (every reading `delta_ns` more): this thread's open
   // activations move with it, so that the shift is not counted as their time.
   static void rebase_open_activations(ThreadState& thread, std::int64_t delta_ns);
@@ -103,6 +117,9 @@ private:
   OverflowRecords& overflow_;
   ProbeCosts costs_;
   ThrottlePolicy throttle_;
+  // The latest virtual time an ended thread's records saw. Written once per thread end, read
+  // by timed probes.
+  std::atomic<std::uint64_t> ended_threads_vt_{0};
 };
 
 } // namespace vcmon::runtime
