@@ -98,7 +98,7 @@ void check_collective_match(const CollectiveEntry& reduced, std::uint64_t sequen
                                                                          : 1'000'000'000;
   const std::uint64_t until = Moment::now(monitor->clock()).rt + delay_ns;
   while (Moment::now(monitor->clock()).rt < until) {
-    ControlChannel::serve(*monitor);
+    ControlChannel::serve();
     sched_yield();
   }
   const std::string report =

@@ -104,7 +104,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   return state;
 }
 
-bool ControlChannel::serve(Monitor&) {
+bool ControlChannel::serve() {
   return channel != nullptr && channel->exchange.serve();
 }
 
@@ -121,7 +121,7 @@ std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, in
   return inside;
 }
 
-std::vector<StateReply> ControlChannel::request_states(Monitor&, std::span<const int> ranks,
+std::vector<StateReply> ControlChannel::request_states(std::span<const int> ranks,
                                                        std::span<const int> interest,
                                                        Counts counts) {
   if (channel == nullptr) {

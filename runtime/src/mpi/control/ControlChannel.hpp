@@ -8,8 +8,6 @@
 //
 // The protocol is ControlExchange's; this class makes the process's one instance at MPI_Init, over
 // MPI (MpiControlTransport) and this process's waiting calls and stamp counts, and forwards to it.
-// Calls take the process's monitor; serve and request_states no longer need it (the instance
-// holds it), but keep it so that their callers across the layer stay as they are.
 #pragma once
 
 #include "mpi/clock/Moment.hpp"
@@ -41,15 +39,15 @@ public:
 
   // Answers the state requests that have arrived and takes in null messages; true when there
   // were any. The caller charges the work to intrusion.
-  static bool serve(Monitor& monitor);
+  static bool serve();
   // From a wrapper of a running process entered at `entry`: serves at most every 100 us. The
   // clock it answers with is `entry`'s: the layer's own work after it is intrusion, and a send
   // stamped with `entry` must not precede the clock this process reported.
-  static void serve_if_due(Monitor& monitor, const Moment& entry) {
+  static void serve_if_due(const Moment& entry) {
     running_vt_ = entry.vt;
     if (entry.rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
       next_serve_rt_.store(entry.rt + kServePeriodNs, std::memory_order_relaxed);
-      serve(monitor);
+      serve();
     }
   }
 
@@ -62,7 +60,7 @@ public:
   // received wait in an inbox unclaimed by a posted receive (for a deadlock proof only: it
   // makes every reply a word a rank longer).
   using Counts = ReplyCounts;
-  static std::vector<StateReply> request_states(Monitor& monitor, std::span<const int> ranks,
+  static std::vector<StateReply> request_states(std::span<const int> ranks,
                                                 std::span<const int> interest = {},
                                                 Counts counts = Counts::Stamps);
 

@@ -25,7 +25,7 @@ std::uint64_t ControlStateExchange::known_bound(int rank) const {
 
 std::vector<deadlock::ProcessState>
 ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
-  const std::vector<StateReply> replies = ControlChannel::request_states(monitor_, ranks, counted_);
+  const std::vector<StateReply> replies = ControlChannel::request_states(ranks, counted_);
   std::vector<deadlock::ProcessState> states(replies.size());
   for (std::size_t i = 0; i < replies.size(); ++i) {
     const StateReply& reply = replies[i];

@@ -90,7 +90,7 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
   std::copy_if(interest.begin(), interest.end(), std::back_inserter(asked),
                [&](int rank) { return rank != self; });
   const std::vector<StateReply> replies =
-      ControlChannel::request_states(monitor, asked, interest, ControlChannel::Counts::Unclaimed);
+      ControlChannel::request_states(asked, interest, ControlChannel::Counts::Unclaimed);
   StampProtocol::drain();
   const auto position = [&](int rank) {
     return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
@@ -177,7 +177,7 @@ void DeadlockDetector::check() {
   const std::uint64_t grace_end =
       Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
   while (Moment::now(monitor_.clock()).rt < grace_end) {
-    ControlChannel::serve(monitor_);
+    ControlChannel::serve();
     StampProtocol::drain();
     WaitingWork::progress(monitor_); // may satisfy the call
     if (call_.satisfied()) {

@@ -35,7 +35,7 @@ void WaitLoop::tick() {
   next_service_rt_ = now_rt + kServiceNs;
   // Waiting between polls is the program's own waiting; only work done for others, and the
   // deadlock check, is the monitor's.
-  bool worked = ControlChannel::serve(monitor_);
+  bool worked = ControlChannel::serve();
   worked = WaitingWork::progress(monitor_) || worked;
   if (monitor_.config().deadlock == DeadlockMode::NullMessage) {
     worked = announcer_.announce(monitor_, call_, now_rt) || worked;

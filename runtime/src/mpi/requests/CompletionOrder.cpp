@@ -126,7 +126,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     return chosen.has_value();
   };
   if (flag != nullptr) {
-    ControlChannel::serve_if_due(monitor, call);
+    ControlChannel::serve_if_due(call);
     bool ready;
     {
       LayerWork work(monitor);

@@ -56,7 +56,7 @@ public:
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
-      ControlChannel::serve_if_due(*monitor, entry);
+      ControlChannel::serve_if_due(entry);
     }
     // The entry reduction is nonblocking and polled: a member waiting for the others answers
     // the control channel meanwhile. Once it completed, every member is in the collective.

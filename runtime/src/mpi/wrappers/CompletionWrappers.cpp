@@ -43,7 +43,7 @@ int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_R
   }
   if (monitor != nullptr) {
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-    ControlChannel::serve_if_due(*monitor, entry);
+    ControlChannel::serve_if_due(entry);
     if (DeferredReceives::any()) {
       LayerWork work(*monitor);
       DeferredReceives::progress(*monitor, entry.vt, true);

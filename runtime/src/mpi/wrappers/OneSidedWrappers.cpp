@@ -26,7 +26,7 @@ template <typename Call> int unpolled(Call&& pmpi) {
   {
     LayerWork work(*monitor);
     entry = Moment::now(monitor->clock());
-    ControlChannel::serve_if_due(*monitor, entry);
+    ControlChannel::serve_if_due(entry);
   }
   // A partner's synchronous send may wait for a deferred receive to match.
   DeferredReceives::before_unpolled();

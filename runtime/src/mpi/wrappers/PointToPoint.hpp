@@ -171,7 +171,7 @@ public:
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
       LayerWork work(monitor, start_ns);
-      ControlChannel::serve_if_due(monitor, entry.start);
+      ControlChannel::serve_if_due(entry.start);
       post_stamp(monitor, *entry.send, message.tag, mode);
     }
     return entry;
@@ -184,7 +184,7 @@ public:
     if (entry.stamped) {
       return true;
     }
-    ControlChannel::serve_if_due(monitor, entry.start);
+    ControlChannel::serve_if_due(entry.start);
     if (!entry.send || rc != MPI_SUCCESS) {
       return false;
     }

@@ -118,7 +118,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   std::optional<PendingStamp> ready;
   {
     LayerWork work(*monitor);
-    ControlChannel::serve_if_due(*monitor, probed);
+    ControlChannel::serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard = polling_decision(
           *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);
