@@ -49,6 +49,7 @@ SiteId read_optional_site(ByteReader& in, const char* what) {
 constexpr std::size_t kMinProcRecordBytes = 4;
 constexpr std::size_t kMinLoopRecordBytes = 4;
 constexpr std::size_t kMinComRecordBytes = 6;
+constexpr std::size_t kMinContextRecordBytes = 9;
 
 } // namespace
 
@@ -98,6 +99,21 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     for (const std::uint64_t messages : c.size_classes) {
       out.varint(messages);
     }
+  }
+  out.varint(r.counters.folded_contexts);
+  out.varint(r.contexts.size());
+  SiteIdDeltas contexts;
+  for (std::size_t i = 0; i < r.contexts.size(); ++i) {
+    const ContextRecord& c = r.contexts[i];
+    out.varint(i + 1 - c.parent); // the parent comes first: a small positive distance
+    contexts.write(out, c.site);
+    out.varint(c.count);
+    out.varint(c.time_ns);
+    out.varint(c.untimed);
+    out.varint(c.iterations);
+    out.varint(c.sync_delay_ns);
+    out.varint(c.bytes);
+    out.varint(c.folded);
   }
 }
 
@@ -153,6 +169,28 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
       for (std::uint64_t& messages : c.size_classes) {
         messages = in.varint("a com record's messages of one size class");
       }
+    }
+  }
+  if (version >= 6) {
+    r.counters.folded_contexts = in.varint("the folded context counter");
+    r.contexts.resize(in.count(kMinContextRecordBytes, "context records"));
+    SiteIdDeltas contexts;
+    for (std::size_t i = 0; i < r.contexts.size(); ++i) {
+      ContextRecord& c = r.contexts[i];
+      const std::size_t start = in.offset();
+      const std::uint64_t distance = in.varint("a context record's parent distance");
+      if (distance == 0 || distance > i + 1) {
+        ByteReader::fail_at(start, "a context record's parent does not come before it");
+      }
+      c.parent = static_cast<std::uint32_t>(i + 1 - distance);
+      c.site = contexts.read(in, "a context record's site");
+      c.count = in.varint("a context record's count");
+      c.time_ns = in.varint("a context record's time");
+      c.untimed = in.varint("a context record's untimed activations");
+      c.iterations = in.varint("a context record's iterations");
+      c.sync_delay_ns = in.varint("a context record's synchronisation delay");
+      c.bytes = in.varint("a context record's bytes");
+      c.folded = in.varint("a context record's folded activations");
     }
   }
   return r;

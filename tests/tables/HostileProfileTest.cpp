@@ -156,6 +156,21 @@ TEST(HostileProfile, RecordsMustNameSitesOfTheirKind) {
   EXPECT_THAT(decode_error(p), HasSubstr("rank 1 is outside the 1-rank run"));
 }
 
+// Contexts come parents first and name sites of the graph (format 6).
+TEST(HostileProfile, ContextRecordsNeedEarlierParentsAndRealSites) {
+  HandMadeProfile p;
+  p.rank.contexts = {{.parent = 0, .site = 0, .count = 1}, {.parent = 1, .site = 1, .count = 3}};
+  EXPECT_EQ(decode_error(p), "");
+  p.rank.contexts[1].parent = 2; // itself
+  EXPECT_THAT(decode_error(p), HasSubstr("a context record's parent does not come before it"));
+  p = {};
+  p.rank.contexts = {{.parent = 0, .site = 9}};
+  EXPECT_THAT(decode_error(p), HasSubstr("rank 0: context record 0: site 9 does not exist"));
+  p = {};
+  p.rank.contexts = {{.parent = 0, .site = 0, .count = 1, .untimed = 2}};
+  EXPECT_THAT(decode_error(p), HasSubstr("context record 0: 2 untimed activations of 1"));
+}
+
 TEST(HostileProfile, StringIndicesSectionsAndFlagsAreChecked) {
   HandMadeProfile p;
   p.graph = [](ByteWriter& w) {
