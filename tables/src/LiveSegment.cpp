@@ -20,7 +20,7 @@
 
 namespace vcmon::tables {
 
-static_assert(kProfileVersion == 4 && kLiveSegmentVersion == 2,
+static_assert(kProfileVersion == 5 && kLiveSegmentVersion == 3,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 

@@ -51,7 +51,7 @@ public:
 
 // 2 added the folded activations, 3 the message sizes of com records (docs/profile-format.md,
 // "Versioning"); 1 and 2 are still read.
-inline constexpr std::uint32_t kProfileVersion = 4;
+inline constexpr std::uint32_t kProfileVersion = 5;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
 // site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).
