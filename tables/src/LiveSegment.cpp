@@ -20,7 +20,7 @@
 
 namespace vcmon::tables {
 
-static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 3,
+static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 4,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 

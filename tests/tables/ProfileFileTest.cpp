@@ -137,6 +137,13 @@ TEST_F(ProfileFile, Version1ProfilesStillRead) {
   EXPECT_EQ(v1.meta.activation_depth, 0u);
 }
 
+// Written by the format-4 writer (every com record's message sizes listed in full).
+TEST_F(ProfileFile, Version4ProfilesStillRead) {
+  const Profile v4 = read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v4-profile");
+  EXPECT_EQ(v4, testing::make_synthetic_profile(
+                    {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7));
+}
+
 TEST_F(ProfileFile, ReadErrorsNameThePath) {
   const fs::path missing = dir_ / "missing.vcmon";
   EXPECT_THAT(error_of([&] { read_profile_file(missing); }),

@@ -49,8 +49,8 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// 2 added the folded activations, 3 the message sizes of com records (docs/profile-format.md,
-// "Versioning"); 1 and 2 are still read.
+// 2 added the folded activations, 3 the message sizes of com records, 6 the calling contexts
+// (docs/profile-format.md, "Versioning"); every older version is still read.
 inline constexpr std::uint32_t kProfileVersion = 6;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
