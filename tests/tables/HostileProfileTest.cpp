@@ -225,6 +225,8 @@ TEST(HostileProfile, ComRecordMessageSizesAreChecked) {
       r.varint(count);
       r.u8(layout);
       r.varint(size);
+      r.varint(0); // no folded contexts
+      r.varint(0); // no context records
       w.varint(1);
       w.varint(r.bytes().size());
       w.append(r.bytes());

@@ -93,18 +93,7 @@ pthread_key_t thread_end_key;
 // new thread.
 void on_thread_end(void* state_pointer) {
   auto* state = static_cast<ThreadState*>(state_pointer);
-  for (std::uint32_t i = 0; i < state->stack.depth; ++i) {
-    if (ProcSlots* proc = state->stack.frames[i].proc) {
-      --proc->active;
-    }
-    if (state->stack.frames[i].times_node &&
-        state->stack.frames[i].kind == tables::SiteKind::Loop) {
-      --state->stack.frames[i].node->timing;
-    }
-  }
-  state->stack.depth = 0;
-  state->stack.folded = 0;
-  state->stack.folded_statement_level = 0;
+  ProbeCore::abandon_open_activations(*state);
   Monitor::instance().probes().thread_ended(*state);
   Monitor::instance().thread_records_list().release(state->records);
   state->records = nullptr;

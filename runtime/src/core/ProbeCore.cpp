@@ -118,14 +118,27 @@ void ProbeCore::add_elapsed(const Frame& frame, std::uint64_t end_vt_ns) {
   }
 }
 
-void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+void ProbeCore::release_frame(const Frame& frame) {
   if (frame.proc != nullptr) {
     --frame.proc->active;
   }
   if (frame.times_node && frame.kind == SiteKind::Loop) {
     --frame.node->timing;
   }
+}
+
+void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+  release_frame(frame);
   add_elapsed(frame, end_vt_ns);
+}
+
+void ProbeCore::abandon_open_activations(ThreadState& thread) {
+  for (std::uint32_t i = 0; i < thread.stack.depth; ++i) {
+    release_frame(thread.stack.frames[i]);
+  }
+  thread.stack.depth = 0;
+  thread.stack.folded = 0;
+  thread.stack.folded_statement_level = 0;
 }
 
 void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKind kind,

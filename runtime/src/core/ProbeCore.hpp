@@ -63,6 +63,9 @@ public:
   // add only what follows.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
 
+  // The thread ends with activations open: they will never exit, and its records go to a new
+  // thread, which must not find them open (active procedures, timed loop contexts).
+  static void abandon_open_activations(ThreadState& thread);
   // A thread ended: what its records last saw bounds what any thread sees next. A thread that
   // joined it covers its activations (main's time covers a worker's recursion), though the
   // clock's raw reading may have stepped back below them (see thread_virtual_at).
@@ -111,6 +114,8 @@ private:
   // longjmp out of them); counts the exit as unmatched when there is none.
   void close_activation(ThreadState& thread, std::uint32_t site, tables::SiteKind kind,
                         std::uint64_t end_vt_ns);
+  // What closing a frame undoes besides its time: its procedure's activity, its loop's timing.
+  static void release_frame(const Frame& frame);
   void close_frame(const Frame& frame, std::uint64_t end_vt_ns);
   // Finds the frame's calling context under the enclosing one (frame.context), adding it on
   // its first entry, and makes it the frame's node and context. nullptr when the tree is
