@@ -14,8 +14,24 @@ using namespace vcmon::tables;
 
 constexpr testing::ProfileShape kShape{.sites = 10'000, .ranks = 64, .partners = 4};
 
+// Most communication statements send one size every time (a halo of fixed width, a reduction
+// of one vector): three com records in four hold `count` messages of one size, the fourth
+// messages of several sizes.
+Profile with_mostly_one_size(Profile p) {
+  std::size_t n = 0;
+  for (RankRecords& r : p.ranks) {
+    for (ComRecord& c : r.coms) {
+      if (n++ % 4 != 3 && c.count > 0) {
+        c.bytes = c.min_bytes * c.count;
+        c.max_bytes = c.min_bytes;
+      }
+    }
+  }
+  return p;
+}
+
 const Profile& large_profile() {
-  static const Profile profile = testing::make_synthetic_profile(kShape, 42);
+  static const Profile profile = with_mostly_one_size(testing::make_synthetic_profile(kShape, 42));
   return profile;
 }
 
@@ -40,6 +56,9 @@ Profile run_longer(Profile p) {
       x.sync_delay_ns *= 1'000'000;
       x.count *= 1'000'000;
       x.bytes *= 1'000'000;
+      for (std::uint64_t& messages : x.size_classes) {
+        messages *= 1'000'000;
+      }
     }
   }
   return p;

@@ -22,7 +22,7 @@ namespace vcmon::tables {
 
 // Version 6 changed the file's container (the rank index), not one rank's records, which are
 // what a segment holds.
-static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 2,
+static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 3,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 

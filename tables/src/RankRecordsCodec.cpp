@@ -45,6 +45,78 @@ SiteId read_optional_site(ByteReader& in, const char* what) {
   return value == 0 ? kNoSite : static_cast<SiteId>(value - 1);
 }
 
+// How a com record's message sizes are stored (since version 5). Most records moved no message
+// (a completion call's waiting) or `count` messages of one size, whose total and size class
+// follow from that size: storing only what does not follow keeps the record short and its
+// length independent of the run's length (docs/profile-format.md, "Size").
+enum class MessageSizes : std::uint8_t {
+  None = 0,    // no message: bytes, smallest, largest and every size class 0
+  Uniform = 1, // `count` messages of one size: varint size
+  Listed = 2   // varint bytes | varint smallest | varint largest | 8 × varint per size class
+};
+
+// `com` with its message fields set as `count` messages of `size` bytes; false when the total
+// does not fit in 64 bits.
+bool set_uniform_sizes(ComRecord& com, std::uint64_t size) {
+  if (__builtin_mul_overflow(size, com.count, &com.bytes)) {
+    return false;
+  }
+  com.min_bytes = com.max_bytes = size;
+  com.size_classes = {};
+  com.size_classes[size_class(size)] = com.count;
+  return true;
+}
+
+MessageSizes shape_of(const ComRecord& com) {
+  if (com == ComRecord{com.comm, com.partner, com.transmission_ns, com.sync_delay_ns, com.count}) {
+    return MessageSizes::None;
+  }
+  ComRecord uniform = com;
+  const bool derivable = com.count > 0 && set_uniform_sizes(uniform, com.min_bytes);
+  return derivable && uniform == com ? MessageSizes::Uniform : MessageSizes::Listed;
+}
+
+void write_message_sizes(ByteWriter& out, const ComRecord& com) {
+  const MessageSizes shape = shape_of(com);
+  out.u8(static_cast<std::uint8_t>(shape));
+  if (shape == MessageSizes::Uniform) {
+    out.varint(com.min_bytes);
+  } else if (shape == MessageSizes::Listed) {
+    out.varint(com.bytes);
+    out.varint(com.min_bytes);
+    out.varint(com.max_bytes);
+    for (const std::uint64_t messages : com.size_classes) {
+      out.varint(messages);
+    }
+  }
+}
+
+void read_listed_sizes(ByteReader& in, ComRecord& com) {
+  com.bytes = in.varint("a com record's bytes");
+  com.min_bytes = in.varint("a com record's smallest message");
+  com.max_bytes = in.varint("a com record's largest message");
+  for (std::uint64_t& messages : com.size_classes) {
+    messages = in.varint("a com record's messages of one size class");
+  }
+}
+
+void read_message_sizes(ByteReader& in, ComRecord& com) {
+  const std::size_t start = in.offset();
+  switch (static_cast<MessageSizes>(in.u8("a com record's message sizes"))) {
+  case MessageSizes::None:
+    return;
+  case MessageSizes::Uniform:
+    if (!set_uniform_sizes(com, in.varint("a com record's message size"))) {
+      ByteReader::fail_at(start, "a com record's messages overflow 64 bits of bytes");
+    }
+    return;
+  case MessageSizes::Listed:
+    read_listed_sizes(in, com);
+    return;
+  }
+  ByteReader::fail_at(start, "a com record's message sizes have an unknown layout");
+}
+
 // Smallest encodings, used to bound counts by the bytes left.
 constexpr std::size_t kMinProcRecordBytes = 4;
 constexpr std::size_t kMinLoopRecordBytes = 4;
@@ -92,12 +164,7 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     out.varint(c.transmission_ns);
     out.varint(c.sync_delay_ns);
     out.varint(c.count);
-    out.varint(c.bytes);
-    out.varint(c.min_bytes);
-    out.varint(c.max_bytes);
-    for (const std::uint64_t messages : c.size_classes) {
-      out.varint(messages);
-    }
+    write_message_sizes(out, c);
   }
 }
 
@@ -146,13 +213,12 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
     c.transmission_ns = in.varint("a com record's transmission time");
     c.sync_delay_ns = in.varint("a com record's synchronisation delay");
     c.count = in.varint("a com record's count");
-    c.bytes = in.varint("a com record's bytes");
-    if (version >= 3) {
-      c.min_bytes = in.varint("a com record's smallest message");
-      c.max_bytes = in.varint("a com record's largest message");
-      for (std::uint64_t& messages : c.size_classes) {
-        messages = in.varint("a com record's messages of one size class");
-      }
+    if (version >= 5) {
+      read_message_sizes(in, c);
+    } else if (version >= 3) {
+      read_listed_sizes(in, c);
+    } else {
+      c.bytes = in.varint("a com record's bytes");
     }
   }
   return r;

@@ -55,6 +55,8 @@ struct HandMadeProfile {
     return r;
   }();
   std::uint8_t section_ids[4] = {1, 2, 3, 4};
+  // The ranks section written by hand instead of from `rank` (empty: from `rank`).
+  std::function<void(ByteWriter&)> rank_bytes;
 
   static void site(ByteWriter& w, SiteKind kind, std::uint64_t parent_distance) {
     w.u8(static_cast<std::uint8_t>(kind));
@@ -78,12 +80,13 @@ struct HandMadeProfile {
     section(section_ids[0], strings);
     section(section_ids[1], metadata);
     section(section_ids[2], graph);
-    section(section_ids[3], [&](ByteWriter& w) {
+    const std::function<void(ByteWriter&)> from_rank = [&](ByteWriter& w) {
       const std::vector<std::byte> r = encode_rank_records(rank);
       w.varint(1);
       w.varint(r.size());
       w.append(r);
-    });
+    };
+    section(section_ids[3], rank_bytes ? rank_bytes : from_rank);
     return detail::frame_profile_payload(payload.bytes(), detail::kLastWholePayloadVersion);
   }
 };
@@ -179,6 +182,48 @@ TEST(HostileProfile, StringIndicesSectionsAndFlagsAreChecked) {
     w.u8(0); // one byte more than the metadata has
   };
   EXPECT_THAT(decode_error(p), HasSubstr("1 unread bytes at the end of the metadata section"));
+}
+
+TEST(HostileProfile, ComRecordMessageSizesAreChecked) {
+  const auto with_sizes = [](std::uint8_t layout, std::uint64_t count, std::uint64_t size) {
+    HandMadeProfile p;
+    p.graph = [](ByteWriter& w) {
+      w.varint(2);
+      HandMadeProfile::site(w, SiteKind::Procedure, 0);
+      HandMadeProfile::site(w, SiteKind::Comm, 1);
+    };
+    p.rank.loops.clear();
+    p.section_ids[3] = 4;
+    p.rank_bytes = [=](ByteWriter& w) {
+      ByteWriter r;
+      r.zigzag(0);                   // rank
+      r.varint(0);                   // host: ""
+      for (int i = 0; i < 11; ++i) { // times and counters
+        r.varint(0);
+      }
+      r.varint(0); // no proc records
+      r.varint(0); // no loop records
+      r.varint(1);
+      r.zigzag(1); // Δsite: the statement
+      r.zigzag(0); // partner 0
+      r.varint(1); // transmission
+      r.varint(1); // sync delay
+      r.varint(count);
+      r.u8(layout);
+      r.varint(size);
+      w.varint(1);
+      w.varint(r.bytes().size());
+      w.append(r.bytes());
+    };
+    return p;
+  };
+  const Profile fine = decode_profile(with_sizes(1, 3, 1000).bytes());
+  EXPECT_EQ(fine.ranks.at(0).coms.at(0).bytes, 3000u);
+  EXPECT_EQ(fine.ranks.at(0).coms.at(0).messages(), 3u);
+  EXPECT_THAT(decode_error(with_sizes(1, 3, UINT64_MAX / 2)),
+              HasSubstr("a com record's messages overflow 64 bits of bytes"));
+  EXPECT_THAT(decode_error(with_sizes(9, 3, 1000)),
+              HasSubstr("a com record's message sizes have an unknown layout"));
 }
 
 TEST(HostileProfile, OverlongVarintsAreRejected) {

@@ -88,6 +88,44 @@ TEST(ProfileCodec, RankRecordsRoundTripOnTheirOwn) {
   EXPECT_EQ(decode_rank_records(encode_rank_records(extremes)), extremes);
 }
 
+// A com record stores only the message fields that do not follow from the others: none for a
+// record without messages, the size alone for `count` messages of one size.
+TEST(ProfileCodec, MessageSizesThatFollowFromTheCountAreNotStored) {
+  ComRecord none{3, 1, 40, 7, 5};
+  ComRecord uniform = none;
+  uniform.bytes = 5 * 4096;
+  uniform.min_bytes = uniform.max_bytes = 4096;
+  uniform.size_classes[size_class(4096)] = 5;
+  ComRecord empty_messages = none; // MPI_Send of 0 elements: messages, of no bytes
+  empty_messages.size_classes[0] = 5;
+  ComRecord fewer_messages = uniform; // a completion call among them moved nothing
+  fewer_messages.count = 6;
+  ComRecord two_sizes = uniform;
+  two_sizes.bytes += 4096 - 8;
+  two_sizes.min_bytes = 8;
+  two_sizes.size_classes[size_class(8)] = 1;
+  two_sizes.count = 6;
+  const auto encoded_size = [](const ComRecord& com) {
+    RankRecords r;
+    r.coms = {com};
+    const RankRecords back = decode_rank_records(encode_rank_records(r));
+    EXPECT_EQ(back, r);
+    return encode_rank_records(r).size();
+  };
+  const std::size_t without_messages = encoded_size(none);
+  EXPECT_EQ(encoded_size(uniform), without_messages + 2) << "the size, 4096, in two bytes";
+  EXPECT_EQ(encoded_size(empty_messages), without_messages + 1);
+  // Listed in full: the total, the smallest and largest, and 8 size classes.
+  EXPECT_GE(encoded_size(fewer_messages), without_messages + 12);
+  EXPECT_GE(encoded_size(two_sizes), without_messages + 12);
+
+  ComRecord long_run = uniform; // the same statement a million times more often
+  long_run.count *= 1'000'000;
+  long_run.bytes *= 1'000'000;
+  long_run.size_classes[size_class(4096)] = long_run.count;
+  EXPECT_EQ(encoded_size(long_run) - encoded_size(uniform), 3u) << "only the count grows";
+}
+
 TEST(ProfileCodec, EncoderRefusesRecordsThatDoNotMatchTheGraph) {
   Profile p = small_profile();
   p.ranks[0].loops.push_back({0, 1, 1, 1}); // site 0 is main, a procedure
@@ -181,6 +219,9 @@ TEST(ProfileCodec, SizeGrowsWithSitesAndRanksNotWithRunLength) {
     for (ComRecord& c : r.coms) {
       c.count *= 1'000'000;
       c.bytes *= 1'000'000;
+      for (std::uint64_t& messages : c.size_classes) {
+        messages *= 1'000'000;
+      }
     }
   }
   const auto records = [](const Profile& p) {
@@ -192,8 +233,8 @@ TEST(ProfileCodec, SizeGrowsWithSitesAndRanksNotWithRunLength) {
   };
   const std::size_t short_size = encode_profile(short_run).size();
   const std::size_t long_size = encode_profile(long_run).size();
-  // A factor of 10^6 costs at most three more varint bytes in each of the two scaled fields.
-  EXPECT_LE(long_size, short_size + 6 * records(long_run));
+  // A factor of 10^6 costs at most three more varint bytes in each of the three scaled fields.
+  EXPECT_LE(long_size, short_size + 9 * records(long_run));
   const Profile doubled = make_synthetic_profile({.sites = 400, .ranks = 8, .partners = 4}, 5);
   EXPECT_GT(encode_profile(doubled).size(), short_size * 3 / 2) << "ranks x2 -> size ~x2";
 }
