@@ -4,22 +4,21 @@
 #include "core/YieldingCompletion.hpp"
 
 #include <algorithm>
-#include <array>
 #include <sched.h>
 #include <vector>
 
 namespace vcmon::runtime {
 namespace {
 
-int chunk_size(std::uint64_t total, std::uint64_t offset) {
-  return static_cast<int>(std::min<std::uint64_t>(kChunkBytes, total - offset));
+int chunk_size(std::uint64_t total, std::uint64_t offset, const InTurnLimits& limits) {
+  return static_cast<int>(std::min<std::uint64_t>(limits.chunk_bytes, total - offset));
 }
 
-void send_when_asked(MPI_Comm comm, std::span<const std::byte> mine) {
+void send_when_asked(MPI_Comm comm, std::span<const std::byte> mine, const InTurnLimits& limits) {
   char turn = 0;
   yielding(PMPI_Irecv, &turn, 0, MPI_CHAR, 0, kRecordsTurnTag, comm);
-  for (std::uint64_t offset = 0; offset < mine.size(); offset += kChunkBytes) {
-    yielding(PMPI_Isend, mine.data() + offset, chunk_size(mine.size(), offset), MPI_BYTE, 0,
+  for (std::uint64_t offset = 0; offset < mine.size(); offset += limits.chunk_bytes) {
+    yielding(PMPI_Isend, mine.data() + offset, chunk_size(mine.size(), offset, limits), MPI_BYTE, 0,
              kRecordsChunkTag, comm);
   }
 }
@@ -34,21 +33,21 @@ struct Slot {
 } // namespace
 
 void collect_in_turn_at_rank0(MPI_Comm comm, std::span<const std::byte> mine,
-                              std::span<const std::uint64_t> sizes, const ChunkSink& sink) {
+                              std::span<const std::uint64_t> sizes, const ChunkSink& sink,
+                              const InTurnLimits& limits) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   if (rank != 0) {
-    send_when_asked(comm, mine);
+    send_when_asked(comm, mine, limits);
     return;
   }
-  std::array<Slot, kRanksInFlight> slots;
-  std::array<MPI_Request, kRanksInFlight> requests;
-  requests.fill(MPI_REQUEST_NULL);
+  std::vector<Slot> slots(static_cast<std::size_t>(limits.ranks_in_flight));
+  std::vector<MPI_Request> requests(slots.size(), MPI_REQUEST_NULL);
   int next_rank = 1;
   const int ranks = static_cast<int>(sizes.size());
   const auto post = [&](std::size_t s) {
     Slot& slot = slots[s];
-    const int count = chunk_size(sizes[slot.rank], slot.offset);
+    const int count = chunk_size(sizes[slot.rank], slot.offset, limits);
     slot.buffer.resize(static_cast<std::size_t>(count));
     PMPI_Irecv(slot.buffer.data(), count, MPI_BYTE, slot.rank, kRecordsChunkTag, comm,
                &requests[s]);
@@ -74,7 +73,7 @@ void collect_in_turn_at_rank0(MPI_Comm comm, std::span<const std::byte> mine,
   for (;;) {
     int index = MPI_UNDEFINED;
     int done = 0;
-    PMPI_Testany(kRanksInFlight, requests.data(), &index, &done, MPI_STATUS_IGNORE);
+    PMPI_Testany(limits.ranks_in_flight, requests.data(), &index, &done, MPI_STATUS_IGNORE);
     if (done && index == MPI_UNDEFINED) {
       return; // no request left: every rank's bytes arrived
     }
