@@ -94,6 +94,64 @@ bool write_with_mpi_io(MPI_Comm comm, const std::string& path, std::uint64_t off
   return true;
 }
 
+// Rank 0's part, which starts the file: the head, the index of every rank's records (`entries`:
+// size and checksum at 2 × rank), then rank 0's own records.
+std::vector<std::byte> rank0_part(const tables::RunMetadata& meta,
+                                  const tables::ProgramGraph& graph,
+                                  std::span<const std::uint64_t> entries,
+                                  std::span<const std::byte> own) {
+  std::vector<tables::RankSectionSize> sections;
+  for (std::size_t r = 0; r < entries.size() / 2; ++r) {
+    sections.push_back({static_cast<std::int32_t>(r), entries[2 * r],
+                        static_cast<std::uint32_t>(entries[2 * r + 1])});
+  }
+  std::vector<std::byte> part = tables::encode_profile_head(meta, graph);
+  const std::vector<std::byte> index = tables::encode_rank_index(part.size(), sections);
+  part.insert(part.end(), index.begin(), index.end());
+  part.insert(part.end(), own.begin(), own.end());
+  return part;
+}
+
+// Every rank's part collected at rank 0 in turn and written there into `file` (rank 0's only),
+// rank 0's own part first; `entries` holds, on rank 0, each rank's records' size at 2 × rank.
+// False when rank 0 could not write (logged there) and on every other rank.
+bool collect_at_rank0(MPI_Comm comm, tables::IncompleteFile* file, std::span<const std::byte> mine,
+                      std::span<const std::uint64_t> entries) {
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint64_t> offsets;
+  for (std::size_t r = 0, next = 0; r < entries.size() / 2; ++r) {
+    sizes.push_back(r == 0 ? mine.size() : entries[2 * r]);
+    offsets.push_back(next);
+    next += sizes.back();
+  }
+  std::string problem;
+  const auto write_at = [&](std::uint64_t offset, std::span<const std::byte> bytes) {
+    if (!problem.empty()) {
+      return; // the rest of the job's parts still arrive, and are dropped
+    }
+    try {
+      file->write_at(offset, bytes);
+    } catch (const std::system_error& error) {
+      problem = error.what();
+    }
+  };
+  if (file != nullptr) {
+    write_at(0, mine);
+  }
+  collect_in_turn_at_rank0(comm, mine, sizes,
+                           [&](int from, std::uint64_t at, std::span<const std::byte> chunk) {
+                             write_at(offsets[static_cast<std::size_t>(from)] + at, chunk);
+                           });
+  if (file == nullptr) {
+    return false;
+  }
+  if (!problem.empty()) {
+    log_line(LogLevel::Error, "the profile was not written: %s", problem.c_str());
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<std::filesystem::path>
@@ -129,16 +187,7 @@ write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecord
   std::vector<std::uint64_t> entries(root ? 2 * static_cast<std::size_t>(size) : 0);
   yielding(PMPI_Igather, my_entry, 2, MPI_UINT64_T, entries.data(), 2, MPI_UINT64_T, 0, comm);
   if (root) {
-    std::vector<tables::RankSectionSize> sections(static_cast<std::size_t>(size));
-    for (int r = 0; r < size; ++r) {
-      sections[r] = {r, entries[2 * r], static_cast<std::uint32_t>(entries[2 * r + 1])};
-    }
-    // Rank 0's part starts the file: head, index, then its own records.
-    std::vector<std::byte> front = tables::encode_profile_head(meta, graph);
-    const std::vector<std::byte> index = tables::encode_rank_index(front.size(), sections);
-    front.insert(front.end(), index.begin(), index.end());
-    front.insert(front.end(), bytes.begin(), bytes.end());
-    bytes = std::move(front);
+    bytes = rank0_part(meta, graph, entries, bytes);
   }
   // Each rank's records start where the ranks before it end.
   std::uint64_t part = bytes.size();
@@ -157,42 +206,8 @@ write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecord
                problem.c_str());
     }
   }
-  if (!written) {
-    std::vector<std::uint64_t> sizes;
-    std::vector<std::uint64_t> offsets;
-    for (std::uint64_t r = 0, next = 0; root && r < static_cast<std::uint64_t>(size); ++r) {
-      sizes.push_back(r == 0 ? bytes.size() : entries[2 * r]);
-      offsets.push_back(next);
-      next += sizes.back();
-    }
-    bool sink_failed = false;
-    collect_in_turn_at_rank0(comm, bytes, sizes,
-                             [&](int from, std::uint64_t at, std::span<const std::byte> chunk) {
-                               if (sink_failed) {
-                                 return;
-                               }
-                               try {
-                                 file->write_at(offsets[from] + at, chunk);
-                               } catch (const std::system_error& error) {
-                                 problem = error.what();
-                                 sink_failed = true;
-                               }
-                             });
-    if (!root) {
-      return std::nullopt;
-    }
-    try {
-      if (!sink_failed) {
-        file->write_at(0, bytes);
-      }
-    } catch (const std::system_error& error) {
-      problem = error.what();
-      sink_failed = true;
-    }
-    if (sink_failed) {
-      log_line(LogLevel::Error, "the profile was not written: %s", problem.c_str());
-      return std::nullopt;
-    }
+  if (!written && !collect_at_rank0(comm, file.get(), bytes, entries)) {
+    return std::nullopt;
   }
   if (!root) {
     return std::nullopt;
