@@ -32,7 +32,7 @@ StateReply blocked_reply() {
   reply.state.clock_ns = 123'456;
   reply.state.waits_on = {3, 1, 3};
   reply.state.present_arrival_ns = 99;
-  reply.place = {7, 42};
+  reply.place = {7, 42, true};
   reply.stamps_sent = 5;
   reply.generation = 11;
   return reply;
@@ -88,6 +88,7 @@ TEST(ControlMessages, ReplyRoundTripWithoutInterest) {
   EXPECT_EQ(reply.state.collective, std::nullopt);
   EXPECT_EQ(reply.place.function, 7u);
   EXPECT_EQ(reply.place.site, 42u);
+  EXPECT_TRUE(reply.place.message_wait);
   EXPECT_EQ(reply.stamps_sent, 5u);
   EXPECT_EQ(reply.generation, 11u);
   EXPECT_TRUE(reply.sent_to.empty());
@@ -108,6 +109,7 @@ TEST(ControlMessages, ReplyRoundTripWithCountsAndUnclaimed) {
   EXPECT_EQ(reply.state.present_arrival_ns, std::nullopt);
   EXPECT_EQ(reply.place.function, ~0u);
   EXPECT_EQ(reply.place.site, vcmon::tables::kNoSite);
+  EXPECT_FALSE(reply.place.message_wait);
   EXPECT_EQ(reply.sent_to, Words({1, 2, 3}));
   EXPECT_EQ(reply.received_from, Words({4, 5, 6}));
   EXPECT_TRUE(reply.unclaimed_from.empty());
@@ -140,7 +142,7 @@ TEST(ControlMessages, ReplyTruncatedOversizedOrCorruptIsRefused) {
   EXPECT_FALSE(decodes(longer, 2, ReplyCounts::Stamps));
 
   // Word 4 is the activity, 6 and 8 the flags of the optional values, 10 the function, 12 the
-  // number of ranks waited on.
+  // message-wait flag, 13 the number of ranks waited on.
   const auto corrupt = [&](std::size_t at, std::uint64_t value) {
     Words bad = words;
     bad[at] = value;
@@ -150,13 +152,14 @@ TEST(ControlMessages, ReplyTruncatedOversizedOrCorruptIsRefused) {
   EXPECT_FALSE(decodes(corrupt(6, 2), 2, ReplyCounts::Stamps));
   EXPECT_FALSE(decodes(corrupt(8, 2), 2, ReplyCounts::Stamps));
   EXPECT_FALSE(decodes(corrupt(10, 1ull << 40), 2, ReplyCounts::Stamps));
+  EXPECT_FALSE(decodes(corrupt(12, 2), 2, ReplyCounts::Stamps));
   EXPECT_FALSE(
-      decodes(corrupt(13, static_cast<std::uint64_t>(INT_MAX) + 1), 2, ReplyCounts::Stamps));
-  EXPECT_FALSE(decodes(corrupt(12, 3), 2, ReplyCounts::Stamps));
+      decodes(corrupt(14, static_cast<std::uint64_t>(INT_MAX) + 1), 2, ReplyCounts::Stamps));
+  EXPECT_FALSE(decodes(corrupt(13, 3), 2, ReplyCounts::Stamps));
   // A count of ranks waited on that would wrap the expected size round to the real one.
-  EXPECT_FALSE(decodes(corrupt(12, UINT64_MAX - 1), 2, ReplyCounts::Stamps));
-  Words wrapping(13, 0);
-  wrapping[12] = 0 - std::uint64_t{8}; // 13 + (0 − 8) + 4 × 2 words: 13, if summed
+  EXPECT_FALSE(decodes(corrupt(13, UINT64_MAX - 1), 2, ReplyCounts::Stamps));
+  Words wrapping(14, 0);
+  wrapping[13] = 0 - std::uint64_t{8}; // 14 + (0 − 8) + 4 × 2 words: 14, if summed
   EXPECT_FALSE(decodes(wrapping, 4, ReplyCounts::Stamps));
 
   // A refused reply leaves what it was to fill untouched.

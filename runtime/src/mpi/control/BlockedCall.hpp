@@ -40,6 +40,9 @@ public:
   // side effects: a process that only has to notice is not blocked. Only the waiting thread
   // itself may ask (the check may read state that thread alone writes).
   virtual bool satisfied() const { return false; }
+  // Whether only the arrival of a message ends the wait (a receive or probe waiting for its
+  // stamp), not a partner's receive or a collective's other members.
+  virtual bool waits_for_message() const { return false; }
 
 protected:
   virtual void describe_wait(deadlock::ProcessState& state, bool waiting_thread) const = 0;
@@ -96,6 +99,7 @@ public:
     const StampProtocol::Hold hold; // other threads file into the inbox
     return shadow_.inbox.find(peer_, *tag_).has_value();
   }
+  bool waits_for_message() const override { return request_ == nullptr && tag_.has_value(); }
 
 private:
   static constexpr std::uint64_t kNone = UINT64_MAX;

@@ -54,11 +54,13 @@ private:
 struct Channel {
   explicit Channel(Monitor& monitor)
       : transport(PrivateWorld::comm(), monitor.world_size(), monitor.counters().control_messages),
-        host(monitor), exchange(transport, host, monitor.world_rank(), monitor.world_size()) {}
+        host(monitor), exchange(transport, host, monitor.world_rank(), monitor.world_size()),
+        waiters(monitor.world_rank(), monitor.world_size()) {}
 
   MpiControlTransport transport;
   ProcessHost host;
   ControlExchange exchange;
+  WaitersOnThisRank waiters;
 };
 std::unique_ptr<Channel> channel;
 
@@ -102,6 +104,10 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
       threads > 1 && WaitRegistry::own_call() != nullptr ? now_vt : std::min(now_vt, running_vt_);
   state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
   return state;
+}
+
+WaitersOnThisRank* ControlChannel::waiters() {
+  return channel != nullptr ? &channel->waiters : nullptr;
 }
 
 bool ControlChannel::serve() {

@@ -13,6 +13,7 @@
 #include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlMessages.hpp"
 #include "mpi/control/WaitPlace.hpp"
+#include "mpi/control/WaitersOnThisRank.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 
 #include "core/Monitor.hpp"
@@ -77,6 +78,9 @@ public:
   // been inside for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
   // answer soon; nullopt when it is not stuck in one (or this process cannot tell).
   static std::optional<UnpolledState> stuck_unpolled(Monitor& monitor, int rank);
+
+  // The ranks known to wait for this one alone; nullptr before MPI_Init.
+  static WaitersOnThisRank* waiters();
 
   // This process's state now, as it would answer.
   static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);

@@ -24,6 +24,7 @@ enum ReplyWord : std::size_t {
   kCollective,
   kFunction,
   kSite,
+  kMessageWait,
   kWaitsOnCount,
   kReplyHeader
 };
@@ -89,6 +90,7 @@ std::vector<std::uint64_t> encode_reply(const ReplyHeader& header, const StateRe
                                    state.collective.value_or(0),
                                    reply.place.function,
                                    reply.place.site,
+                                   reply.place.message_wait,
                                    waits_on.size()};
   words.insert(words.end(), waits_on.begin(), waits_on.end());
   for (std::size_t i = 0; i < reply.sent_to.size(); ++i) {
@@ -114,7 +116,7 @@ bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t in
   if (words.size() < kReplyHeader ||
       words[kActivity] > static_cast<std::uint64_t>(deadlock::Activity::Finished) ||
       !is_flag(words[kHasPresentArrival]) || !is_flag(words[kHasCollective]) ||
-      words[kFunction] > std::numeric_limits<unsigned>::max() ||
+      !is_flag(words[kMessageWait]) || words[kFunction] > std::numeric_limits<unsigned>::max() ||
       words[kSite] > std::numeric_limits<tables::SiteId>::max()) {
     return false;
   }
@@ -145,6 +147,7 @@ bool decode_reply(int rank, std::span<const std::uint64_t> words, std::size_t in
   }
   reply.place.function = static_cast<unsigned>(words[kFunction]);
   reply.place.site = static_cast<tables::SiteId>(words[kSite]);
+  reply.place.message_wait = words[kMessageWait] != 0;
   state.waits_on.assign(waits_on.begin(), waits_on.end());
   for (std::size_t i = 0; i < interest; ++i) {
     const std::size_t at = kReplyHeader + waits + per_rank * i;

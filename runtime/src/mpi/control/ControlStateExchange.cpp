@@ -23,9 +23,38 @@ std::uint64_t ControlStateExchange::known_bound(int rank) const {
   return sight_ != nullptr ? sight_->bound_of(rank) : SenderBounds::of(rank);
 }
 
+std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const deadlock::Rank> ranks) {
+  WaitersOnThisRank* waiters =
+      sight_ != nullptr && !counted_.empty() ? ControlChannel::waiters() : nullptr;
+  if (waiters == nullptr) {
+    return ControlChannel::request_states(ranks, counted_);
+  }
+  std::vector<StateReply> replies(ranks.size());
+  std::vector<deadlock::Rank> asked;
+  std::vector<std::size_t> asked_at;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (std::optional<StateReply> kept =
+            waiters->recall(ranks[i], StampCounts::sent_to(ranks[i]))) {
+      replies[i] = std::move(*kept);
+    } else {
+      asked.push_back(ranks[i]);
+      asked_at.push_back(i);
+    }
+  }
+  if (asked.empty()) {
+    return replies;
+  }
+  std::vector<StateReply> answers = ControlChannel::request_states(asked, counted_);
+  for (std::size_t k = 0; k < answers.size(); ++k) {
+    waiters->remember(asked[k], answers[k], StampCounts::sent_to(asked[k]));
+    replies[asked_at[k]] = std::move(answers[k]);
+  }
+  return replies;
+}
+
 std::vector<deadlock::ProcessState>
 ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
-  const std::vector<StateReply> replies = ControlChannel::request_states(ranks, counted_);
+  const std::vector<StateReply> replies = ask_or_recall(ranks);
   std::vector<deadlock::ProcessState> states(replies.size());
   for (std::size_t i = 0; i < replies.size(); ++i) {
     const StateReply& reply = replies[i];

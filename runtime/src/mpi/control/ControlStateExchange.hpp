@@ -42,6 +42,10 @@ public:
   bool assumed_stuck() const { return assumed_stuck_; }
 
 private:
+  // The replies of `ranks`, in order: for a wildcard decision, a rank known to wait for this
+  // one alone (WaitersOnThisRank) is not asked again; the others are asked.
+  std::vector<StateReply> ask_or_recall(std::span<const deadlock::Rank> ranks);
+
   // Beyond this many ranks a reply would carry too many counts: reconcile() does nothing.
   static constexpr int kCountedRanks = 1024;
 

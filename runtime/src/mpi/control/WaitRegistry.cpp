@@ -95,6 +95,7 @@ bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlac
   int described = 0;
   deadlock::ProcessState combined;
   WaitPlace first_place;
+  bool message_wait = true;
   for (int i = 0; i < kSlots; ++i) {
     Slot& slot = slots[static_cast<std::size_t>(i)];
     if (!slot.claimed.load(std::memory_order_acquire)) {
@@ -116,6 +117,7 @@ bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlac
     if (!one.blocked()) {
       return false;
     }
+    message_wait = message_wait && pin.call()->waits_for_message();
     if (described++ == 0) {
       combined = one;
       first_place = pin.call()->place();
@@ -141,6 +143,7 @@ bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlac
   state = combined;
   if (place != nullptr) {
     *place = first_place;
+    place->message_wait = message_wait;
   }
   return true;
 }

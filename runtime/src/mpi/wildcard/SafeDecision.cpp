@@ -7,48 +7,40 @@
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
-#include <algorithm>
-
 namespace vcmon::runtime::mpi {
+
+// What the attempts reach through this process: its clock, the null-message announcer, and
+// cycle breaking over the control channel, for one call's sight and wait.
+class __attribute__((visibility("hidden"))) SafeDecisionHelp final : public DecisionAttempts::Help {
+public:
+  SafeDecisionHelp(SafeDecision& decision, const ReceivedSoFar& sight, const BlockedCall& waiting)
+      : decision_(decision), sight_(sight), waiting_(waiting) {}
+
+  std::uint64_t now_rt() override { return Moment::now(decision_.monitor_.clock()).rt; }
+  bool null_messages() override {
+    return decision_.monitor_.config().deadlock == DeadlockMode::NullMessage;
+  }
+  void announce_bound(std::uint64_t now_rt) override {
+    decision_.announcer_.announce(decision_.monitor_, waiting_, now_rt);
+  }
+  std::optional<vclock::WildcardCandidate>
+  break_cycle(std::span<const vclock::WildcardCandidate> candidates) override {
+    return decision_.break_cycle(candidates, sight_, waiting_);
+  }
+
+private:
+  SafeDecision& decision_;
+  const ReceivedSoFar& sight_;
+  const BlockedCall& waiting_;
+};
 
 std::optional<vclock::WildcardCandidate>
 SafeDecision::decide(std::span<const vclock::WildcardCandidate> candidates,
                      std::span<const vclock::SenderBound> senders, const ReceivedSoFar& sight,
                      const BlockedCall& waiting, std::optional<std::uint64_t> horizon,
                      bool may_ask) {
-  if (candidates.empty()) {
-    return std::nullopt;
-  }
-  const auto within = [&](const vclock::WildcardCandidate& c) {
-    return !horizon || c.arrival_ns <= *horizon;
-  };
-  const vclock::WildcardDecision rule = vclock::decide_wildcard(candidates, senders);
-  if (rule.verdict == vclock::WildcardVerdict::Take ||
-      (permitted_ && rule.earliest == permitted_)) {
-    return within(*rule.earliest) ? rule.earliest : std::nullopt;
-  }
-  if (horizon) {
-    // A later candidate cannot be safe while an earlier one is not; nothing within the
-    // horizon is safe either when the earliest lies beyond it.
-    if (!within(*rule.earliest)) {
-      return std::nullopt;
-    }
-  }
-  if (!may_ask) {
-    return std::nullopt;
-  }
-  const std::uint64_t now_rt = Moment::now(monitor_.clock()).rt;
-  if (monitor_.config().deadlock == DeadlockMode::NullMessage) {
-    announcer_.announce(monitor_, waiting, now_rt);
-    return std::nullopt;
-  }
-  if (now_rt < next_ask_rt_) {
-    return std::nullopt;
-  }
-  std::optional<vclock::WildcardCandidate> taken = break_cycle(candidates, sight, waiting);
-  next_ask_rt_ = Moment::now(monitor_.clock()).rt + backoff_ns_;
-  backoff_ns_ = std::min<std::uint64_t>(backoff_ns_ * 2, 10'000'000);
-  return taken && within(*taken) ? taken : std::nullopt;
+  SafeDecisionHelp help(*this, sight, waiting);
+  return attempts_.attempt(candidates, senders, horizon, may_ask, help);
 }
 
 void SafeDecision::record(unsigned function, const PendingStamp& stamp,
@@ -79,7 +71,6 @@ SafeDecision::break_cycle(std::span<const vclock::WildcardCandidate> candidates,
     return std::nullopt;
   }
   forced_ = forced_ || exchange.assumed_stuck();
-  permitted_ = decision.taken;
   broke_cycle_ = broke_cycle_ || decision.broke_cycle;
   return decision.taken;
 }

@@ -1,10 +1,10 @@
 // The decision of one nondeterministic event by virtual time (docs/design.md, "Wildcard receives in
 // virtual order" and "Waiting cycles"), shared by wildcard receives and probes (candidates: stamps
 // that have arrived) and by Waitany/Testany/Waitsome/Testsome (candidates: receive requests whose
-// stamps have arrived). First the rule over the bounds at hand; while it says Wait,
-// VCMON_DEADLOCK=cycle asks the blocking senders and those they wait for (CycleBreaker, with a
-// back-off from 50 us doubling to 10 ms between rounds), VCMON_DEADLOCK=nullmsg announces this
-// process's bound and waits for the others'.
+// stamps have arrived). The attempts themselves are DecisionAttempts': first the rule over the
+// bounds at hand; while it says Wait, VCMON_DEADLOCK=cycle asks the blocking senders and those
+// they wait for (CycleBreaker, here over the control channel), VCMON_DEADLOCK=nullmsg announces
+// this process's bound and waits for the others'.
 // A rank of this node stuck inside an MPI call the layer cannot poll (a one-sided lock, say,
 // that may wait for this very process) cannot answer; after a while it is assumed to wait for
 // the decider (ControlStateExchange), and a decision resting on that is counted as forced: it
@@ -15,6 +15,7 @@
 #include "mpi/control/NullAnnouncer.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/wildcard/DecisionAttempts.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -47,17 +48,17 @@ public:
               std::uint64_t decided_rt) const;
 
 private:
+  friend class SafeDecisionHelp;
+
   std::optional<vclock::WildcardCandidate>
   break_cycle(std::span<const vclock::WildcardCandidate> candidates, const ReceivedSoFar& sight,
               const BlockedCall& waiting);
 
   Monitor& monitor_;
   const Shadow& shadow_;
-  std::optional<vclock::WildcardCandidate> permitted_; // what cycle breaking allowed
+  DecisionAttempts attempts_;
   bool broke_cycle_ = false;
   bool forced_ = false;
-  std::uint64_t next_ask_rt_ = 0;
-  std::uint64_t backoff_ns_ = 50'000;
   NullAnnouncer announcer_;
 };
 
