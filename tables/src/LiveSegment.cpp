@@ -20,7 +20,9 @@
 
 namespace vcmon::tables {
 
-static_assert(kProfileVersion == 5 && kLiveSegmentVersion == 3,
+// Version 6 changed the file's container (the rank index), not one rank's records, which are
+// what a segment holds.
+static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 3,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 
