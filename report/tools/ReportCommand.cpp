@@ -17,6 +17,7 @@
 #include "vcmon/report/cli/CommandLine.hpp"
 #include "vcmon/report/cli/ViewOutput.hpp"
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include "vcmon/Version.h"
 #include <CLI/CLI.hpp>
@@ -47,8 +48,17 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-tables::Profile read(const std::string& path) {
+// With `only_rank`, the profile's head and that rank's records only, read through the rank
+// index: a report of one rank neither reads nor holds the others' records.
+tables::Profile read(const std::string& path, std::optional<std::int32_t> only_rank = {}) {
   try {
+    if (only_rank) {
+      const tables::ProfileReader reader(path);
+      if (std::optional<tables::RankRecords> records = reader.read_rank(*only_rank)) {
+        return {reader.meta(), reader.graph(), {std::move(*records)}};
+      }
+      // Not there: the whole profile, for the report's message naming the ranks it holds.
+    }
     return tables::read_profile_file(path);
   } catch (const tables::ProfileError& e) {
     throw Failure(e.what());
@@ -79,7 +89,8 @@ void report_each(const std::vector<std::string>& profiles, const report::cli::Vi
           out << "[\n";
         }
         for (std::size_t i = 0; i < profiles.size(); ++i) {
-          const report::Report report = build(read(profiles[i]), profiles[i], options);
+          const report::Report report =
+              build(read(profiles[i], options.rank), profiles[i], options);
           if (several && json) {
             nlohmann::ordered_json entry;
             entry["profile"] = profiles[i];
@@ -145,8 +156,8 @@ void report_diff(const std::vector<std::string>& profiles, const report::cli::Vi
                  const report::ReportOptions& options, const std::string& order) {
   report::ReportOptions unfiltered;
   unfiltered.rank = options.rank;
-  const report::Report a = build(read(profiles[0]), profiles[0], unfiltered);
-  const report::Report b = build(read(profiles[1]), profiles[1], unfiltered);
+  const report::Report a = build(read(profiles[0], options.rank), profiles[0], unfiltered);
+  const report::Report b = build(read(profiles[1], options.rank), profiles[1], unfiltered);
   report::DiffOptions diff_options;
   diff_options.order = order == "self" ? report::DiffOrder::Self : report::DiffOrder::Inclusive;
   diff_options.depth = options.depth;

@@ -18,8 +18,10 @@ std::optional<std::string> wrong_site(const ProgramGraph& graph, SiteId id, Site
   return std::nullopt;
 }
 
-std::optional<std::string> find_inconsistency(const RankRecords& r, const Profile& profile) {
-  const ProgramGraph& graph = profile.graph;
+} // namespace
+
+std::optional<std::string> find_inconsistency(const RankRecords& r, const ProgramGraph& graph,
+                                              std::int32_t ranks) {
   for (const ProcRecord& p : r.procs) {
     if (auto problem = wrong_site(graph, p.proc, SiteKind::Procedure)) {
       return "proc record: " + *problem;
@@ -43,9 +45,9 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Profil
     if (auto problem = wrong_site(graph, c.comm, SiteKind::Comm)) {
       return "com record: " + *problem;
     }
-    if (c.partner < ComRecord::kCollective || c.partner >= profile.meta.ranks) {
+    if (c.partner < ComRecord::kCollective || c.partner >= ranks) {
       return "com record of site " + to_string(c.comm) + ": partner " + to_string(c.partner) +
-             " is not a rank of the " + to_string(profile.meta.ranks) + "-rank run";
+             " is not a rank of the " + to_string(ranks) + "-rank run";
     }
     const std::uint64_t messages = c.messages();
     if (messages > c.count || (messages > 0 && (c.min_bytes > c.max_bytes ||
@@ -74,8 +76,6 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Profil
   return std::nullopt;
 }
 
-} // namespace
-
 std::optional<std::string> find_inconsistency(const Profile& profile) {
   if (profile.meta.ranks < 0) {
     return "negative rank count " + to_string(profile.meta.ranks);
@@ -91,7 +91,7 @@ std::optional<std::string> find_inconsistency(const Profile& profile) {
              ": ranks must be sorted and distinct";
     }
     previous_rank = r.rank;
-    if (auto problem = find_inconsistency(r, profile)) {
+    if (auto problem = find_inconsistency(r, profile.graph, profile.meta.ranks)) {
       return "rank " + to_string(r.rank) + ": " + *problem;
     }
   }

@@ -12,5 +12,8 @@ namespace vcmon::tables::detail {
 
 // The first inconsistency found, or nothing when the profile is consistent.
 std::optional<std::string> find_inconsistency(const Profile& profile);
+// The same for one rank's records in a run of `ranks` ranks and `graph` (not its rank number).
+std::optional<std::string> find_inconsistency(const RankRecords& records, const ProgramGraph& graph,
+                                              std::int32_t ranks);
 
 } // namespace vcmon::tables::detail

@@ -22,53 +22,60 @@ std::uint32_t crc32(std::span<const std::byte> data) {
   return crc.checksum();
 }
 
-std::vector<std::byte> frame_profile_payload(std::span<const std::byte> payload) {
+std::vector<std::byte> frame_profile_payload(std::span<const std::byte> framed,
+                                             std::uint32_t version) {
   ByteWriter out;
-  out.bytes().reserve(kProfileHeaderSize + payload.size());
+  out.bytes().reserve(kProfileHeaderSize + framed.size());
   out.append(std::as_bytes(std::span(kMagic)));
-  out.fixed_u32(kProfileVersion);
-  out.fixed_u64(payload.size());
-  out.fixed_u32(crc32(payload));
-  out.append(payload);
+  out.fixed_u32(version);
+  out.fixed_u64(framed.size());
+  out.fixed_u32(crc32(framed));
+  out.append(framed);
   return std::move(out.bytes());
 }
 
-FramedPayload unframe_profile_payload(std::span<const std::byte> file) {
+ProfileHeader read_profile_header(std::span<const std::byte> start, std::uint64_t file_size) {
   // A short file whose bytes so far match the magic is a truncated profile; any other
   // mismatch means the file is not a profile at all.
-  const std::size_t magic_bytes = std::min(file.size(), kMagic.size());
-  if (!std::equal(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(magic_bytes),
+  const std::size_t magic_bytes = std::min(start.size(), kMagic.size());
+  if (!std::equal(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(magic_bytes),
                   std::as_bytes(std::span(kMagic)).begin())) {
     throw ProfileError("not a vcmon profile (bad magic)");
   }
-  ByteReader header(file);
-  header.take(kMagic.size(), "the magic");
-  const std::uint32_t version = header.fixed_u32("the format version");
-  if (version > kProfileVersion) {
-    throw ProfileError("profile version " + std::to_string(version) +
+  ByteReader in(start);
+  in.take(kMagic.size(), "the magic");
+  ProfileHeader header;
+  header.version = in.fixed_u32("the format version");
+  if (header.version > kProfileVersion) {
+    throw ProfileError("profile version " + std::to_string(header.version) +
                        " is newer than this vcmon (" + std::to_string(kProfileVersion) + ")");
   }
-  if (version == 0) {
+  if (header.version == 0) {
     throw ProfileError("profile version 0 does not exist");
   }
-  const std::uint64_t size = header.fixed_u64("the payload size");
-  const std::uint32_t checksum = header.fixed_u32("the checksum");
-  const std::size_t available = header.remaining();
-  if (size > available) {
-    throw ProfileError("profile truncated at byte " + std::to_string(file.size()) +
-                       ": the header announces " + std::to_string(size) + " payload bytes, " +
-                       std::to_string(available) + " are present");
+  header.framed_size = in.fixed_u64("the payload size");
+  header.checksum = in.fixed_u32("the checksum");
+  const std::uint64_t available = file_size - kProfileHeaderSize;
+  const char* framed = header.version <= kLastWholePayloadVersion ? "payload" : "head";
+  if (header.framed_size > available) {
+    throw ProfileError("profile truncated at byte " + std::to_string(file_size) +
+                       ": the header announces " + std::to_string(header.framed_size) + " " +
+                       framed + " bytes, " + std::to_string(available) + " are present");
   }
-  if (size < available) {
-    throw ProfileError("trailing garbage: " + std::to_string(available - size) +
+  if (header.version <= kLastWholePayloadVersion && header.framed_size < available) {
+    throw ProfileError("trailing garbage: " + std::to_string(available - header.framed_size) +
                        " bytes after the payload's end at byte " +
-                       std::to_string(kProfileHeaderSize + size));
+                       std::to_string(kProfileHeaderSize + header.framed_size));
   }
-  const auto payload = file.subspan(kProfileHeaderSize);
-  if (crc32(payload) != checksum) {
-    throw ProfileError("checksum mismatch: the profile is corrupt");
+  return header;
+}
+
+void verify_framed_checksum(const ProfileHeader& header, std::span<const std::byte> framed) {
+  if (crc32(framed) != header.checksum) {
+    throw ProfileError(header.version <= kLastWholePayloadVersion
+                           ? "checksum mismatch: the profile is corrupt"
+                           : "checksum mismatch: the profile's head is corrupt");
   }
-  return {version, payload};
 }
 
 } // namespace vcmon::tables::detail

@@ -1,7 +1,5 @@
 #include "vcmon/tables/WholeFile.hpp"
 
-#include "FileDescriptor.hpp"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -42,91 +40,103 @@ mode_t current_umask() {
                           "cannot write " + std::string(what) + " " + path.string());
 }
 
-void write_all(int fd, std::span<const std::byte> bytes, std::string_view what,
-               const fs::path& target) {
+} // namespace
+
+IncompleteFile::IncompleteFile(const fs::path& target, std::string_view what)
+    : target_(target), what_(what) {
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string name = (dir / (target.filename().string() + ".incomplete-XXXXXX")).string();
+  // mkostemp adds O_RDWR|O_CREAT|O_EXCL; the name is fresh, and never a link followed.
+  fd_ = ::mkostemp(name.data(), O_CLOEXEC | O_NOFOLLOW);
+  if (fd_ < 0) {
+    fail(what_, target_, errno);
+  }
+  path_ = std::move(name);
+  // mkostemp made it 0600; a file the user asked for is as readable as their umask says.
+  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    ::unlink(path_.c_str());
+    fail(what_, target_, error);
+  }
+}
+
+IncompleteFile::~IncompleteFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (!path_.empty()) {
+    ::unlink(path_.c_str());
+    path_.clear();
+  }
+}
+
+void IncompleteFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
   while (!bytes.empty()) {
-    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (written < 0) {
       if (errno == EINTR) {
         continue;
       }
-      fail(what, target, errno);
+      fail(what_, target_, errno);
     }
     bytes = bytes.subspan(static_cast<std::size_t>(written));
+    offset += static_cast<std::uint64_t>(written);
   }
 }
 
-// `<target>.incomplete-XXXXXX`, holding the bytes on disk; removed when this object ends
-// unless it was renamed.
-class TemporaryFile {
-public:
-  TemporaryFile(const fs::path& target, std::span<const std::byte> bytes, std::string_view what) {
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string name = (dir / (target.filename().string() + ".incomplete-XXXXXX")).string();
-    // mkostemp adds O_RDWR|O_CREAT|O_EXCL; the name is fresh, and never a link followed.
-    detail::FileDescriptor fd(::mkostemp(name.data(), O_CLOEXEC | O_NOFOLLOW));
-    if (!fd.is_open()) {
-      fail(what, target, errno);
-    }
-    try {
-      // mkostemp made it 0600; a file the user asked for is as readable as their umask says.
-      if (::fchmod(fd.get(), 0666 & ~current_umask()) != 0) {
-        fail(what, target, errno);
-      }
-      write_all(fd.get(), bytes, what, target);
-      if (::fsync(fd.get()) != 0 || fd.close() != 0) {
-        fail(what, target, errno);
-      }
-    } catch (...) {
-      ::unlink(name.c_str());
-      throw;
-    }
-    path_ = std::move(name);
+void IncompleteFile::finish() {
+  const int fd = fd_;
+  fd_ = -1;
+  if (::fsync(fd) != 0) {
+    const int error = errno;
+    ::close(fd);
+    fail(what_, target_, error);
   }
-  ~TemporaryFile() {
-    if (!path_.empty()) {
-      ::unlink(path_.c_str());
+  if (::close(fd) != 0) {
+    fail(what_, target_, errno);
+  }
+}
+
+void IncompleteFile::name_replacing(const fs::path& path) {
+  if (::rename(path_.c_str(), path.c_str()) != 0) {
+    fail(what_, path, errno);
+  }
+  path_.clear(); // no longer ours to remove
+}
+
+fs::path IncompleteFile::name_new(const fs::path& dir, std::string_view stem,
+                                  std::string_view extension) {
+  for (int n = 0; n < kNameAttempts; ++n) {
+    const fs::path path =
+        n == 0 ? dir / (std::string(stem) + std::string(extension))
+               : dir / (std::string(stem) + "-" + std::to_string(n) + std::string(extension));
+    // Both names now refer to the file; the temporary's goes when this object ends.
+    if (::link(path_.c_str(), path.c_str()) == 0) {
+      return path;
+    }
+    if (errno != EEXIST) {
+      fail(what_, path, errno);
     }
   }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-
-  const char* path() const { return path_.c_str(); }
-  // It was renamed: its name is no longer ours to remove.
-  void renamed() { path_.clear(); }
-
-private:
-  std::string path_;
-};
-
-} // namespace
+  fail(what_, dir / (std::string(stem) + std::string(extension)), EEXIST);
+}
 
 void write_file_replacing(const fs::path& path, std::span<const std::byte> bytes,
                           std::string_view what) {
-  TemporaryFile temporary(path, bytes, what);
-  if (::rename(temporary.path(), path.c_str()) != 0) {
-    fail(what, path, errno);
-  }
-  temporary.renamed();
+  IncompleteFile file(path, what);
+  file.write_at(0, bytes);
+  file.finish();
+  file.name_replacing(path);
 }
 
 fs::path write_new_file(const fs::path& dir, std::string_view stem, std::string_view extension,
                         std::span<const std::byte> bytes, std::string_view what) {
-  const fs::path first = dir / (std::string(stem) + std::string(extension));
-  const TemporaryFile temporary(first, bytes, what);
-  for (int n = 0; n < kNameAttempts; ++n) {
-    const fs::path path =
-        n == 0 ? first
-               : dir / (std::string(stem) + "-" + std::to_string(n) + std::string(extension));
-    // Both names now refer to the file; the temporary's goes when `temporary` ends.
-    if (::link(temporary.path(), path.c_str()) == 0) {
-      return path;
-    }
-    if (errno != EEXIST) {
-      fail(what, path, errno);
-    }
-  }
-  fail(what, first, EEXIST);
+  IncompleteFile file(dir / (std::string(stem) + std::string(extension)), what);
+  file.write_at(0, bytes);
+  file.finish();
+  return file.name_new(dir, stem, extension);
 }
 
 } // namespace vcmon::tables

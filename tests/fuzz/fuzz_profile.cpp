@@ -1,6 +1,7 @@
 // libFuzzer target for the profile reader: any input must decode or fail with ProfileError,
 // and whatever decodes must survive re-encoding unchanged.
 #include "ProfileHeader.hpp"
+#include "ResealedProfile.hpp"
 
 #include "vcmon/tables/Profile.hpp"
 
@@ -37,10 +38,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   } catch (const ProfileError&) {
   }
-  // The checksum stops almost every mutation at the header; framing the input as a payload
-  // lets the fuzzer reach the section parsers too.
+  // Checksums stop almost every mutation at the first check: framing the input as a
+  // version-5 payload, or recomputing a version-6 file's checksums, lets the fuzzer reach the
+  // section parsers, the rank index and the ranks' records too.
   try {
-    check_round_trip(decode_profile(detail::frame_profile_payload(bytes)));
+    check_round_trip(
+        decode_profile(detail::frame_profile_payload(bytes, detail::kLastWholePayloadVersion)));
+  } catch (const ProfileError&) {
+  }
+  try {
+    check_round_trip(decode_profile(fuzzing::with_checksums_recomputed(bytes)));
   } catch (const ProfileError&) {
   }
   return 0;

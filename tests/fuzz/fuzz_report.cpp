@@ -1,6 +1,7 @@
 // libFuzzer target for the report path: whatever the profile reader accepts, building the
 // report and rendering it as text, JSON and HTML must succeed or fail with ReportError.
 #include "ProfileHeader.hpp"
+#include "ResealedProfile.hpp"
 
 #include "vcmon/report/HtmlRenderer.hpp"
 #include "vcmon/report/JsonRenderer.hpp"
@@ -32,9 +33,13 @@ void render_everything(const tables::Profile& profile) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto bytes = std::as_bytes(std::span(data, size));
-  // Framing the input as a checksummed payload lets mutations reach the report builder.
-  for (const auto& candidate : {std::vector<std::byte>(bytes.begin(), bytes.end()),
-                                vcmon::tables::detail::frame_profile_payload(bytes)}) {
+  // Framing the input as a checksummed payload, or recomputing a version-6 file's checksums,
+  // lets mutations reach the report builder.
+  namespace tables = vcmon::tables;
+  for (const auto& candidate :
+       {std::vector<std::byte>(bytes.begin(), bytes.end()),
+        tables::detail::frame_profile_payload(bytes, tables::detail::kLastWholePayloadVersion),
+        tables::fuzzing::with_checksums_recomputed(bytes)}) {
     try {
       render_everything(vcmon::tables::decode_profile(candidate));
     } catch (const vcmon::tables::ProfileError&) {

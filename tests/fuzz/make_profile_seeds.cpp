@@ -1,7 +1,8 @@
-// Writes the seed corpus of fuzz_profile: small valid profiles, their bare payloads and
-// single ranks' records, one kind per decoding path the target exercises.
+// Writes the seed corpus of fuzz_profile: small valid profiles and single ranks' records, one
+// kind per decoding path the target exercises. The bare payloads (payload-*) for the path that
+// frames its input as a version-5 payload came from the writers of versions 1 to 5 and stay as
+// they are: this writer makes version-6 files, whose header frames the head alone.
 // Usage: make_profile_seeds DIR
-#include "ProfileHeader.hpp"
 #include "SyntheticProfile.hpp"
 
 #include <cstdio>
@@ -37,7 +38,6 @@ int main(int argc, char** argv) {
     const std::vector<std::byte> bytes = encode_profile(profile);
     const std::string name = std::to_string(shape.sites) + "-sites";
     write(dir / ("profile-" + name), bytes);
-    write(dir / ("payload-" + name), std::span(bytes).subspan(detail::kProfileHeaderSize));
     write(dir / ("rank-" + name), encode_rank_records(profile.ranks.back()));
     ++n;
   }

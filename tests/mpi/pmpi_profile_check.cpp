@@ -16,9 +16,13 @@
 //       the rank's estimated clock offset to rank 0
 //   pmpi_profile_check --gtest_filter=PmpiProfile.Transmission <dir> <rank> <MPI function>
 //                      <partner|coll> <at most ms>
+//   pmpi_profile_check --gtest_filter=PmpiProfile.Indexed <dir> <ranks>
+//       the profile is of the current format, its rank index has ranks 0 to <ranks> - 1, each
+//       section reads back as that rank's records, and no temporary file is left beside it
 #include "CheckerArguments.hpp"
 #include "CheckerProfiles.hpp"
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -148,3 +152,22 @@ TEST(PmpiProfile, Transmission) {
 }
 
 } // namespace
+
+TEST(PmpiProfile, Indexed) {
+  const std::filesystem::path dir = checker_argument(0);
+  const std::vector<std::filesystem::path> found = profiles_in(dir);
+  ASSERT_EQ(found.size(), 1u) << "expected exactly one profile (*.vcmon) in " << dir.string();
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().extension(), ".vcmon") << "left beside the profile: " << entry.path();
+  }
+  const ProfileReader reader(found.front());
+  EXPECT_EQ(reader.version(), kProfileVersion);
+  const int ranks = checker_argument_int(1);
+  EXPECT_EQ(reader.meta().ranks, ranks);
+  EXPECT_FALSE(reader.meta().hosts.empty()) << "expected the ranks' host names";
+  ASSERT_EQ(reader.rank_count(), static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    EXPECT_EQ(reader.rank_at(static_cast<std::size_t>(r)), r);
+    EXPECT_EQ(reader.read_rank_at(static_cast<std::size_t>(r)).rank, r);
+  }
+}

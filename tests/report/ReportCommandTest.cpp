@@ -152,5 +152,16 @@ TEST_F(ReportCommand, RankOutsideTheProfileIsNamed) {
   EXPECT_NE(r.err.find("rank 7 is not in the profile"), std::string::npos) << r.err;
 }
 
+// --rank reads that rank's section alone through the rank index: a damaged other rank does not
+// stop it, while the whole report names the damage.
+TEST_F(ReportCommand, OneRankIsReadWithoutTheOthers) {
+  const fs::path last_rank_damaged =
+      damaged("last-rank.vcmon", [](std::string& bytes) { bytes.back() ^= 0x10; });
+  const CommandResult one = run(last_rank_damaged.string() + " --rank 0");
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, run(profile.string() + " --rank 0").out);
+  expect_one_line_naming(run(last_rank_damaged.string()), last_rank_damaged, "records are corrupt");
+}
+
 } // namespace
 } // namespace vcmon::report

@@ -1,9 +1,12 @@
-// Payloads that pass the header's checks (valid framing and checksum) but lie inside: the
-// decoder must reject each with a ProfileError, never crash or allocate what a count claims.
+// Payloads that pass the header's checks (valid framing and checksum) but lie inside, and
+// version-6 rank indices that lie with valid checksums: the decoder must reject each with a
+// ProfileError, never crash or allocate what a count or size claims.
 #include "ByteWriter.hpp"
 #include "ProfileHeader.hpp"
+#include "SyntheticProfile.hpp"
 
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileParts.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +19,7 @@ namespace {
 
 using detail::ByteWriter;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // A profile of two sites (procedure "main", a loop in it) and one rank, written field by
 // field so that each test can replace one part with something hostile.
@@ -83,17 +87,14 @@ struct HandMadeProfile {
       w.append(r);
     };
     section(section_ids[3], rank_bytes ? rank_bytes : from_rank);
-    return detail::frame_profile_payload(payload.bytes());
+    return detail::frame_profile_payload(payload.bytes(), detail::kLastWholePayloadVersion);
   }
 };
 
+std::string decode_error(std::span<const std::byte> bytes);
+
 std::string decode_error(const HandMadeProfile& p) {
-  try {
-    decode_profile(p.bytes());
-  } catch (const ProfileError& e) {
-    return e.what();
-  }
-  return "";
+  return decode_error(p.bytes());
 }
 
 TEST(HostileProfile, TheHandMadeProfileItselfDecodes) {
@@ -251,6 +252,135 @@ TEST(HostileProfile, OverlongVarintsAreRejected) {
     w.u8(0x01);
   };
   EXPECT_THAT(decode_error(p), HasSubstr("does not fit in 64 bits"));
+}
+
+// A version-6 profile of three ranks whose rank index each test may falsify; the index's own
+// checksum is recomputed, so that the reader's checks of the entries are what must stop it.
+struct HandMadeIndex {
+  struct Entry {
+    std::uint32_t rank;
+    std::uint64_t offset;
+    std::uint64_t size;
+    std::uint32_t checksum;
+  };
+  Profile profile = testing::make_synthetic_profile({.sites = 12, .ranks = 3, .partners = 1}, 5);
+  std::vector<std::byte> head = encode_profile_head(profile.meta, profile.graph);
+  std::vector<std::vector<std::byte>> records;
+  std::vector<Entry> entries;
+  std::uint64_t count = 3;
+
+  HandMadeIndex() {
+    std::uint64_t offset = head.size() + rank_index_size(3);
+    for (const RankRecords& r : profile.ranks) {
+      records.push_back(encode_rank_records(r));
+      const RankSectionSize size = rank_section_size(r.rank, records.back());
+      entries.push_back({static_cast<std::uint32_t>(r.rank), offset, size.size, size.checksum});
+      offset += size.size;
+    }
+  }
+
+  std::vector<std::byte> bytes() const {
+    ByteWriter index;
+    index.u8(5);
+    index.fixed_u64(count);
+    for (const Entry& e : entries) {
+      index.fixed_u32(e.rank);
+      index.fixed_u64(e.offset);
+      index.fixed_u64(e.size);
+      index.fixed_u32(e.checksum);
+    }
+    index.fixed_u32(detail::crc32(index.bytes()));
+    std::vector<std::byte> file = head;
+    file.insert(file.end(), index.bytes().begin(), index.bytes().end());
+    for (const std::vector<std::byte>& r : records) {
+      file.insert(file.end(), r.begin(), r.end());
+    }
+    return file;
+  }
+};
+
+std::string decode_error(std::span<const std::byte> bytes) {
+  try {
+    decode_profile(bytes);
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HostileRankIndex, TheHandMadeIndexItselfDecodes) {
+  const HandMadeIndex p;
+  EXPECT_EQ(decode_profile(p.bytes()), p.profile);
+  EXPECT_EQ(p.bytes(), encode_profile(p.profile)) << "the same layout as the writer's";
+}
+
+TEST(HostileRankIndex, SectionsOutsideTheFileAreRejected) {
+  HandMadeIndex p;
+  p.entries[2].size += 1000;
+  const std::size_t size = p.bytes().size();
+  EXPECT_EQ(decode_error(p.bytes()), "profile truncated at byte " + std::to_string(size) +
+                                         ": the rank index places rank 2's records up to byte " +
+                                         std::to_string(size + 1000));
+  p = {};
+  p.entries[1].offset = 1'000'000;
+  EXPECT_THAT(decode_error(p.bytes()),
+              HasSubstr("rank 1's records at byte 1000000 lie outside the " + std::to_string(size) +
+                        "-byte file"));
+}
+
+TEST(HostileRankIndex, OverlapsAndGapsAreRejected) {
+  HandMadeIndex p;
+  p.entries[1].offset -= 5;
+  p.entries[1].size += 5;
+  EXPECT_THAT(decode_error(p.bytes()),
+              HasSubstr("rank index entry 1: rank 1's records at byte " +
+                        std::to_string(p.entries[1].offset) + " overlap what ends at byte " +
+                        std::to_string(p.entries[1].offset + 5)));
+  p = {};
+  p.entries[0].offset -= 1; // into the index itself
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("rank 0's records at byte"));
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("overlap what ends at byte"));
+  p = {};
+  p.entries[2].offset += 3;
+  p.entries[2].size -= 3;
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("leave a gap of 3 bytes"));
+}
+
+TEST(HostileRankIndex, SizesThatOverflowAreRejected) {
+  HandMadeIndex p;
+  p.entries[1].size = UINT64_MAX - 10;
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("bytes end beyond 2^64"));
+  p = {};
+  p.count = std::uint64_t{1} << 60;
+  EXPECT_THAT(decode_error(p.bytes()),
+              HasSubstr("the rank index announces 1152921504606846976 ranks"));
+}
+
+TEST(HostileRankIndex, RanksMustBeSortedWithinTheRunAndMatchTheirRecords) {
+  HandMadeIndex p;
+  std::swap(p.entries[0].rank, p.entries[1].rank);
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("rank 0 follows rank 1: ranks must be sorted"));
+  p = {};
+  p.entries[2].rank = 7;
+  EXPECT_THAT(decode_error(p.bytes()), HasSubstr("rank 7 is outside the 3-rank run"));
+  p = {};
+  p.records[2] = encode_rank_records(p.profile.ranks[1]); // the last rank's: no offset moves
+  p.entries[2].size = p.records[2].size();
+  p.entries[2].checksum = rank_section_size(1, p.records[2]).checksum;
+  EXPECT_THAT(decode_error(p.bytes()),
+              HasSubstr("the rank index says rank 2's records are at byte"));
+}
+
+TEST(HostileRankIndex, ChecksumsOfIndexAndRanksAreChecked) {
+  HandMadeIndex p;
+  std::vector<std::byte> bytes = p.bytes();
+  bytes[p.head.size() + 10] ^= std::byte{1}; // in entry 0
+  EXPECT_EQ(decode_error(bytes), "checksum mismatch: the profile's rank index is corrupt");
+  p.entries[1].checksum ^= 1;
+  EXPECT_EQ(decode_error(p.bytes()), "checksum mismatch: rank 1's records are corrupt");
+  bytes = HandMadeIndex{}.bytes();
+  bytes.push_back(std::byte{0});
+  EXPECT_THAT(decode_error(bytes), StartsWith("trailing garbage: 1 bytes after the payload"));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "SyntheticProfile.hpp"
 
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -137,11 +138,17 @@ TEST_F(ProfileFile, Version1ProfilesStillRead) {
   EXPECT_EQ(v1.meta.activation_depth, 0u);
 }
 
-// Written by the format-4 writer (every com record's message sizes listed in full).
+// Written by the format-4 writer (every com record's message sizes listed in full), the last
+// before the rank index: one payload, one checksum.
 TEST_F(ProfileFile, Version4ProfilesStillRead) {
-  const Profile v4 = read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v4-profile");
-  EXPECT_EQ(v4, testing::make_synthetic_profile(
-                    {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7));
+  const fs::path v4 = VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v4-profile";
+  const Profile expected = testing::make_synthetic_profile(
+      {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7);
+  EXPECT_EQ(read_profile_file(v4), expected);
+  const ProfileReader reader(v4);
+  EXPECT_EQ(reader.version(), 4u);
+  ASSERT_EQ(reader.rank_count(), 2u);
+  EXPECT_EQ(reader.read_rank(1), expected.ranks[1]);
 }
 
 TEST_F(ProfileFile, ReadErrorsNameThePath) {

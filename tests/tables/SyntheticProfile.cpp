@@ -146,4 +146,15 @@ Profile make_synthetic_profile(const ProfileShape& shape, std::uint64_t seed) {
   return p;
 }
 
+ProgramGraph make_synthetic_graph(std::size_t sites, std::uint64_t seed) {
+  Generator g(seed);
+  return make_graph(sites, g);
+}
+
+RankRecords make_synthetic_rank(const ProgramGraph& graph, const ProfileShape& shape,
+                                std::int32_t rank, std::uint64_t seed) {
+  Generator g(seed + static_cast<std::uint64_t>(rank));
+  return make_rank(graph, shape, rank, g);
+}
+
 } // namespace vcmon::tables::testing

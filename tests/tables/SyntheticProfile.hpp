@@ -21,4 +21,11 @@ struct ProfileShape {
 
 Profile make_synthetic_profile(const ProfileShape& shape, std::uint64_t seed);
 
+// The same kind of program and records a piece at a time, for profiles too large to hold
+// (bench_profile_scale): the graph of `sites` sites, and one rank's records, the same for the
+// same arguments.
+ProgramGraph make_synthetic_graph(std::size_t sites, std::uint64_t seed);
+RankRecords make_synthetic_rank(const ProgramGraph& graph, const ProfileShape& shape,
+                                std::int32_t rank, std::uint64_t seed);
+
 } // namespace vcmon::tables::testing

@@ -116,6 +116,7 @@ Config Config::from_environment(bool report_problems) {
   config.throttle_calls = env.read<std::uint64_t>(setting("VCMON_THROTTLE_CALLS"));
   config.throttle_mean_ns = env.read<std::uint64_t>(setting("VCMON_THROTTLE_NS"));
   config.wtime_virtual = env.read<int>(setting("VCMON_WTIME")) == 1;
+  config.profile_io = env.read<ProfileIo>(setting("VCMON_PROFILE_IO"));
   return config;
 }
 

@@ -12,6 +12,8 @@ namespace vcmon::runtime {
 
 // In the order of VCMON_DEADLOCK's choices.
 enum class DeadlockMode { Cycle, NullMessage };
+// In the order of VCMON_PROFILE_IO's choices.
+enum class ProfileIo { MpiIo, Gather };
 
 consteval std::int64_t default_of(std::string_view name) {
   return tables::setting(name).default_value;
@@ -33,7 +35,8 @@ struct Config {
   bool wtime_virtual = false; // VCMON_WTIME=virtual: MPI_Wtime is virtual time
   std::uint64_t throttle_calls = default_of("VCMON_THROTTLE_CALLS"); // 0: never throttle
   std::uint64_t throttle_mean_ns = default_of("VCMON_THROTTLE_NS");
-  LogLevel log_level = LogLevel::Info; // VCMON_LOG (set at once: set_log_level)
+  ProfileIo profile_io = ProfileIo::MpiIo; // VCMON_PROFILE_IO
+  LogLevel log_level = LogLevel::Info;     // VCMON_LOG (set at once: set_log_level)
 
   // Reads the environment. Each invalid value is reported with one line on stderr
   // (`vcmon: VCMON_X=...: expected ...; using default ...`) and replaced by its default;

@@ -1,9 +1,11 @@
 #include "core/Monitor.hpp"
 
+#include "core/CollectiveProfileWriter.hpp"
 #include "core/Log.hpp"
 #include "core/MonitorEvents.hpp"
 #include "core/MpiFunctionTable.hpp"
 #include "core/ProfileOutput.hpp"
+#include "core/ProfileReductions.hpp"
 #include "core/RankRecordsCollector.hpp"
 #include "core/RecordsGather.hpp"
 #include "core/TerminationHandlers.hpp"
@@ -107,21 +109,16 @@ std::string host_name() {
   return name;
 }
 
-void print_summary(const tables::Profile& profile, const std::filesystem::path& path) {
-  // The rank that ran longest in virtual time stands for the job.
-  const tables::RankRecords* longest = nullptr;
-  for (const tables::RankRecords& r : profile.ranks) {
-    if (longest == nullptr || r.virtual_ns > longest->virtual_ns) {
-      longest = &r;
-    }
-  }
-  if (longest == nullptr) {
-    return;
-  }
+// The rank that ran longest in virtual time stands for the job.
+void print_summary(const RankTimes& longest, const std::filesystem::path& path) {
   log_line(LogLevel::Info, "virtual %.3f s, real %.3f s, intrusion %.3f s, profile %s",
-           static_cast<double>(longest->virtual_ns) * 1e-9,
-           static_cast<double>(longest->real_ns) * 1e-9,
-           static_cast<double>(longest->intrusion_ns) * 1e-9, path.c_str());
+           static_cast<double>(longest.virtual_ns) * 1e-9,
+           static_cast<double>(longest.real_ns) * 1e-9,
+           static_cast<double>(longest.intrusion_ns) * 1e-9, path.c_str());
+}
+
+RankTimes times_of(const tables::RankRecords& r) {
+  return {r.virtual_ns, r.real_ns, r.intrusion_ns};
 }
 
 } // namespace
@@ -359,30 +356,34 @@ void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int3
   if (profile.meta.partial) {
     log_line(LogLevel::Info, "rank %d: partial profile (%s) %s", world_rank_,
              profile.meta.partial_reason.c_str(), path->c_str());
-  } else {
-    print_summary(profile, *path);
+  } else if (!profile.ranks.empty()) {
+    print_summary(
+        times_of(*std::ranges::max_element(profile.ranks, {}, &tables::RankRecords::virtual_ns)),
+        *path);
   }
 }
 
-void Monitor::gather_and_write_profile(bool final_profile) {
-  const std::vector<std::byte> encoded = tables::encode_rank_records(collect_rank_records());
-  std::vector<std::vector<std::byte>> gathered = gather_to_rank0(encoded);
-  if ((final_profile && profile_written_.exchange(true)) || world_rank_ != 0) {
-    return;
+void Monitor::write_job_profile(bool final_profile) {
+  const bool written_before = final_profile && profile_written_.exchange(true);
+  const tables::RankRecords mine = collect_rank_records();
+  const MPI_Comm comm = monitor_communicator();
+  tables::RunMetadata meta;
+  tables::ProgramGraph graph;
+  ProfileDestination destination;
+  if (world_rank_ == 0) {
+    meta = run_metadata(*this, start_unix_ns_, {}, world_size_);
+    graph = registry_.program_graph(synthetic_comm_names());
+    // Snapshots are told from the final profile by name; the final one is named as ever.
+    const std::string suffix =
+        final_profile ? std::string() : "-snapshot-" + std::to_string(++snapshots_written_);
+    destination = {config_.output_dir, profile_stem(meta.end_unix_ns, suffix), !written_before};
   }
-  std::vector<tables::RankRecords> ranks;
-  for (std::size_t r = 0; r < gathered.size(); ++r) {
-    try {
-      ranks.push_back(tables::decode_rank_records(gathered[r]));
-    } catch (const tables::ProfileError& error) {
-      log_line(LogLevel::Error, "the records of rank %zu are unreadable (%s); left out", r,
-               error.what());
-    }
+  const RankTimes longest = longest_rank_at_rank0(comm, times_of(mine));
+  const auto path = write_profile_collectively(comm, config_.profile_io, mine, std::move(meta),
+                                               graph, destination);
+  if (path) {
+    print_summary(longest, *path);
   }
-  // Snapshots are told from the final profile by name; the final one is named as ever.
-  const std::string suffix =
-      final_profile ? std::string() : "-snapshot-" + std::to_string(++snapshots_written_);
-  write_profile_of(std::move(ranks), world_size_, {}, suffix);
 }
 
 void Monitor::on_mpi_finalize() {
@@ -392,7 +393,7 @@ void Monitor::on_mpi_finalize() {
   const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
   MonitorEvents::raise_mpi_ending(); // stops the publisher: the monitor's work too
   try {
-    gather_and_write_profile(true);
+    write_job_profile(true);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
@@ -404,7 +405,7 @@ void Monitor::write_profile_now() {
   }
   const vclock::IntrusionScope now(clock_, action_cost_ns_);
   try {
-    gather_and_write_profile(false);
+    write_job_profile(false);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }

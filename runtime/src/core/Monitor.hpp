@@ -54,7 +54,7 @@ public:
   // rank's clock, so that from then on real_ns()/virtual_ns() of all ranks share the base
   // (stamps need no further correction).
   void set_clock_offset(std::int64_t offset_ns);
-  // Before PMPI_Finalize: gathers every rank's records and writes the profile (collective).
+  // Before PMPI_Finalize: the ranks write the profile together (collective).
   void on_mpi_finalize();
   // Before PMPI_Abort: writes this rank's records as a partial profile (no collective: the
   // other ranks may be anywhere). `reason` ends up in RunMetadata::partial_reason.
@@ -113,7 +113,7 @@ public:
   tables::RankRecords local_rank_records(bool settle_this_thread);
   // A profile of `ranks` with this run's metadata and program graph.
   tables::Profile profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count) const;
-  // Gathers every rank's records and writes a profile now (collective): MPI_Pcontrol 3, 4.
+  // Writes a profile of every rank's records now (collective): MPI_Pcontrol 3, 4.
   void write_profile_now();
   std::int64_t start_unix_ns() const { return start_unix_ns_; }
 
@@ -130,8 +130,9 @@ private:
   tables::RankRecords collect_rank_records();
   // The records summed over threads, with this rank's totals filled in.
   CollectedRecords collect_with_totals(bool settle_this_thread);
-  // Gathers every rank's records to rank 0, which writes the profile (collective).
-  void gather_and_write_profile(bool final_profile);
+  // Every rank writes its records into one profile, rank 0 the head and the rank index
+  // (collective; CollectiveProfileWriter.hpp).
+  void write_job_profile(bool final_profile);
   // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty; its name
   // ends in `suffix`, see write_profile) and prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,

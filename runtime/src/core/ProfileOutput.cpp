@@ -11,26 +11,21 @@
 #include <unistd.h>
 
 namespace vcmon::runtime {
-namespace {
-
-std::string profile_stem(std::string_view program, std::int64_t unix_ns, long pid) {
-  const std::time_t seconds = static_cast<std::time_t>(unix_ns / 1'000'000'000);
+std::string profile_stem(std::int64_t end_unix_ns, std::string_view suffix) {
+  const std::time_t seconds = static_cast<std::time_t>(end_unix_ns / 1'000'000'000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  return std::string(program) + "-" + stamp + "-" + std::to_string(pid);
+  return program_name() + "-" + stamp + "-" + std::to_string(::getpid()) + std::string(suffix);
 }
-
-} // namespace
 
 std::optional<std::filesystem::path> write_profile(const tables::Profile& profile,
                                                    const std::filesystem::path& dir,
                                                    std::string_view suffix) {
   try {
-    return tables::write_new_profile_file(
-        profile, dir,
-        profile_stem(program_name(), profile.meta.end_unix_ns, ::getpid()) + std::string(suffix));
+    return tables::write_new_profile_file(profile, dir,
+                                          profile_stem(profile.meta.end_unix_ns, suffix));
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
     return std::nullopt;

@@ -19,6 +19,9 @@ std::optional<std::filesystem::path> write_profile(const tables::Profile& profil
                                                    const std::filesystem::path& dir,
                                                    std::string_view suffix = {});
 
+// `<program>-<YYYYmmdd-HHMMSS>-<pid><suffix>` for a profile that ended at `end_unix_ns`.
+std::string profile_stem(std::int64_t end_unix_ns, std::string_view suffix);
+
 // This program's name as a file-name part: letters, digits, '-', '_' and '.' only.
 std::string program_name();
 // The command line, arguments joined by spaces.

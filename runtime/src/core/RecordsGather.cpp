@@ -5,10 +5,6 @@
 
 namespace vcmon::runtime {
 
-std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine) {
-  return gather_to(0, mine);
-}
-
 namespace {
 MPI_Comm lent = MPI_COMM_NULL;
 } // namespace
@@ -17,11 +13,15 @@ void lend_gather_communicator(MPI_Comm comm) {
   lent = comm;
 }
 
-std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
-  MPI_Comm comm = lent;
-  if (comm == MPI_COMM_NULL) {
-    yielding(PMPI_Comm_idup, MPI_COMM_WORLD, &comm);
+MPI_Comm monitor_communicator() {
+  if (lent == MPI_COMM_NULL) {
+    yielding(PMPI_Comm_idup, MPI_COMM_WORLD, &lent);
   }
+  return lent;
+}
+
+std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
+  MPI_Comm comm = monitor_communicator();
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
@@ -39,9 +39,6 @@ std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byt
   std::vector<std::byte> all(static_cast<std::size_t>(total));
   yielding(PMPI_Igatherv, mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(),
            displacements.data(), MPI_BYTE, root, comm);
-  if (comm != lent) {
-    PMPI_Comm_free(&comm);
-  }
 
   std::vector<std::vector<std::byte>> per_rank;
   for (std::size_t r = 0; r < sizes.size(); ++r) {

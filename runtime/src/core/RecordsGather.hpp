@@ -1,5 +1,5 @@
-// Brings every rank's encoded records to rank 0 at MPI_Finalize, with PMPI calls only (the
-// monitor's own traffic must not pass through its wrappers).
+// Brings every rank's encoded records to one rank for a collective snapshot of the query API,
+// with PMPI calls only (the monitor's own traffic must not pass through its wrappers).
 #pragma once
 
 #include <mpi.h>
@@ -14,10 +14,13 @@ namespace vcmon::runtime {
 // gathers, which otherwise make and free one each (a duplicate costs milliseconds).
 void lend_gather_communicator(MPI_Comm comm);
 
-// Collective over MPI_COMM_WORLD (on a private duplicate). Rank 0 receives one buffer per
-// rank, in rank order; the other ranks receive nothing.
-std::vector<std::vector<std::byte>> gather_to_rank0(std::span<const std::byte> mine);
-// The same to any root (the query API's collective snapshot).
+// The communicator the monitor's collectives at MPI_Finalize and snapshots run on: the lent one,
+// or a duplicate of MPI_COMM_WORLD made once where none was lent.
+MPI_Comm monitor_communicator();
+
+// Collective over MPI_COMM_WORLD (on monitor_communicator()). `root` receives one buffer per
+// rank, in rank order; the other ranks receive nothing. For the query API's collective snapshot;
+// profiles are written by the ranks together (CollectiveProfileWriter.hpp).
 std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine);
 
 } // namespace vcmon::runtime

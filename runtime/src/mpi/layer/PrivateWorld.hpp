@@ -1,7 +1,8 @@
 // The layer's one private duplicate of MPI_COMM_WORLD for its own traffic, made at MPI_Init:
 // stamps sent as messages (StampMail), the control channel (ControlChannel) and the gathers of
 // records (the profile, collective snapshots). Each MPICH duplicate cost 8-16 ms of a 4-rank
-// start-up on two cores, and there were three. Their point-to-point messages keep apart by
+// start-up on two cores, and there were three. The profile writer uses it too (collectives,
+// MPI-IO, and its tags from 16 on). Their point-to-point messages keep apart by
 // tag (below); their collectives run in program order on every rank (start-up, the control
 // channel's last exchange, gathers), so they never meet either.
 #pragma once
@@ -15,6 +16,7 @@ enum PrivateTag : int {
   kStateRequestTag = 1, // ControlChannel: a deadlock check asks for a rank's state
   kStateReplyTag = 2,   // ... and the rank answers
   kNullMessageTag = 3,  // ... a lower bound on the virtual time of a rank's next send
+  // 16 and up: the profile writer's (core/ProfileTags.hpp)
 };
 
 class PrivateWorld {

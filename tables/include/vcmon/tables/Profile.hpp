@@ -49,7 +49,8 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// 2 added the folded activations, 3 the message sizes of com records, 6 the calling contexts
+// 2 added the folded activations, 3 the message sizes of com records, 4 how sites were probed,
+// 5 the com records' shorter sizes, 6 the rank index and the calling contexts
 // (docs/profile-format.md, "Versioning"); every older version is still read.
 inline constexpr std::uint32_t kProfileVersion = 6;
 
@@ -72,6 +73,7 @@ void write_profile_file(const Profile& profile, const std::filesystem::path& pat
 std::filesystem::path write_new_profile_file(const Profile& profile,
                                              const std::filesystem::path& dir,
                                              std::string_view stem);
+// The whole profile in memory; ProfileReader reads one rank at a time.
 Profile read_profile_file(const std::filesystem::path& path); // throws ProfileError
 
 } // namespace vcmon::tables

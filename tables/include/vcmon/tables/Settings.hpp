@@ -133,6 +133,13 @@ inline constexpr Setting kSettings[] = {
      .effect = "slots of each shared-memory stamp ring between two ranks of a node (64 bytes "
                "each, rounded up to a power of two); `0`: every stamp travels as an MPI message, "
                "as between nodes (docs/pmpi.md, stamp transport)"},
+    {.name = "VCMON_PROFILE_IO",
+     .kind = SettingKind::Choice,
+     .choices = {"mpiio", "gather"},
+     .effect = "how the ranks write the profile: `mpiio`, each its own records at its own "
+               "offset (MPI-IO), rank 0 collecting them where MPI-IO cannot open the file; "
+               "`gather`, rank 0 always collects them, a few ranks at a time (docs/runtime.md, "
+               "\"Writing the profile\")"},
     {.name = "VCMON_PUBLISH_MS",
      .kind = SettingKind::Integer,
      .default_value = 500,

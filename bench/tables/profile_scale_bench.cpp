@@ -1,0 +1,138 @@
+// A synthetic profile of many ranks written through the writer's own pieces and read back one
+// rank at a time (docs/evaluation.md, "Profiles at scale"). One step per process, so that each
+// step's peak RSS is its own; bench/tables/profile_scale.sh runs the steps and prints the table.
+//   bench_profile_scale write DIR RANKS SITES   writes DIR/scale.vcmon as the runtime does: every
+//       rank's records encoded for its index entry, rank 0's head and index, then each rank's
+//       records at its offset (regenerated: the writer never holds two ranks' records)
+//   bench_profile_scale rank FILE RANK          opens the file and reads that rank's records
+//   bench_profile_scale scan FILE               reads every rank, one at a time, summing each
+//       site's time over ranks (what a whole-job view needs)
+// Each prints one line: step=... seconds=... rss_kib=... [bytes=...] [records=...].
+#include "SyntheticProfile.hpp"
+
+#include "vcmon/tables/ProfileParts.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
+#include "vcmon/tables/WholeFile.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+namespace {
+
+using namespace vcmon::tables;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kSeed = 20261126;
+constexpr std::int32_t kPartners = 2;
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+int write_profile(const std::filesystem::path& dir, std::int32_t ranks, std::size_t sites) {
+  const auto start = Clock::now();
+  const testing::ProfileShape shape{.sites = sites, .ranks = ranks, .partners = kPartners};
+  const ProgramGraph graph = testing::make_synthetic_graph(sites, kSeed);
+  RunMetadata meta;
+  meta.command = "synthetic";
+  meta.ranks = ranks;
+  meta.hosts = {"node0"};
+  std::vector<RankSectionSize> sections;
+  sections.reserve(static_cast<std::size_t>(ranks));
+  for (std::int32_t r = 0; r < ranks; ++r) {
+    const std::vector<std::byte> encoded =
+        encode_rank_records(testing::make_synthetic_rank(graph, shape, r, kSeed));
+    sections.push_back(rank_section_size(r, encoded));
+  }
+  IncompleteFile file(dir / "scale.vcmon", "profile");
+  const std::vector<std::byte> head = encode_profile_head(meta, graph);
+  const std::vector<std::byte> index = encode_rank_index(head.size(), sections);
+  file.write_at(0, head);
+  file.write_at(head.size(), index);
+  std::uint64_t offset = head.size() + index.size();
+  for (std::int32_t r = 0; r < ranks; ++r) {
+    const std::vector<std::byte> encoded =
+        encode_rank_records(testing::make_synthetic_rank(graph, shape, r, kSeed));
+    file.write_at(offset, encoded);
+    offset += encoded.size();
+  }
+  file.finish();
+  file.name_replacing(dir / "scale.vcmon");
+  std::printf("step=write ranks=%d sites=%zu seconds=%.2f rss_kib=%ld bytes=%llu\n", ranks, sites,
+              seconds_since(start), peak_rss_kib(), static_cast<unsigned long long>(offset));
+  return 0;
+}
+
+int read_one_rank(const std::filesystem::path& path, std::int32_t rank) {
+  const auto start = Clock::now();
+  const ProfileReader reader(path);
+  const std::optional<RankRecords> records = reader.read_rank(rank);
+  if (!records) {
+    std::fprintf(stderr, "rank %d is not in %s\n", rank, path.c_str());
+    return 1;
+  }
+  const testing::ProfileShape shape{
+      .sites = reader.graph().size(), .ranks = reader.meta().ranks, .partners = kPartners};
+  const bool same = *records == testing::make_synthetic_rank(reader.graph(), shape, rank, kSeed);
+  std::printf("step=rank seconds=%.3f rss_kib=%ld records=%zu same=%d\n", seconds_since(start),
+              peak_rss_kib(), records->procs.size() + records->loops.size() + records->coms.size(),
+              same ? 1 : 0);
+  return same ? 0 : 1;
+}
+
+int scan_every_rank(const std::filesystem::path& path) {
+  const auto start = Clock::now();
+  const ProfileReader reader(path);
+  std::vector<std::uint64_t> site_time(reader.graph().size());
+  std::size_t records = 0;
+  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+    const RankRecords r = reader.read_rank_at(i);
+    for (const ProcRecord& p : r.procs) {
+      site_time[p.proc] += p.time_ns;
+    }
+    for (const LoopRecord& l : r.loops) {
+      site_time[l.loop] += l.time_ns;
+    }
+    for (const ComRecord& c : r.coms) {
+      site_time[c.comm] += c.transmission_ns + c.sync_delay_ns;
+    }
+    records += r.procs.size() + r.loops.size() + r.coms.size();
+  }
+  std::printf("step=scan seconds=%.2f rss_kib=%ld records=%zu\n", seconds_since(start),
+              peak_rss_kib(), records);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const std::string step = argc > 1 ? argv[1] : "";
+  try {
+    if (step == "write" && argc == 5) {
+      return write_profile(argv[2], std::atoi(argv[3]),
+                           static_cast<std::size_t>(std::atol(argv[4])));
+    }
+    if (step == "rank" && argc == 4) {
+      return read_one_rank(argv[2], std::atoi(argv[3]));
+    }
+    if (step == "scan" && argc == 3) {
+      return scan_every_rank(argv[2]);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  }
+  std::fprintf(stderr, "usage: %s write DIR RANKS SITES | rank FILE RANK | scan FILE\n", argv[0]);
+  return 2;
+}

@@ -1,0 +1,35 @@
+// One profile of every rank's records, written by the ranks together (docs/runtime.md, "Writing
+// the profile"): each rank encodes its own records and writes them at its own offset
+// (MPI_Exscan of the 64-bit sizes, MPI_File_iwrite_at_all), rank 0 writes the head and the rank
+// index before them. Where MPI-IO cannot open the file, or VCMON_PROFILE_IO=gather, rank 0
+// collects the ranks' records in turn (RecordsInTurn.hpp) and writes them itself. Rank 0's
+// memory holds its own records, the head and 40 bytes a rank, not the job's records.
+#pragma once
+
+#include "core/Config.hpp"
+#include "vcmon/tables/Profile.hpp"
+
+#include <mpi.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace vcmon::runtime {
+
+struct ProfileDestination {
+  std::filesystem::path dir;
+  std::string stem;    // the name is dir/<stem>.vcmon, or the first free dir/<stem>-N.vcmon
+  bool name_it = true; // false: written, then discarded (a partial profile took its place)
+};
+
+// Collective over `comm` (the layer's private world), with PMPI calls only. Every rank passes
+// its records; rank 0 also passes the run's metadata (its hosts are filled in here), the program
+// graph and the destination, which the others' are not read. Returns the file's name on rank 0
+// when it was written and named; nothing otherwise (rank 0 logged why).
+std::optional<std::filesystem::path>
+write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecords& mine,
+                           tables::RunMetadata meta, const tables::ProgramGraph& graph,
+                           const ProfileDestination& destination);
+
+} // namespace vcmon::runtime
