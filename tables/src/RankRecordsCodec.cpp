@@ -162,7 +162,7 @@ bool same_records(const ContextRecord& a, const ContextRecord& b) {
 
 } // namespace
 
-void write_rank_records(ByteWriter& out, const RankRecords& r) {
+void write_rank_records(ByteWriter& out, const RankRecords& r, std::uint32_t version) {
   out.zigzag(r.rank);
   out.string(r.host);
   out.varint(r.virtual_ns);
@@ -203,6 +203,9 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     out.varint(c.sync_delay_ns);
     out.varint(c.count);
     write_message_sizes(out, c);
+  }
+  if (version < 6) {
+    return;
   }
   out.varint(r.counters.folded_contexts);
   out.varint(r.contexts.size());
