@@ -20,9 +20,9 @@
 
 namespace vcmon::tables {
 
-// Version 6 changed the file's container (the rank index), not one rank's records, which are
-// what a segment holds.
-static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 3,
+// Version 6 changed the file's container (the rank index) and one rank's records (the calling
+// contexts, which a segment holds too).
+static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 4,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 

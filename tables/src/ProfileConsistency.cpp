@@ -58,6 +58,21 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Progra
              to_string(c.min_bytes) + " to " + to_string(c.max_bytes) + " bytes)";
     }
   }
+  for (std::size_t i = 0; i < r.contexts.size(); ++i) {
+    const ContextRecord& c = r.contexts[i];
+    if (c.parent > i) {
+      return "context record " + to_string(i) + ": its parent " + to_string(c.parent) +
+             " does not come before it";
+    }
+    if (c.site >= graph.size()) {
+      return "context record " + to_string(i) + ": site " + to_string(c.site) +
+             " does not exist (the graph has " + to_string(graph.size()) + " sites)";
+    }
+    if (c.untimed > c.count) {
+      return "context record " + to_string(i) + ": " + to_string(c.untimed) +
+             " untimed activations of " + to_string(c.count);
+    }
+  }
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 #include "vcmon/tables/Profile.hpp"
 
 #include <string>
+#include <unordered_map>
 
 namespace vcmon::tables::detail {
 namespace {
@@ -121,10 +122,47 @@ void read_message_sizes(ByteReader& in, ComRecord& com) {
 constexpr std::size_t kMinProcRecordBytes = 4;
 constexpr std::size_t kMinLoopRecordBytes = 4;
 constexpr std::size_t kMinComRecordBytes = 6;
+constexpr std::size_t kMinContextRecordBytes = 3;
+
+// What a site's per-site records say of all its activations, in a context's fields (a site is
+// of one kind, so at most one family adds to it; a call site counts its callees' activations).
+// A context that is its site's only one and says the same is stored as one bit: the contexts
+// then repeat nothing that grows with the run's length where the program has one path to a site.
+std::unordered_map<SiteId, ContextRecord> per_site_totals(const RankRecords& r) {
+  std::unordered_map<SiteId, ContextRecord> totals;
+  for (const ProcRecord& p : r.procs) {
+    ContextRecord& t = totals[p.proc];
+    t.count += p.count;
+    t.time_ns += p.time_ns;
+    t.untimed += p.untimed;
+    if (p.call_site != kNoSite) {
+      totals[p.call_site].count += p.count;
+    }
+  }
+  for (const LoopRecord& l : r.loops) {
+    ContextRecord& t = totals[l.loop];
+    t.count += l.count;
+    t.time_ns += l.time_ns;
+    t.iterations += l.iterations;
+  }
+  for (const ComRecord& c : r.coms) {
+    ContextRecord& t = totals[c.comm];
+    t.count += c.count;
+    t.time_ns += c.transmission_ns;
+    t.sync_delay_ns += c.sync_delay_ns;
+    t.bytes += c.bytes;
+  }
+  return totals;
+}
+
+bool same_records(const ContextRecord& a, const ContextRecord& b) {
+  return a.count == b.count && a.time_ns == b.time_ns && a.untimed == b.untimed &&
+         a.iterations == b.iterations && a.sync_delay_ns == b.sync_delay_ns && a.bytes == b.bytes;
+}
 
 } // namespace
 
-void write_rank_records(ByteWriter& out, const RankRecords& r) {
+void write_rank_records(ByteWriter& out, const RankRecords& r, std::uint32_t version) {
   out.zigzag(r.rank);
   out.string(r.host);
   out.varint(r.virtual_ns);
@@ -165,6 +203,35 @@ void write_rank_records(ByteWriter& out, const RankRecords& r) {
     out.varint(c.sync_delay_ns);
     out.varint(c.count);
     write_message_sizes(out, c);
+  }
+  if (version < 6) {
+    return;
+  }
+  out.varint(r.counters.folded_contexts);
+  out.varint(r.contexts.size());
+  const std::unordered_map<SiteId, ContextRecord> totals = per_site_totals(r);
+  std::unordered_map<SiteId, std::size_t> contexts_of_site;
+  for (const ContextRecord& c : r.contexts) {
+    ++contexts_of_site[c.site];
+  }
+  SiteIdDeltas contexts;
+  for (std::size_t i = 0; i < r.contexts.size(); ++i) {
+    const ContextRecord& c = r.contexts[i];
+    const auto total = totals.find(c.site);
+    const bool derived =
+        contexts_of_site[c.site] == 1 && total != totals.end() && same_records(c, total->second);
+    // The parent comes first: a small positive distance, shifted to hold the derived bit.
+    out.varint((std::uint64_t{i + 1 - c.parent} << 1) | (derived ? 1 : 0));
+    contexts.write(out, c.site);
+    if (!derived) {
+      out.varint(c.count);
+      out.varint(c.time_ns);
+      out.varint(c.untimed);
+      out.varint(c.iterations);
+      out.varint(c.sync_delay_ns);
+      out.varint(c.bytes);
+    }
+    out.varint(c.folded);
   }
 }
 
@@ -219,6 +286,39 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
       read_listed_sizes(in, c);
     } else {
       c.bytes = in.varint("a com record's bytes");
+    }
+  }
+  if (version >= 6) {
+    r.counters.folded_contexts = in.varint("the folded context counter");
+    r.contexts.resize(in.count(kMinContextRecordBytes, "context records"));
+    const std::unordered_map<SiteId, ContextRecord> totals =
+        r.contexts.empty() ? std::unordered_map<SiteId, ContextRecord>{} : per_site_totals(r);
+    SiteIdDeltas contexts;
+    for (std::size_t i = 0; i < r.contexts.size(); ++i) {
+      ContextRecord& c = r.contexts[i];
+      const std::size_t start = in.offset();
+      const std::uint64_t distance_and_derived = in.varint("a context record's parent distance");
+      const std::uint64_t distance = distance_and_derived >> 1;
+      if (distance == 0 || distance > i + 1) {
+        ByteReader::fail_at(start, "a context record's parent does not come before it");
+      }
+      c.parent = static_cast<std::uint32_t>(i + 1 - distance);
+      c.site = contexts.read(in, "a context record's site");
+      if ((distance_and_derived & 1) != 0) {
+        if (const auto total = totals.find(c.site); total != totals.end()) {
+          c = total->second;
+          c.parent = static_cast<std::uint32_t>(i + 1 - distance);
+          c.site = total->first;
+        }
+      } else {
+        c.count = in.varint("a context record's count");
+        c.time_ns = in.varint("a context record's time");
+        c.untimed = in.varint("a context record's untimed activations");
+        c.iterations = in.varint("a context record's iterations");
+        c.sync_delay_ns = in.varint("a context record's synchronisation delay");
+        c.bytes = in.varint("a context record's bytes");
+      }
+      c.folded = in.varint("a context record's folded activations");
     }
   }
   return r;

@@ -5,11 +5,14 @@
 #include "ByteReader.hpp"
 #include "ByteWriter.hpp"
 
+#include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/Records.hpp"
 
 namespace vcmon::tables::detail {
 
-void write_rank_records(ByteWriter& out, const RankRecords& records);
+// In the layout of `version` (at least 5): the calling contexts only from version 6.
+void write_rank_records(ByteWriter& out, const RankRecords& records,
+                        std::uint32_t version = kProfileVersion);
 // Reads one rank's records as profile format `version` wrote them; checks structure only (site
 // kinds need the program graph).
 RankRecords read_rank_records(ByteReader& in, std::uint32_t version);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <initializer_list>
 #include <memory>
 
 namespace vcmon::runtime {
@@ -22,7 +23,7 @@ protected:
       : source_(vclock::ClockSource::calibrate()), clock_(source_), overflow_(64),
         core_(clock_, overflow_, ProbeCosts{0, 0, 0}) {
     thread_ = std::make_unique<ThreadState>();
-    thread_->records = threads_.acquire();
+    thread_->records = threads_.acquire(1024);
   }
 
   // The unit: proc p (0), call site c1 (1) and c2 (2) in p, loop l (3) in p, proc q (4),
@@ -206,7 +207,7 @@ TEST_F(ProbeCoreTest, AProcedureCoversAThreadThatEndedBeforeItsExit) {
   register_unit();
   ThreadState& joiner = *thread_;
   ThreadState worker{};
-  worker.records = threads_.acquire();
+  worker.records = threads_.acquire(1024);
   core_.enter_procedure(joiner, 0, 0); // p, on the joining thread
   core_.enter_procedure(worker, 4, 1); // q, on the worker
   const auto busy_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(3);
@@ -348,6 +349,228 @@ TEST_F(ProbeCoreTest, SlowProcedureIsNeverThrottled) {
   EXPECT_EQ(r.procs[0].count, 10u);
   EXPECT_EQ(r.procs[0].untimed, 0u);
   EXPECT_GE(r.procs[0].time_ns, 10u * 1000);
+}
+
+// The node reached from the root through `path` (sites), or nullptr.
+const ContextNode* context_at(const ContextTree& tree, std::initializer_list<std::uint32_t> path) {
+  std::uint32_t at = ContextTree::kRoot;
+  for (const std::uint32_t site : path) {
+    std::uint32_t found = 0;
+    for (std::uint32_t i = 1; i < tree.size() && found == 0; ++i) {
+      found = tree.at(i).parent == at && tree.at(i).site == site ? i : 0;
+    }
+    if (found == 0) {
+      return nullptr;
+    }
+    at = found;
+  }
+  return &tree.at(at);
+}
+
+void busy_wait_ns(const vclock::ClockSource& source, std::uint64_t ns) {
+  const std::uint64_t start = source.now_ns();
+  while (source.now_ns() - start < ns) {
+  }
+}
+
+// q called from c1 with one unit of work and from c2 twice with ten: each calling context
+// holds its own exact count, time, loop iterations and communication, where the per-site
+// records (the paper's) hold q's sum.
+TEST_F(ProbeCoreTest, EachCallingContextHoldsItsOwnExactRecords) {
+  register_unit();
+  ThreadState& t = *thread_;
+  const auto work = [&](std::uint32_t call, std::uint64_t units) {
+    core_.enter_statement(t, call, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+    core_.enter_loop(t, 3, 0);
+    busy_wait_ns(source_, units * 500'000);
+    core_.exit_loop_after(t, 3, 0, units);
+    core_.enter_statement(t, 5, SiteKind::Comm);
+    ProbeCore::add_com({nullptr, nullptr, ProbeCore::com_context(t, 5, false)}, 10, 20, units);
+    core_.exit_statement(t, 5, SiteKind::Comm);
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, call, SiteKind::Call);
+  };
+  core_.enter_procedure(t, 0, 0);
+  work(1, 1);
+  work(2, 10);
+  work(2, 10);
+  core_.exit_procedure(t, 0);
+
+  const ContextTree& tree = t.records->contexts;
+  const ContextNode* once = context_at(tree, {0, 1, 4});
+  const ContextNode* twice = context_at(tree, {0, 2, 4});
+  ASSERT_NE(once, nullptr);
+  ASSERT_NE(twice, nullptr);
+  EXPECT_EQ(once->count.load(), 1u);
+  EXPECT_EQ(twice->count.load(), 2u);
+  EXPECT_GE(once->time_ns.load(), 500'000u);
+  EXPECT_GE(twice->time_ns.load(), 10'000'000u);
+  EXPECT_LT(once->time_ns.load(), twice->time_ns.load() / 5);
+  const ContextNode* once_loop = context_at(tree, {0, 1, 4, 3});
+  const ContextNode* twice_loop = context_at(tree, {0, 2, 4, 3});
+  ASSERT_NE(once_loop, nullptr);
+  ASSERT_NE(twice_loop, nullptr);
+  EXPECT_EQ(once_loop->count.load(), 1u);
+  EXPECT_EQ(once_loop->iterations.load(), 1u);
+  EXPECT_EQ(twice_loop->count.load(), 2u);
+  EXPECT_EQ(twice_loop->iterations.load(), 20u);
+  EXPECT_LE(twice_loop->time_ns.load(), twice->time_ns.load());
+  const ContextNode* twice_comm = context_at(tree, {0, 2, 4, 5});
+  ASSERT_NE(twice_comm, nullptr);
+  EXPECT_EQ(twice_comm->count.load(), 2u);
+  EXPECT_EQ(twice_comm->bytes.load(), 20u);
+  EXPECT_EQ(twice_comm->sync_delay_ns.load(), 40u);
+  EXPECT_EQ(context_at(tree, {0, 1, 4, 5})->bytes.load(), 1u);
+  EXPECT_EQ(context_at(tree, {0, 2})->count.load(), 2u); // the call statement's executions
+  const ContextNode* p = context_at(tree, {0});
+  EXPECT_GE(p->time_ns.load(), once->time_ns.load() + twice->time_ns.load());
+  // The per-site record of q sums both contexts.
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.loops.size(), 1u);
+  EXPECT_EQ(r.loops[0].count, 3u);
+  EXPECT_EQ(r.loops[0].iterations, 21u);
+}
+
+// q recursing through c1 to depth 10 000: the recursive activations count in one leaf below the
+// outermost q, and what they contain hangs under that q again, so the tree has four nodes; q's
+// time is charged once; activations beyond the stack fold into its deepest context, counted.
+TEST_F(ProbeCoreTest, DirectRecursionFoldsIntoTheOutermostActivation) {
+  register_unit();
+  ThreadState& t = *thread_;
+  constexpr std::uint64_t kDepth = 10'000;
+  const std::uint64_t start = source_.now_ns();
+  core_.enter_procedure(t, 4, 1);
+  for (std::uint64_t level = 1; level < kDepth; ++level) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+  }
+  busy_wait_ns(source_, 2'000'000);
+  for (std::uint64_t level = 1; level < kDepth; ++level) {
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  }
+  core_.exit_procedure(t, 4);
+  const std::uint64_t elapsed = source_.now_ns() - start;
+
+  const ContextTree& tree = t.records->contexts;
+  EXPECT_EQ(tree.size(), 4u); // root, q, c1 below q, the recursive q below c1
+  const ContextNode* q = context_at(tree, {4});
+  const ContextNode* call = context_at(tree, {4, 1});
+  const ContextNode* recursive = context_at(tree, {4, 1, 4});
+  ASSERT_NE(recursive, nullptr);
+  EXPECT_EQ(q->count.load(), 1u);
+  EXPECT_GE(q->time_ns.load(), 2'000'000u);
+  EXPECT_LE(q->time_ns.load(), elapsed); // once, not once per level
+  EXPECT_EQ(recursive->time_ns.load(), 0u);
+  // Every activation is accounted for: in its context while the stack holds it, else folded.
+  const std::uint64_t frames = 2 * kDepth - 1;
+  EXPECT_EQ(q->count.load() + call->count.load() + recursive->count.load() + call->folded.load(),
+            frames);
+  EXPECT_EQ(call->folded.load(), frames - ActivationStack::kMaxDepth);
+  EXPECT_EQ(t.records->unmatched_exits.load(), 0u);
+}
+
+// p and q calling each other (p -c1-> q -c2-> p ...) to depth 10 000, with loop l in every q:
+// the tree stays p, c1, q, l, c2 and a recursive p; p, q and l are each timed once.
+TEST_F(ProbeCoreTest, MutualRecursionFoldsIntoTheOutermostActivations) {
+  register_unit();
+  ThreadState& t = *thread_;
+  constexpr std::uint64_t kDepth = 10'000; // activations of p and q together
+  const std::uint64_t start = source_.now_ns();
+  core_.enter_procedure(t, 0, 0);
+  for (std::uint64_t level = 1; level < kDepth; ++level) {
+    const bool into_q = level % 2 == 1;
+    core_.enter_statement(t, into_q ? 1 : 2, SiteKind::Call);
+    core_.enter_procedure(t, into_q ? 4 : 0, into_q ? 1 : 0);
+    if (into_q) {
+      core_.enter_loop(t, 3, 0);
+    }
+  }
+  busy_wait_ns(source_, 2'000'000);
+  for (std::uint64_t level = kDepth - 1; level >= 1; --level) {
+    const bool from_q = level % 2 == 1;
+    if (from_q) {
+      core_.exit_loop(t, 3);
+    }
+    core_.exit_procedure(t, from_q ? 4 : 0);
+    core_.exit_statement(t, from_q ? 1 : 2, SiteKind::Call);
+  }
+  core_.exit_procedure(t, 0);
+  const std::uint64_t elapsed = source_.now_ns() - start;
+
+  const ContextTree& tree = t.records->contexts;
+  EXPECT_EQ(tree.size(), 7u);
+  const ContextNode* p = context_at(tree, {0});
+  const ContextNode* q = context_at(tree, {0, 1, 4});
+  const ContextNode* loop = context_at(tree, {0, 1, 4, 3});
+  const ContextNode* recursive_p = context_at(tree, {0, 1, 4, 3, 2, 0});
+  ASSERT_NE(loop, nullptr);
+  ASSERT_NE(recursive_p, nullptr);
+  EXPECT_GT(q->count.load(), 1u); // q re-entered from the recursive p finds its own node
+  EXPECT_EQ(recursive_p->time_ns.load(), 0u);
+  EXPECT_GE(loop->time_ns.load(), 2'000'000u);
+  EXPECT_LE(loop->time_ns.load(), q->time_ns.load());
+  EXPECT_LE(q->time_ns.load(), p->time_ns.load());
+  EXPECT_LE(p->time_ns.load(), elapsed);
+  EXPECT_EQ(t.stack.depth, 0u);
+  EXPECT_EQ(t.records->unmatched_exits.load(), 0u);
+}
+
+// A tree of 64 contexts and loops nested 100 deep: the contexts beyond fold into the last one
+// that fitted, which counts them and keeps their time.
+TEST_F(ProbeCoreTest, ContextsBeyondTheBoundFoldIntoTheirParent) {
+  register_unit();
+  ThreadState small{};
+  small.records = threads_.acquire(64);
+  constexpr std::uint32_t kNesting = 100;
+  for (std::uint32_t i = 0; i < kNesting; ++i) {
+    core_.enter_loop(small, 3, 0);
+  }
+  busy_wait_ns(source_, 1'000'000);
+  for (std::uint32_t i = 0; i < kNesting; ++i) {
+    core_.exit_loop(small, 3);
+  }
+  const ContextTree& tree = small.records->contexts;
+  ASSERT_EQ(tree.size(), 64u);
+  const ContextNode& last = tree.at(63);
+  EXPECT_EQ(last.folded.load(), kNesting - 63);
+  EXPECT_EQ(last.count.load(), 1u);
+  EXPECT_GE(last.time_ns.load(), 1'000'000u);
+  threads_.release(small.records);
+}
+
+// Two threads' trees merge by path: p -c1-> q on both sums, q at the top of one thread is
+// another context; parents come before their children.
+TEST_F(ProbeCoreTest, TheRanksContextsAreTheThreadsMergedByPath) {
+  register_unit();
+  ThreadState& first = *thread_;
+  ThreadState second{};
+  second.records = threads_.acquire(1024);
+  for (ThreadState* t : {&first, &second}) {
+    core_.enter_procedure(*t, 0, 0);
+    core_.enter_statement(*t, 1, SiteKind::Call);
+    core_.enter_procedure(*t, 4, 1);
+    core_.exit_procedure(*t, 4);
+    core_.exit_statement(*t, 1, SiteKind::Call);
+    core_.exit_procedure(*t, 0);
+  }
+  core_.enter_procedure(second, 4, 1);
+  core_.exit_procedure(second, 4);
+  const tables::RankRecords r = collect();
+  ASSERT_EQ(r.contexts.size(), 4u);
+  EXPECT_EQ(r.contexts[0].parent, 0u);
+  EXPECT_EQ(r.contexts[0].site, 0u);
+  EXPECT_EQ(r.contexts[0].count, 2u);
+  EXPECT_EQ(r.contexts[1].parent, 1u); // c1 under p
+  EXPECT_EQ(r.contexts[1].site, 1u);
+  EXPECT_EQ(r.contexts[2].parent, 2u); // q under c1
+  EXPECT_EQ(r.contexts[2].site, 4u);
+  EXPECT_EQ(r.contexts[2].count, 2u);
+  EXPECT_EQ(r.contexts[3].parent, 0u); // q at the top of the second thread
+  EXPECT_EQ(r.contexts[3].site, 4u);
+  EXPECT_EQ(r.contexts[3].count, 1u);
+  threads_.release(second.records);
 }
 
 TEST(SiteRegistry, RejectsProbingThatDoesNotFitTheKind) {

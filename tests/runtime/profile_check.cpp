@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,32 @@ std::set<ComKey> com_counts(const RankRecords& r) {
   std::set<ComKey> out;
   for (const ComRecord& c : r.coms) {
     out.insert({c.comm, c.partner, c.count, c.bytes});
+  }
+  return out;
+}
+
+// A rank's calling contexts by path from the top.
+using ContextPath = std::vector<SiteId>;
+std::map<ContextPath, const ContextRecord*> contexts_by_path(const RankRecords& r) {
+  std::vector<ContextPath> paths;
+  std::map<ContextPath, const ContextRecord*> out;
+  for (const ContextRecord& c : r.contexts) {
+    ContextPath path = c.parent == 0 ? ContextPath{} : paths.at(c.parent - 1);
+    path.push_back(c.site);
+    paths.push_back(path);
+    out[path] = &c;
+  }
+  return out;
+}
+
+// The count, iterations and bytes of those of registered sites (below `registered`).
+using ContextCounts = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>;
+std::map<ContextPath, ContextCounts> context_counts(const RankRecords& r, SiteId registered) {
+  std::map<ContextPath, ContextCounts> out;
+  for (const auto& [path, c] : contexts_by_path(r)) {
+    if (c->site < registered) {
+      out[path] = {c->count, c->iterations, c->bytes};
+    }
   }
   return out;
 }
@@ -145,6 +172,35 @@ TEST(RuntimeProfile, Records) {
     expected_coms.merge(lifecycle_coms(profile));
     EXPECT_EQ(com_counts(r), expected_coms)
         << rank << "expected these com records: statement, partner, count, bytes";
+    // Calling contexts: work's loop and messages apart for each of its two call sites, fact's
+    // recursion counted below its recursive call and folded into the outermost fact.
+    const SiteId message = r.rank == 0 ? send : recv;
+    const ContextPath once{main_proc, call_work_once, work, work_loop};
+    const ContextPath repeated{main_proc, repeat_loop, call_work_repeated, work, work_loop};
+    const ContextPath outer_fact{main_proc, call_fact, fact, call_fact_self};
+    EXPECT_EQ(
+        context_counts(r, 11),
+        (std::map<ContextPath, ContextCounts>{
+            {{main_proc}, {1, 0, 0}},
+            {{main_proc, call_work_once}, {1, 0, 0}},
+            {{main_proc, call_work_once, work}, {1, 0, 0}},
+            {once, {1, 3, 0}},
+            {{main_proc, call_work_once, work, work_loop, message}, {3, 0, 24}},
+            {{main_proc, repeat_loop}, {1, 2, 0}},
+            {{main_proc, repeat_loop, call_work_repeated}, {2, 0, 0}},
+            {{main_proc, repeat_loop, call_work_repeated, work}, {2, 0, 0}},
+            {repeated, {2, 4, 0}},
+            {{main_proc, repeat_loop, call_work_repeated, work, work_loop, message}, {4, 0, 24}},
+            {{main_proc, call_fact}, {1, 0, 0}},
+            {{main_proc, call_fact, fact}, {1, 0, 0}},
+            {outer_fact, {5, 0, 0}},
+            {{main_proc, call_fact, fact, call_fact_self, fact}, {5, 0, 0}}}))
+        << rank << "expected these calling contexts: count, iterations, bytes per path";
+    const auto by_path = contexts_by_path(r);
+    const ContextRecord* fact_context = by_path.at({main_proc, call_fact, fact});
+    EXPECT_GE(fact_context->time_ns, 6'000'000u) << rank << "expected fact's context >= 6 ms";
+    EXPECT_EQ(by_path.at({main_proc, call_fact, fact, call_fact_self, fact})->time_ns, 0u)
+        << rank << "expected fact's recursive context to add no time";
     // 68 probe events run before MPI_Finalize (main's exit runs after it).
     EXPECT_EQ(r.counters.probe_events, 68u) << rank << "expected 68 probe events";
     expect_consistent_times(r);

@@ -3,6 +3,7 @@
 // ProfileError, never crash or allocate what a count or size claims.
 #include "ByteWriter.hpp"
 #include "ProfileHeader.hpp"
+#include "RankRecordsCodec.hpp"
 #include "SyntheticProfile.hpp"
 
 #include "vcmon/tables/Profile.hpp"
@@ -81,10 +82,11 @@ struct HandMadeProfile {
     section(section_ids[1], metadata);
     section(section_ids[2], graph);
     const std::function<void(ByteWriter&)> from_rank = [&](ByteWriter& w) {
-      const std::vector<std::byte> r = encode_rank_records(rank);
+      ByteWriter r; // in the last whole-payload layout, as the file is framed
+      detail::write_rank_records(r, rank, detail::kLastWholePayloadVersion);
       w.varint(1);
-      w.varint(r.size());
-      w.append(r);
+      w.varint(r.bytes().size());
+      w.append(r.bytes());
     };
     section(section_ids[3], rank_bytes ? rank_bytes : from_rank);
     return detail::frame_profile_payload(payload.bytes(), detail::kLastWholePayloadVersion);
@@ -158,6 +160,34 @@ TEST(HostileProfile, RecordsMustNameSitesOfTheirKind) {
   p = {};
   p.rank.rank = 1;
   EXPECT_THAT(decode_error(p), HasSubstr("rank 1 is outside the 1-rank run"));
+}
+
+// Contexts come parents first and name sites of the graph (format 6).
+TEST(HostileProfile, ContextRecordsNeedEarlierParentsAndRealSites) {
+  RankRecords r;
+  r.contexts = {{.parent = 0, .site = 0, .count = 1}, {.parent = 1, .site = 1, .count = 3}};
+  EXPECT_EQ(decode_rank_records(encode_rank_records(r)), r);
+  r.contexts[1].parent = 2; // itself
+  try {
+    decode_rank_records(encode_rank_records(r));
+    ADD_FAILURE() << "expected a context that is its own parent to be rejected";
+  } catch (const ProfileError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("a context record's parent does not come before it"));
+  }
+  const auto refusal = [](std::vector<ContextRecord> contexts) -> std::string {
+    Profile p = decode_profile(HandMadeProfile{}.bytes());
+    p.ranks.at(0).contexts = std::move(contexts);
+    try {
+      encode_profile(p);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_THAT(refusal({{.parent = 0, .site = 9}}),
+              HasSubstr("rank 0: context record 0: site 9 does not exist"));
+  EXPECT_THAT(refusal({{.parent = 0, .site = 0, .count = 1, .untimed = 2}}),
+              HasSubstr("context record 0: 2 untimed activations of 1"));
 }
 
 TEST(HostileProfile, StringIndicesSectionsAndFlagsAreChecked) {

@@ -126,6 +126,36 @@ TEST(ProfileCodec, MessageSizesThatFollowFromTheCountAreNotStored) {
   EXPECT_EQ(encoded_size(long_run) - encoded_size(uniform), 3u) << "only the count grows";
 }
 
+// A context that is its site's only one and says what the site's records say is stored as one
+// bit (format 6); one that says more keeps its fields. Both read back equal.
+TEST(ProfileCodec, ContextsDerivableFromPerSiteRecordsRoundTrip) {
+  RankRecords r;
+  r.procs = {{5, 2, 700, 3, 1}, {5, kNoSite, 100, 1, 0}};
+  r.loops = {{7, 400, 4, 40}};
+  ComRecord& com = r.coms.emplace_back(ComRecord{.comm = 9,
+                                                 .partner = 1,
+                                                 .transmission_ns = 10,
+                                                 .sync_delay_ns = 20,
+                                                 .count = 2,
+                                                 .bytes = 64});
+  com.min_bytes = com.max_bytes = 32;
+  com.size_classes[size_class(32)] = 2;
+  r.contexts = {
+      {.parent = 0, .site = 5, .count = 4, .time_ns = 800, .untimed = 1}, // proc 5's sums
+      {.parent = 1, .site = 7, .count = 4, .time_ns = 400, .iterations = 40, .folded = 2},
+      {.parent = 2, .site = 9, .count = 2, .time_ns = 10, .sync_delay_ns = 20, .bytes = 64},
+      {.parent = 1, .site = 2, .count = 5}}; // call site 2 activated its callee 3 times, not 5
+  const std::vector<std::byte> derived = encode_rank_records(r);
+  EXPECT_EQ(decode_rank_records(derived), r);
+  RankRecords listed = r;
+  for (ContextRecord& c : listed.contexts) {
+    c.time_ns += 1; // no longer what the per-site records say
+  }
+  const std::vector<std::byte> all_listed = encode_rank_records(listed);
+  EXPECT_EQ(decode_rank_records(all_listed), listed);
+  EXPECT_GE(all_listed.size(), derived.size() + 3 * 5) << "expected 5 fields fewer, 3 times";
+}
+
 TEST(ProfileCodec, EncoderRefusesRecordsThatDoNotMatchTheGraph) {
   Profile p = small_profile();
   p.ranks[0].loops.push_back({0, 1, 1, 1}); // site 0 is main, a procedure

@@ -122,11 +122,12 @@ TEST_F(ProfileFile, TargetThatIsADirectoryIsLeftAloneAndReported) {
   EXPECT_TRUE(fs::exists(path / "keep.txt"));
 }
 
-// Written by the format-1 writer (before the folded activations): still read, the fields that
-// version lacks are 0.
+// Written by the format-1 writer (before the folded activations and calling contexts): still
+// read, the fields that version lacks are 0 or empty.
 TEST_F(ProfileFile, Version1ProfilesStillRead) {
   const Profile v1 = read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
-  Profile expected = testing::make_synthetic_profile({.sites = 12, .ranks = 2, .partners = 2}, 7);
+  Profile expected = testing::make_synthetic_profile(
+      {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7); // contexts: version 6
   for (RankRecords& rank : expected.ranks) {
     for (ComRecord& com : rank.coms) { // message sizes came with version 3
       com.min_bytes = com.max_bytes = 0;
@@ -141,8 +142,8 @@ TEST_F(ProfileFile, Version1ProfilesStillRead) {
 // before the rank index: one payload, one checksum.
 TEST_F(ProfileFile, Version4ProfilesStillRead) {
   const fs::path v4 = VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v4-profile";
-  const Profile expected =
-      testing::make_synthetic_profile({.sites = 12, .ranks = 2, .partners = 2}, 7);
+  const Profile expected = testing::make_synthetic_profile(
+      {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7);
   EXPECT_EQ(read_profile_file(v4), expected);
   const ProfileReader reader(v4);
   EXPECT_EQ(reader.version(), 4u);

@@ -100,6 +100,27 @@ RankRecords make_rank(const ProgramGraph& graph, const ProfileShape& shape, std:
   return r;
 }
 
+// One context per site, under its parent site's (a procedure's at the top). Its own generator,
+// so that profiles without contexts (stored old-format files) keep their other values.
+void add_contexts(const ProgramGraph& graph, RankRecords& r, std::uint64_t seed) {
+  Generator g(seed ^ (0x9E37'79B9ull * static_cast<std::uint64_t>(r.rank + 1)));
+  std::vector<std::uint32_t> position(graph.size(), 0);
+  for (const Site& s : graph.sites()) {
+    ContextRecord& c = r.contexts.emplace_back();
+    c.parent = s.parent == kNoSite ? 0 : position[s.parent];
+    c.site = s.id;
+    c.count = g.magnitude(20);
+    c.time_ns = s.kind == SiteKind::Call ? 0 : g.magnitude(36);
+    c.untimed = s.kind == SiteKind::Procedure ? g.below(c.count + 1) : 0;
+    c.iterations = s.kind == SiteKind::Loop ? g.magnitude(24) : 0;
+    c.sync_delay_ns = s.kind == SiteKind::Comm ? g.magnitude(32) : 0;
+    c.bytes = s.kind == SiteKind::Comm ? g.magnitude(30) : 0;
+    c.folded = g.below(4) == 0 ? g.magnitude(10) : 0;
+    r.counters.folded_contexts += c.folded;
+    position[s.id] = static_cast<std::uint32_t>(r.contexts.size());
+  }
+}
+
 } // namespace
 
 Profile make_synthetic_profile(const ProfileShape& shape, std::uint64_t seed) {
@@ -116,6 +137,11 @@ Profile make_synthetic_profile(const ProfileShape& shape, std::uint64_t seed) {
   p.graph = make_graph(shape.sites, g);
   for (std::int32_t rank = 0; rank < shape.ranks; ++rank) {
     p.ranks.push_back(make_rank(p.graph, shape, rank, g));
+  }
+  if (shape.contexts) {
+    for (RankRecords& r : p.ranks) {
+      add_contexts(p.graph, r, seed);
+    }
   }
   return p;
 }

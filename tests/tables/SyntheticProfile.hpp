@@ -1,7 +1,8 @@
 // Seeded random profiles of a given shape, for round-trip tests, fuzz seeds and the size
 // benchmark: a realistic mix of procedures, loops, calls and communication statements, with
 // one proc record per resolved call site, one loop record per loop and `partners` com records
-// per communication statement on every rank.
+// per communication statement on every rank, and a calling-context tree shaped like the site
+// tree.
 #pragma once
 
 #include "vcmon/tables/Profile.hpp"
@@ -15,6 +16,7 @@ struct ProfileShape {
   std::size_t sites = 100;
   std::int32_t ranks = 4;
   std::int32_t partners = 2; // com records per communication statement and rank
+  bool contexts = true;      // a calling context per site on every rank (format 6)
 };
 
 Profile make_synthetic_profile(const ProfileShape& shape, std::uint64_t seed);

@@ -4,6 +4,7 @@
 // their records but not stored, their time left in the deepest stored activation.
 #pragma once
 
+#include "core/ContextTree.hpp"
 #include "core/RecordSlots.hpp"
 #include "vcmon/tables/Site.hpp"
 
@@ -19,9 +20,17 @@ struct Frame {
   tables::SiteKind kind;
   bool adds_time;     // false for recursive activations: the outermost one covers them
   bool shared_record; // the record lives in OverflowRecords: add with fetch_add
+  bool times_node;    // the exit adds its time to `node` (see below)
   std::uint64_t entry_vt_ns;
   std::atomic<std::uint64_t>* time_ns; // where the exit adds the elapsed virtual time
   ProcSlots* proc; // the procedure's slots (recursion bookkeeping), else nullptr
+  // The calling context activations inside this one hang under: this activation's node, or,
+  // for a recursive one, its procedure's outermost open node (recursion folds into it).
+  ContextNode* context;
+  // The node this activation counts in (nullptr: folded, the tree is full). Its exit adds its
+  // time there unless the activation is recursive, throttled, or re-entered a loop's node that
+  // an open activation is timing already.
+  ContextNode* node;
 };
 
 struct ActivationStack {

@@ -111,6 +111,7 @@ Config Config::from_environment(bool report_problems) {
       env.directory(setting("VCMON_TRACE_WILDCARD"), tables::writable_directory).value_or("");
   config.overflow_records =
       round_up_to_power_of_two(env.read<std::uint32_t>(setting("VCMON_OVERFLOW_RECORDS")));
+  config.max_contexts = env.read<std::uint32_t>(setting("VCMON_MAX_CONTEXTS"));
   config.stamp_ring_slots = env.read<std::uint32_t>(setting("VCMON_STAMP_RING"));
   config.throttle_calls = env.read<std::uint64_t>(setting("VCMON_THROTTLE_CALLS"));
   config.throttle_mean_ns = env.read<std::uint64_t>(setting("VCMON_THROTTLE_NS"));

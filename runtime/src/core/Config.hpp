@@ -30,6 +30,7 @@ struct Config {
   std::uint64_t deadlock_timeout_ms = default_of("VCMON_DEADLOCK_TIMEOUT_MS");
   std::string wildcard_trace_dir; // VCMON_TRACE_WILDCARD (testing; empty: off)
   std::uint32_t overflow_records = default_of("VCMON_OVERFLOW_RECORDS"); // rounded up to 2^k
+  std::uint32_t max_contexts = default_of("VCMON_MAX_CONTEXTS");         // per thread
   std::uint32_t stamp_ring_slots = default_of("VCMON_STAMP_RING");       // 0: stamps as messages
   bool wtime_virtual = false; // VCMON_WTIME=virtual: MPI_Wtime is virtual time
   std::uint64_t throttle_calls = default_of("VCMON_THROTTLE_CALLS"); // 0: never throttle

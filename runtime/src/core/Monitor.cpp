@@ -62,6 +62,7 @@ ProbeCosts calibrate_probe_costs(const vclock::ClockSource& source, std::uint64_
   vclock::VirtualClock scratch_clock(source);
   OverflowRecords scratch_overflow(64);
   auto scratch_records = std::make_unique<ThreadRecords>();
+  scratch_records->contexts.reserve(8);
   auto thread = std::make_unique<ThreadState>();
   thread->records = scratch_records.get();
   ProbeCore core(scratch_clock, scratch_overflow, ProbeCosts{});
@@ -94,14 +95,7 @@ pthread_key_t thread_end_key;
 // new thread.
 void on_thread_end(void* state_pointer) {
   auto* state = static_cast<ThreadState*>(state_pointer);
-  for (std::uint32_t i = 0; i < state->stack.depth; ++i) {
-    if (ProcSlots* proc = state->stack.frames[i].proc) {
-      --proc->active;
-    }
-  }
-  state->stack.depth = 0;
-  state->stack.folded = 0;
-  state->stack.folded_statement_level = 0;
+  ProbeCore::abandon_open_activations(*state);
   Monitor::instance().probes().thread_ended(*state);
   Monitor::instance().thread_records_list().release(state->records);
   state->records = nullptr;
@@ -186,7 +180,7 @@ Monitor::Monitor()
 
 void Monitor::attach_thread(ThreadState& state) {
   const vclock::IntrusionScope attach(clock_, action_cost_ns_);
-  ThreadRecords* records = threads_.acquire();
+  ThreadRecords* records = threads_.acquire(config_.max_contexts);
   // Pages for every site registered so far, so that probes do not allocate later.
   records->procs.reserve(registry_.kind_count(tables::SiteKind::Procedure));
   records->loops.reserve(registry_.kind_count(tables::SiteKind::Loop));
@@ -233,7 +227,8 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
   if (partner < tables::ComRecord::kCollective) {
     return {};
   }
-  ThreadRecords& records = *this_thread().records;
+  ThreadState& thread = this_thread();
+  ThreadRecords& records = *thread.records;
   ComSlots* slots = nullptr;
   if (site >= kSyntheticCommBase) {
     if (site - kSyntheticCommBase < mpi_function_count()) {
@@ -243,7 +238,10 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
              entry != nullptr && entry->kind == tables::SiteKind::Comm) {
     slots = records.coms.get(entry->kind_index);
   }
-  return slots != nullptr ? probes_.find_com(*slots, site, partner) : ProbeCore::ComRecordRef{};
+  ProbeCore::ComRecordRef record =
+      slots != nullptr ? probes_.find_com(*slots, site, partner) : ProbeCore::ComRecordRef{};
+  record.context = ProbeCore::com_context(thread, site, site >= kSyntheticCommBase);
+  return record;
 }
 
 CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
@@ -272,6 +270,7 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
   records.counters = counters_.snapshot();
   records.counters.probe_events += collected.probe_events;
   records.counters.folded_activations = collected.folded_activations;
+  records.counters.folded_contexts = collected.folded_contexts;
   return collected;
 }
 
@@ -288,6 +287,15 @@ tables::RankRecords Monitor::collect_rank_records() {
              world_rank_, static_cast<unsigned long long>(collected.folded_activations),
              ActivationStack::kMaxDepth, static_cast<unsigned long long>(collected.unmatched_exits),
              static_cast<unsigned long long>(collected.dropped_records));
+  }
+  if (collected.folded_contexts > collected.folded_activations) {
+    log_line(
+        LogLevel::Warning,
+        "rank %d: %llu activations got no calling context of their own "
+        "(VCMON_MAX_CONTEXTS=%u): their time is their caller's context's",
+        world_rank_,
+        static_cast<unsigned long long>(collected.folded_contexts - collected.folded_activations),
+        config_.max_contexts);
   }
   MonitorEvents::raise_records_collected(collected.records);
   return std::move(collected.records);

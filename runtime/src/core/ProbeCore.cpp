@@ -61,8 +61,12 @@ Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
       stack.folded_statement_level = stack.folded;
     }
     add_owned(thread.records->folded_activations, 1);
+    // Its context too is folded, into the deepest one the stack holds.
+    add_owned(stack.frames[ActivationStack::kMaxDepth - 1].context->folded, 1);
     return nullptr;
   }
+  ContextNode* enclosing =
+      stack.depth > 0 ? stack.frames[stack.depth - 1].context : &thread.records->contexts.root();
   Frame& frame = stack.frames[stack.depth++];
   frame.site = site;
   frame.kind = kind;
@@ -71,14 +75,39 @@ Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   frame.entry_vt_ns = 0;
   frame.time_ns = nullptr;
   frame.proc = nullptr;
+  frame.context = enclosing;
+  frame.node = nullptr;
+  frame.times_node = false;
   return &frame;
 }
 
+ContextNode* ProbeCore::enter_context(ThreadRecords& records, Frame& frame) {
+  ContextNode& enclosing = *frame.context;
+  ContextNode& node = records.contexts.child(enclosing, frame.site, frame.kind);
+  if (&node == &enclosing) [[unlikely]] {
+    add_owned(enclosing.folded, 1);
+    return nullptr;
+  }
+  frame.context = &node;
+  frame.node = &node;
+  return &node;
+}
+
+void ProbeCore::time_loop_node(Frame& frame) {
+  if (frame.node != nullptr && frame.node->timing == 0) {
+    ++frame.node->timing;
+    frame.times_node = true;
+  }
+}
+
 void ProbeCore::add_elapsed(const Frame& frame, std::uint64_t end_vt_ns) {
+  const std::uint64_t elapsed = end_vt_ns > frame.entry_vt_ns ? end_vt_ns - frame.entry_vt_ns : 0;
+  if (frame.times_node) {
+    add_owned(frame.node->time_ns, elapsed);
+  }
   if (!frame.adds_time || frame.time_ns == nullptr) {
     return;
   }
-  const std::uint64_t elapsed = end_vt_ns > frame.entry_vt_ns ? end_vt_ns - frame.entry_vt_ns : 0;
   if (frame.proc != nullptr) {
     frame.proc->measured_ns += elapsed;
   }
@@ -89,11 +118,27 @@ void ProbeCore::add_elapsed(const Frame& frame, std::uint64_t end_vt_ns) {
   }
 }
 
-void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+void ProbeCore::release_frame(const Frame& frame) {
   if (frame.proc != nullptr) {
     --frame.proc->active;
   }
+  if (frame.times_node && frame.kind == SiteKind::Loop) {
+    --frame.node->timing;
+  }
+}
+
+void ProbeCore::close_frame(const Frame& frame, std::uint64_t end_vt_ns) {
+  release_frame(frame);
   add_elapsed(frame, end_vt_ns);
+}
+
+void ProbeCore::abandon_open_activations(ThreadState& thread) {
+  for (std::uint32_t i = 0; i < thread.stack.depth; ++i) {
+    release_frame(thread.stack.frames[i]);
+  }
+  thread.stack.depth = 0;
+  thread.stack.folded = 0;
+  thread.stack.folded_statement_level = 0;
 }
 
 void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKind kind,
@@ -171,6 +216,22 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
       frame->entry_vt_ns = timed ? thread_virtual_at(thread, start) : 0;
       frame->time_ns = time_ns;
       frame->shared_record = shared_record;
+      ContextNode* node = enter_context(records, *frame);
+      if (node != nullptr) [[likely]] {
+        add_owned(node->count, 1);
+        if (!timed && !recursive) {
+          add_owned(node->untimed, 1);
+        }
+      }
+      if (recursive) {
+        // What the recursive activation contains hangs under the outermost one's context, so
+        // that the tree stays finite (docs/runtime.md, "Calling contexts").
+        frame->context = proc->outermost_context;
+      } else {
+        proc->outermost_context = frame->context;
+        // No open activation times this node: it would have made the procedure active.
+        frame->times_node = timed && node != nullptr;
+      }
     }
   }
   charge(start, timed ? costs_.timed_ns : costs_.throttled_ns);
@@ -216,17 +277,31 @@ void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_
       frame->adds_time = true;
       frame->time_ns = &loop->time_ns;
       frame->entry_vt_ns = thread_virtual_at(thread, start);
+      if (ContextNode* node = enter_context(records, *frame)) [[likely]] {
+        add_owned(node->count, 1);
+        time_loop_node(*frame);
+      }
     }
   }
   charge(start, costs_.timed_ns);
 }
 
-void ProbeCore::iterate_loop(ThreadState& thread, std::uint32_t kind_index) {
+ContextNode* ProbeCore::innermost_loop_node(ThreadState& thread, std::uint32_t site) {
+  const Frame* top = thread.stack.top();
+  const bool innermost = top != nullptr && thread.stack.folded == 0 && top->site == site &&
+                         top->kind == SiteKind::Loop;
+  return innermost ? top->node : nullptr;
+}
+
+void ProbeCore::iterate_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index) {
   const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
   ThreadRecords& records = *thread.records;
   add_owned(records.probe_events, 1);
   if (LoopCounters* loop = records.loops.get(kind_index)) {
     add_owned(loop->iterations, 1);
+  }
+  if (ContextNode* node = innermost_loop_node(thread, site)) {
+    add_owned(node->iterations, 1);
   }
   charge(start, costs_.untimed_ns);
 }
@@ -243,10 +318,13 @@ void ProbeCore::exit_loop_after(ThreadState& thread, std::uint32_t site, std::ui
   if (LoopCounters* loop = thread.records->loops.get(kind_index)) [[likely]] {
     add_owned(loop->iterations, iterations);
   }
+  if (ContextNode* node = innermost_loop_node(thread, site)) [[likely]] {
+    add_owned(node->iterations, iterations);
+  }
   exit_loop(thread, site);
 }
 
-void ProbeCore::add_counted_loop(ThreadState& thread, std::uint32_t kind_index,
+void ProbeCore::add_counted_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index,
                                  std::uint64_t executions, std::uint64_t iterations) {
   const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
   ThreadRecords& records = *thread.records;
@@ -255,13 +333,30 @@ void ProbeCore::add_counted_loop(ThreadState& thread, std::uint32_t kind_index,
     add_owned(loop->count, executions);
     add_owned(loop->iterations, iterations);
   }
+  // Under the activation that flushes it (its enclosing timed loop), whose time holds it.
+  if (Frame* top = thread.stack.top(); top != nullptr && thread.stack.folded == 0) [[likely]] {
+    ContextNode& enclosing = *top->context;
+    ContextNode& node = records.contexts.child(enclosing, site, SiteKind::Loop);
+    if (&node != &enclosing) [[likely]] {
+      add_owned(node.count, executions);
+      add_owned(node.iterations, iterations);
+    } else {
+      add_owned(enclosing.folded, executions);
+    }
+  }
   charge(start, costs_.untimed_ns);
 }
 
 void ProbeCore::enter_statement(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
   add_owned(thread.records->probe_events, 1);
-  push(thread, site, kind);
+  if (Frame* frame = push(thread, site, kind)) [[likely]] {
+    ContextNode* node = enter_context(*thread.records, *frame);
+    // A communication statement's node counts its operations, as its com records do (add_com).
+    if (node != nullptr && kind == SiteKind::Call) [[likely]] {
+      add_owned(node->count, 1);
+    }
+  }
   charge(start, costs_.untimed_ns);
 }
 
@@ -309,8 +404,36 @@ ProbeCore::ComRecordRef ProbeCore::find_com(ComSlots& slots, std::uint32_t site,
   return {nullptr, overflow_.find_or_claim(site, key)};
 }
 
+ContextNode* ProbeCore::com_context(ThreadState& thread, std::uint32_t site, bool synthetic) {
+  ActivationStack& stack = thread.stack;
+  Frame* top = stack.top();
+  if (stack.folded > 0) [[unlikely]] {
+    return nullptr;
+  }
+  if (top != nullptr && top->site == site && top->kind == SiteKind::Comm) [[likely]] {
+    return top->node;
+  }
+  if (!synthetic) {
+    return nullptr;
+  }
+  ContextTree& contexts = thread.records->contexts;
+  ContextNode& enclosing = top != nullptr ? *top->context : contexts.root();
+  ContextNode& node = contexts.child(enclosing, site, SiteKind::Comm);
+  if (&node == &enclosing) [[unlikely]] {
+    add_owned(enclosing.folded, 1);
+    return nullptr;
+  }
+  return &node;
+}
+
 void ProbeCore::add_com(const ComRecordRef& record, std::uint64_t transmission_ns,
                         std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message) {
+  if (ContextNode* node = record.context) [[likely]] {
+    add_owned(node->count, 1);
+    add_owned(node->time_ns, transmission_ns);
+    add_owned(node->sync_delay_ns, sync_delay_ns);
+    add_owned(node->bytes, bytes);
+  }
   if (ComKeyedRecord* owned = record.owned) [[likely]] {
     add_owned(owned->count, 1);
     add_owned(owned->time_ns, transmission_ns);

@@ -44,15 +44,15 @@ public:
   void enter_procedure(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
   void exit_procedure(ThreadState& thread, std::uint32_t site);
   void enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
-  void iterate_loop(ThreadState& thread, std::uint32_t kind_index);
+  void iterate_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index);
   void exit_loop(ThreadState& thread, std::uint32_t site);
   // The exit of a loop whose iterations the instrumented code counted in a local.
   void exit_loop_after(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index,
                        std::uint64_t iterations);
   // A counted loop's executions and iterations since its enclosing timed loop began: counts
   // only, its time being the enclosing loop's.
-  void add_counted_loop(ThreadState& thread, std::uint32_t kind_index, std::uint64_t executions,
-                        std::uint64_t iterations);
+  void add_counted_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index,
+                        std::uint64_t executions, std::uint64_t iterations);
   // Call and communication statements only mark the stack: a procedure entered below a
   // call frame was activated by it; MPI calls below a comm frame are charged to it.
   void enter_statement(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
@@ -63,6 +63,9 @@ public:
   // add only what follows.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
 
+  // The thread ends with activations open: they will never exit, and its records go to a new
+  // thread, which must not find them open (active procedures, timed loop contexts).
+  static void abandon_open_activations(ThreadState& thread);
   // A thread ended: what its records last saw bounds what any thread sees next. A thread that
   // joined it covers its activations (main's time covers a worker's recursion), though the
   // clock's raw reading may have stepped back below them (see thread_virtual_at).
@@ -79,12 +82,19 @@ public:
   static void rebase_open_activations(ThreadState& thread, std::int64_t delta_ns);
 
   // The record of (site, partner) in `slots`, found or claimed: this thread's own slot, or a
-  // shared overflow entry; neither when both are full.
+  // shared overflow entry; neither when both are full. `context`: the statement's calling
+  // context, which sums its partners (nullptr: not known, or folded).
   struct ComRecordRef {
     ComKeyedRecord* owned = nullptr;
     OverflowRecords::Entry* shared = nullptr;
+    ContextNode* context = nullptr;
   };
   ComRecordRef find_com(ComSlots& slots, std::uint32_t site, std::int32_t partner);
+  // The calling context an MPI call charged to comm statement `site` adds to: the innermost
+  // open activation when it is that statement; for a synthetic site (an MPI call outside comm
+  // statements), its context under the innermost one. nullptr when neither: a statement
+  // completed after it closed, activations folded beyond the stack, a full tree.
+  static ContextNode* com_context(ThreadState& thread, std::uint32_t site, bool synthetic);
   // Adds one communication to a record found before (a receive finds it while its data is
   // still arriving). Not a probe: the PMPI layer charges its own work. `message`: it moved
   // `bytes` of data (false: a completion call's waiting, MPI_Init's own time).
@@ -104,7 +114,18 @@ private:
   // longjmp out of them); counts the exit as unmatched when there is none.
   void close_activation(ThreadState& thread, std::uint32_t site, tables::SiteKind kind,
                         std::uint64_t end_vt_ns);
+  // What closing a frame undoes besides its time: its procedure's activity, its loop's timing.
+  static void release_frame(const Frame& frame);
   void close_frame(const Frame& frame, std::uint64_t end_vt_ns);
+  // Finds the frame's calling context under the enclosing one (frame.context), adding it on
+  // its first entry, and makes it the frame's node and context. nullptr when the tree is
+  // full: the activation folds into the enclosing context, which counts it.
+  static ContextNode* enter_context(ThreadRecords& records, Frame& frame);
+  // A loop's frame times its node, unless an open activation does already (recursion
+  // re-entered the loop). A procedure's needs no such count: its recursion is its `active`.
+  static void time_loop_node(Frame& frame);
+  // The node of the innermost open activation when it is loop `site`.
+  static ContextNode* innermost_loop_node(ThreadState& thread, std::uint32_t site);
   // Counts an activation of `proc` and says whether it is to be timed.
   bool timed_activation(ProcSlots& proc) const;
   // Adds the frame's virtual time since its entry to its record (when it keeps time).

@@ -71,7 +71,7 @@ void vcmon_loop_enter(unsigned site) {
 void vcmon_loop_iter(unsigned site) {
   const SiteEntry* entry = nullptr;
   if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().iterate_loop(monitor->this_thread(), entry->kind_index);
+    monitor->probes().iterate_loop(monitor->this_thread(), site, entry->kind_index);
   }
 }
 
@@ -92,7 +92,7 @@ void vcmon_loop_exit_after(unsigned site, unsigned long iterations) {
 void vcmon_loop_add(unsigned site, unsigned long executions, unsigned long iterations) {
   const SiteEntry* entry = nullptr;
   if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().add_counted_loop(monitor->this_thread(), entry->kind_index, executions,
+    monitor->probes().add_counted_loop(monitor->this_thread(), site, entry->kind_index, executions,
                                        iterations);
   }
 }

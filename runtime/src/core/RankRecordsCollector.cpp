@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace vcmon::runtime {
 namespace {
@@ -53,6 +54,50 @@ void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlotsOf<Record
   }
 }
 
+// The threads' calling-context trees merged by path: a context is (parent context, site), and
+// the first thread to have it numbers it, after its parent.
+class ContextMerge {
+public:
+  ContextMerge(std::uint32_t site_count, std::vector<tables::ContextRecord>& out)
+      : site_count_(site_count), out_(out) {}
+
+  // Adds every node of `tree` but the root (whose folded activations go to `folded_at_top`).
+  void add(const ContextTree& tree, std::uint64_t& folded_at_top) {
+    const std::uint32_t size = tree.size();
+    if (size == 0) {
+      return; // never reserved: a set no thread has used
+    }
+    std::vector<std::uint32_t> merged(size, 0); // node index -> parent field of its children
+    folded_at_top += tree.at(ContextTree::kRoot).folded.load(std::memory_order_relaxed);
+    for (std::uint32_t i = 1; i < size; ++i) {
+      const ContextNode& node = tree.at(i);
+      const SiteId site = node.site >= kSyntheticCommBase
+                              ? site_count_ + (node.site - kSyntheticCommBase)
+                              : node.site;
+      const std::uint32_t parent = merged[node.parent];
+      auto [found, added] = numbers_.try_emplace({parent, site}, 0);
+      if (added) {
+        out_.push_back({.parent = parent, .site = site});
+        found->second = static_cast<std::uint32_t>(out_.size());
+      }
+      merged[i] = found->second;
+      tables::ContextRecord& c = out_[found->second - 1];
+      c.count += node.count.load(std::memory_order_relaxed);
+      c.time_ns += node.time_ns.load(std::memory_order_relaxed);
+      c.untimed += node.untimed.load(std::memory_order_relaxed);
+      c.iterations += node.iterations.load(std::memory_order_relaxed);
+      c.sync_delay_ns += node.sync_delay_ns.load(std::memory_order_relaxed);
+      c.bytes += node.bytes.load(std::memory_order_relaxed);
+      c.folded += node.folded.load(std::memory_order_relaxed);
+    }
+  }
+
+private:
+  std::uint32_t site_count_;
+  std::vector<tables::ContextRecord>& out_;
+  std::map<std::pair<std::uint32_t, SiteId>, std::uint32_t> numbers_; // -> position + 1
+};
+
 } // namespace
 
 CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecordsList& threads,
@@ -62,11 +107,13 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
   std::map<SiteId, Sums> loops;
   std::map<Key, Sums> coms;
   CollectedRecords out;
+  ContextMerge contexts(site_count, out.records.contexts);
 
   threads.for_each([&](const ThreadRecords& thread) {
     out.probe_events += thread.probe_events.load(std::memory_order_relaxed);
     out.folded_activations += thread.folded_activations.load(std::memory_order_relaxed);
     out.unmatched_exits += thread.unmatched_exits.load(std::memory_order_relaxed);
+    contexts.add(thread.contexts, out.folded_contexts);
     for (SiteId site = 0; site < site_count; ++site) {
       const SiteEntry* entry = registry.find(site);
       if (entry->kind == SiteKind::Procedure) {
@@ -119,6 +166,9 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
     }
   }
   out.dropped_records = overflow.dropped();
+  for (const tables::ContextRecord& c : out.records.contexts) {
+    out.folded_contexts += c.folded;
+  }
 
   for (const auto& [key, s] : procs) {
     out.records.procs.push_back({key.first, key.second, s.time_ns, s.count, s.untimed});

@@ -16,9 +16,10 @@ namespace vcmon::runtime {
 inline constexpr std::uint32_t kSyntheticCommBase = 0x8000'0000u;
 
 struct CollectedRecords {
-  tables::RankRecords records; // procs, loops, coms filled; the rest is the caller's
+  tables::RankRecords records; // procs, loops, coms, contexts filled; the rest is the caller's
   std::uint64_t probe_events = 0;
   std::uint64_t folded_activations = 0;
+  std::uint64_t folded_contexts = 0; // folded_activations among them
   std::uint64_t unmatched_exits = 0;
   std::uint64_t dropped_records = 0;
 };

@@ -9,6 +9,8 @@
 
 namespace vcmon::runtime {
 
+struct ContextNode;
+
 // Adds to a counter that only its owning thread writes: a plain load and store (no locked
 // instruction), still atomic so the finalize reader sees whole values.
 inline void add_owned(std::atomic<std::uint64_t>& counter, std::uint64_t delta) {
@@ -95,6 +97,8 @@ struct ProcSlots {
   // Activations of this procedure open on the owning thread: more than zero at entry means
   // recursion, whose time the outermost activation already covers.
   std::uint32_t active = 0;
+  // The calling context of the outermost open activation: recursive ones fold into it.
+  ContextNode* outermost_context = nullptr;
   // Throttling (ThrottlePolicy), owner thread only: activations so far, the time the timed
   // outermost ones took, and whether the clock is no longer read for it.
   bool throttled = false;

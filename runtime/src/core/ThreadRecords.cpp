@@ -2,7 +2,7 @@
 
 namespace vcmon::runtime {
 
-ThreadRecords* ThreadRecordsList::acquire() {
+ThreadRecords* ThreadRecordsList::acquire(std::uint32_t max_contexts) {
   for (ThreadRecords* r = head_.load(std::memory_order_acquire); r != nullptr; r = r->next) {
     bool expected_free = false;
     if (!r->in_use.load(std::memory_order_relaxed) &&
@@ -11,6 +11,7 @@ ThreadRecords* ThreadRecordsList::acquire() {
     }
   }
   auto* records = new ThreadRecords();
+  records->contexts.reserve(max_contexts);
   records->next = head_.load(std::memory_order_relaxed);
   while (!head_.compare_exchange_weak(records->next, records, std::memory_order_release,
                                       std::memory_order_relaxed)) {

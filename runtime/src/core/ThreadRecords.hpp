@@ -3,6 +3,7 @@
 // when its thread ends, so a program creating many short threads does not grow them.
 #pragma once
 
+#include "core/ContextTree.hpp"
 #include "core/PagedArray.hpp"
 #include "core/RecordSlots.hpp"
 
@@ -18,6 +19,8 @@ struct ThreadRecords {
   PagedArray<ComSlots, 8, 1024> coms;
   // Indexed by MPI function (MpiFunctionTable): records of MPI calls outside comm statements.
   PagedArray<ComSlots, 6, 64> synthetic_coms;
+  // The same activations by calling context (per-site records sum over contexts).
+  ContextTree contexts;
 
   std::atomic<std::uint64_t> probe_events{0};
   std::atomic<std::uint64_t> folded_activations{0}; // entered deeper than the stack holds
@@ -30,8 +33,9 @@ struct ThreadRecords {
 // Every record set ever created, in a lock-free list (sets are never freed before exit).
 class __attribute__((visibility("hidden"))) ThreadRecordsList {
 public:
-  // A free set from an ended thread, or a new one.
-  ThreadRecords* acquire();
+  // A free set from an ended thread, or a new one, with room for `max_contexts` contexts
+  // (VCMON_MAX_CONTEXTS; a reused set keeps the capacity it had).
+  ThreadRecords* acquire(std::uint32_t max_contexts);
   void release(ThreadRecords* records) { records->in_use.store(false, std::memory_order_release); }
 
   // Threads that have records now (that probed or called MPI, and have not ended).

@@ -19,9 +19,9 @@
 namespace vcmon::tables {
 
 // Goes up with the segment's layout and with every profile format: its payload is encoded with
-// the profile codec of the writer (1: profile format 3; 2: format 4), and a reader of another
-// version must say so rather than call the segment corrupt.
-inline constexpr std::uint32_t kLiveSegmentVersion = 3;
+// the profile codec of the writer (1: profile format 3; 2: format 4; 3: format 5; 4: format 6),
+// and a reader of another version must say so rather than call the segment corrupt.
+inline constexpr std::uint32_t kLiveSegmentVersion = 4;
 
 // Every problem with a segment: missing, foreign, stale, corrupt or of a newer version. The
 // message is one line naming the segment.

@@ -50,8 +50,8 @@ public:
 };
 
 // 2 added the folded activations, 3 the message sizes of com records, 4 how sites were probed,
-// 5 the com records' shorter sizes, 6 the rank index (docs/profile-format.md, "Versioning");
-// every older version is still read.
+// 5 the com records' shorter sizes, 6 the rank index and the calling contexts
+// (docs/profile-format.md, "Versioning"); every older version is still read.
 inline constexpr std::uint32_t kProfileVersion = 6;
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a

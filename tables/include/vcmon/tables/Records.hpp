@@ -87,6 +87,27 @@ struct ComRecord {
   bool operator==(const ComRecord&) const = default;
 };
 
+// One calling context of a rank (docs/runtime.md, "Calling contexts"): a path of sites from a
+// thread's start, its threads' trees merged by path. Contexts are listed parents first; `parent`
+// is the parent's position in the list plus one, 0 for a context at the top (no caller). The
+// fields used depend on the site's kind: a procedure's activations (count, time, untimed), a
+// loop's executions (count, time, iterations), a call statement's executions (count), a comm
+// statement's operations over all partners (count, transmission in time_ns, delay, bytes).
+struct ContextRecord {
+  std::uint32_t parent = 0;
+  SiteId site = kNoSite;
+  std::uint64_t count = 0;
+  std::uint64_t time_ns = 0;
+  std::uint64_t untimed = 0;
+  std::uint64_t iterations = 0;
+  std::uint64_t sync_delay_ns = 0;
+  std::uint64_t bytes = 0;
+  // Activations inside this context that got no context of their own (deeper than the
+  // activation stack, or beyond VCMON_MAX_CONTEXTS): their time is in this context's.
+  std::uint64_t folded = 0;
+  bool operator==(const ContextRecord&) const = default;
+};
+
 // What the monitor itself did on a rank (docs/design.md, "Virtual time" to "Real deadlocks").
 struct MonitorCounters {
   std::uint64_t probe_events = 0;
@@ -97,6 +118,9 @@ struct MonitorCounters {
   // Activations entered beyond the activation stack's depth (RunMetadata::activation_depth):
   // counted in their records, their time left in the deepest activation the stack holds.
   std::uint64_t folded_activations = 0;
+  // Activations folded into their caller's calling context, over all contexts (the sum of
+  // ContextRecord::folded, and of those folded at the top). Profiles before format 6: 0.
+  std::uint64_t folded_contexts = 0;
   // Wildcard decisions taken without waiting for a rank stuck in an MPI call that could not
   // answer (docs/deadlock.md): possibly not the message the unmonitored run takes.
   std::uint64_t forced_decisions = 0;
@@ -115,6 +139,7 @@ struct RankRecords {
   std::vector<ProcRecord> procs;
   std::vector<LoopRecord> loops;
   std::vector<ComRecord> coms;
+  std::vector<ContextRecord> contexts; // empty in profiles before format 6
   bool operator==(const RankRecords&) const = default;
 };
 
