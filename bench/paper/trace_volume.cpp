@@ -462,7 +462,10 @@ struct LoopStatements {
 LoopStatements loop_statements(const Profile& profile) {
   LoopStatements best;
   for (const RankRecords& records : profile.ranks) {
+    // The site records alone: a calling context is stored against its site's records, so
+    // contexts kept while those are cleared would be encoded in full.
     RankRecords only_loops = records;
+    only_loops.contexts.clear();
     only_loops.procs.clear();
     only_loops.loops.clear();
     only_loops.coms.clear();
