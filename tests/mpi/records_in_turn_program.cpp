@@ -1,8 +1,9 @@
-// RecordsInTurn (the profile's collection at rank 0) under real MPICH ranks, its limits shrunk
-// to a window of 1 rank and chunks of 7 bytes so that 4 small ranks reach both edges: every
-// rank's bytes must reach rank 0 whole and in order, a rank with none must not hang, and a rank
-// must not send while another is being received. Plain MPICH (no libvcmon); exit status 0 when all
-// holds, each problem printed by rank 0.
+// RecordsInTurn (the profile's collection at rank 0, the query snapshot's at any root) under real
+// MPICH ranks, its limits shrunk to a window of 1 rank and chunks of 7 bytes so that 4 small
+// ranks reach both edges: every rank's bytes must reach the root whole and in order, a rank with
+// none must not hang, and a rank must not send while another is being received. Collected at
+// rank 0, then at the last rank. Plain MPICH (no libvcmon); exit status 0 when all holds, each
+// problem printed by the root.
 #include "core/ProfileTags.hpp"
 #include "core/RecordsInTurn.hpp"
 #include "sleep_ms.h"
@@ -15,7 +16,7 @@
 
 namespace {
 
-using vcmon::runtime::collect_in_turn_at_rank0;
+using vcmon::runtime::collect_in_turn;
 using vcmon::runtime::InTurnLimits;
 
 constexpr int kHoldMs = 50;
@@ -31,25 +32,21 @@ std::byte byte_of(int rank, std::uint64_t at) {
 
 } // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+// Collects every rank's bytes at `root` and checks them there; the number of problems found.
+int collected_at(int root, int rank, int size) {
   std::vector<std::byte> mine(size_of(rank));
   for (std::uint64_t i = 0; i < mine.size(); ++i) {
     mine[i] = byte_of(rank, i);
   }
   std::vector<std::uint64_t> sizes;
-  for (int r = 0; rank == 0 && r < size; ++r) {
+  for (int r = 0; rank == root && r < size; ++r) {
     sizes.push_back(size_of(r));
   }
   std::vector<std::vector<std::byte>> received(static_cast<std::size_t>(size));
   int problems = 0;
   const InTurnLimits limits{.chunk_bytes = 7, .ranks_in_flight = 1};
-  collect_in_turn_at_rank0(
-      MPI_COMM_WORLD, mine, sizes,
+  collect_in_turn(
+      MPI_COMM_WORLD, root, mine, sizes,
       [&](int from, std::uint64_t offset, std::span<const std::byte> chunk) {
         std::vector<std::byte>& bytes = received[static_cast<std::size_t>(from)];
         if (offset != bytes.size() || chunk.size() > limits.chunk_bytes) {
@@ -69,15 +66,18 @@ int main(int argc, char** argv) {
   clock_gettime(CLOCK_MONOTONIC, &now);
   const double finished_ms = static_cast<double>(now.tv_sec) * 1e3 + now.tv_nsec / 1e6;
   std::vector<double> finished(static_cast<std::size_t>(size));
-  MPI_Gather(&finished_ms, 1, MPI_DOUBLE, finished.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (finished[3] - finished[1] < kHoldMs * 0.8) {
+  MPI_Gather(&finished_ms, 1, MPI_DOUBLE, finished.data(), 1, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  if (rank == root) {
+    if (root == 0 && finished[3] - finished[1] < kHoldMs * 0.8) {
       std::printf("rank 3 finished %.1f ms after rank 1, which rank 0 held %d ms: it was asked "
                   "while rank 1 was being received, a window wider than 1\n",
                   finished[3] - finished[1], kHoldMs);
       ++problems;
     }
-    for (int r = 1; r < size; ++r) {
+    for (int r = 0; r < size; ++r) {
+      if (r == root) {
+        continue;
+      }
       std::vector<std::byte> expected(size_of(r));
       for (std::uint64_t i = 0; i < expected.size(); ++i) {
         expected[i] = byte_of(r, i);
@@ -88,8 +88,18 @@ int main(int argc, char** argv) {
         ++problems;
       }
     }
-    std::printf("%d problems\n", problems);
+    std::printf("root %d: %d problems\n", root, problems);
   }
+  return problems;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int problems = collected_at(0, rank, size) + collected_at(size - 1, rank, size);
   MPI_Finalize();
   return problems == 0 ? 0 : 1;
 }

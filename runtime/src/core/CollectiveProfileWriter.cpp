@@ -138,10 +138,10 @@ bool collect_at_rank0(MPI_Comm comm, tables::IncompleteFile* file, std::span<con
   if (file != nullptr) {
     write_at(0, mine);
   }
-  collect_in_turn_at_rank0(comm, mine, sizes,
-                           [&](int from, std::uint64_t at, std::span<const std::byte> chunk) {
-                             write_at(offsets[static_cast<std::size_t>(from)] + at, chunk);
-                           });
+  collect_in_turn(comm, 0, mine, sizes,
+                  [&](int from, std::uint64_t at, std::span<const std::byte> chunk) {
+                    write_at(offsets[static_cast<std::size_t>(from)] + at, chunk);
+                  });
   if (file == nullptr) {
     return false;
   }

@@ -1,7 +1,12 @@
 #include "core/RecordsGather.hpp"
+#include "core/RecordsInTurn.hpp"
 #include "core/YieldingCompletion.hpp"
 
 #include <mpi.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
 
 namespace vcmon::runtime {
 
@@ -20,32 +25,36 @@ MPI_Comm monitor_communicator() {
   return lent;
 }
 
-std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine) {
+void gather_each_to(int root, std::span<const std::byte> mine, const RankBytesSink& sink) {
   MPI_Comm comm = monitor_communicator();
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
 
-  int my_size = static_cast<int>(mine.size());
-  std::vector<int> sizes(rank == root ? size : 0);
-  yielding(PMPI_Igather, &my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm);
-  std::vector<int> displacements(sizes.size());
-  int total = 0;
-  for (std::size_t r = 0; r < sizes.size(); ++r) {
-    displacements[r] = total;
-    total += sizes[r];
+  const std::uint64_t my_size = mine.size();
+  std::vector<std::uint64_t> sizes(rank == root ? size : 0);
+  yielding(PMPI_Igather, &my_size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, root, comm);
+  if (rank == root) {
+    sink(rank, mine);
   }
-  std::vector<std::byte> all(static_cast<std::size_t>(total));
-  yielding(PMPI_Igatherv, mine.data(), my_size, MPI_BYTE, all.data(), sizes.data(),
-           displacements.data(), MPI_BYTE, root, comm);
-
-  std::vector<std::vector<std::byte>> per_rank;
-  for (std::size_t r = 0; r < sizes.size(); ++r) {
-    const auto begin = all.begin() + displacements[r];
-    per_rank.emplace_back(begin, begin + sizes[r]);
+  // A rank's chunks are joined until it is whole, then handed on and let go.
+  std::map<int, std::vector<std::byte>> partial;
+  collect_in_turn(comm, root, mine, sizes,
+                  [&](int from, std::uint64_t, std::span<const std::byte> chunk) {
+                    std::vector<std::byte>& bytes = partial[from];
+                    bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+                    if (bytes.size() == sizes[static_cast<std::size_t>(from)]) {
+                      sink(from, bytes);
+                      partial.erase(from);
+                    }
+                  });
+  // Ranks with no bytes send no chunk.
+  for (int r = 0; r < static_cast<int>(sizes.size()); ++r) {
+    if (r != root && sizes[static_cast<std::size_t>(r)] == 0) {
+      sink(r, {});
+    }
   }
-  return per_rank;
 }
 
 } // namespace vcmon::runtime

@@ -5,8 +5,8 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 #include <span>
-#include <vector>
 
 namespace vcmon::runtime {
 
@@ -18,9 +18,14 @@ void lend_gather_communicator(MPI_Comm comm);
 // or a duplicate of MPI_COMM_WORLD made once where none was lent.
 MPI_Comm monitor_communicator();
 
-// Collective over MPI_COMM_WORLD (on monitor_communicator()). `root` receives one buffer per
-// rank, in rank order; the other ranks receive nothing. For the query API's collective snapshot;
-// profiles are written by the ranks together (CollectiveProfileWriter.hpp).
-std::vector<std::vector<std::byte>> gather_to(int root, std::span<const std::byte> mine);
+// Called on the root with one rank's whole bytes, once per rank, in no particular order.
+using RankBytesSink = std::function<void(int rank, std::span<const std::byte> bytes)>;
+
+// Collective over MPI_COMM_WORLD (on monitor_communicator()): `root` is given every rank's
+// `mine`, its own first; the other ranks are given nothing. The ranks send in turn
+// (RecordsInTurn.hpp), so the root holds at most a few ranks' bytes besides what `sink` keeps,
+// and no size is an int. For the query API's collective snapshot; profiles are written by the
+// ranks together (CollectiveProfileWriter.hpp). `sink` must not throw.
+void gather_each_to(int root, std::span<const std::byte> mine, const RankBytesSink& sink);
 
 } // namespace vcmon::runtime

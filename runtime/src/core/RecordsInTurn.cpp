@@ -14,12 +14,13 @@ int chunk_size(std::uint64_t total, std::uint64_t offset, const InTurnLimits& li
   return static_cast<int>(std::min<std::uint64_t>(limits.chunk_bytes, total - offset));
 }
 
-void send_when_asked(MPI_Comm comm, std::span<const std::byte> mine, const InTurnLimits& limits) {
+void send_when_asked(MPI_Comm comm, int root, std::span<const std::byte> mine,
+                     const InTurnLimits& limits) {
   char turn = 0;
-  yielding(PMPI_Irecv, &turn, 0, MPI_CHAR, 0, kRecordsTurnTag, comm);
+  yielding(PMPI_Irecv, &turn, 0, MPI_CHAR, root, kRecordsTurnTag, comm);
   for (std::uint64_t offset = 0; offset < mine.size(); offset += limits.chunk_bytes) {
-    yielding(PMPI_Isend, mine.data() + offset, chunk_size(mine.size(), offset, limits), MPI_BYTE, 0,
-             kRecordsChunkTag, comm);
+    yielding(PMPI_Isend, mine.data() + offset, chunk_size(mine.size(), offset, limits), MPI_BYTE,
+             root, kRecordsChunkTag, comm);
   }
 }
 
@@ -32,18 +33,18 @@ struct Slot {
 
 } // namespace
 
-void collect_in_turn_at_rank0(MPI_Comm comm, std::span<const std::byte> mine,
-                              std::span<const std::uint64_t> sizes, const ChunkSink& sink,
-                              const InTurnLimits& limits) {
+void collect_in_turn(MPI_Comm comm, int root, std::span<const std::byte> mine,
+                     std::span<const std::uint64_t> sizes, const ChunkSink& sink,
+                     const InTurnLimits& limits) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  if (rank != 0) {
-    send_when_asked(comm, mine, limits);
+  if (rank != root) {
+    send_when_asked(comm, root, mine, limits);
     return;
   }
   std::vector<Slot> slots(static_cast<std::size_t>(limits.ranks_in_flight));
   std::vector<MPI_Request> requests(slots.size(), MPI_REQUEST_NULL);
-  int next_rank = 1;
+  int next_rank = 0;
   const int ranks = static_cast<int>(sizes.size());
   const auto post = [&](std::size_t s) {
     Slot& slot = slots[s];
@@ -54,9 +55,12 @@ void collect_in_turn_at_rank0(MPI_Comm comm, std::span<const std::byte> mine,
   };
   // Gives the slot the next rank with bytes to send, and asks that rank for them.
   const auto start_next_rank = [&](std::size_t s) {
-    while (next_rank < ranks && sizes[next_rank] == 0) {
-      // It sends nothing, but waits for its turn all the same.
-      yielding(PMPI_Isend, nullptr, 0, MPI_CHAR, next_rank++, kRecordsTurnTag, comm);
+    // The root's own bytes are not collected; a rank with none waits for its turn all the same.
+    while (next_rank < ranks && (next_rank == root || sizes[next_rank] == 0)) {
+      if (next_rank != root) {
+        yielding(PMPI_Isend, nullptr, 0, MPI_CHAR, next_rank, kRecordsTurnTag, comm);
+      }
+      ++next_rank;
     }
     if (next_rank == ranks) {
       slots[s].rank = -1;

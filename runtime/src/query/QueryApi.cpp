@@ -12,6 +12,9 @@
 #include <cstdio>
 #include <mpi.h>
 #include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
 
 using vcmon::runtime::Monitor;
 using vcmon::runtime::query::RecordsExclusion;
@@ -93,13 +96,23 @@ int vcmon_snapshot_gather(int root, vcmon_snapshot** out) {
   const vcmon::vclock::IntrusionScope work(monitor.clock(), monitor.action_cost_ns());
   try {
     const std::vector<std::byte> mine = tables::encode_rank_records(local_records(monitor));
-    const std::vector<std::vector<std::byte>> gathered = vcmon::runtime::gather_to(root, mine);
+    // Each rank is decoded as it arrives, so the root never holds every rank's bytes at once.
+    // A rank whose bytes do not decode is reported once all have arrived: the sink must not
+    // throw while other ranks still wait for their turn.
+    std::vector<tables::RankRecords> ranks(static_cast<std::size_t>(monitor.world_size()));
+    std::string problem;
+    vcmon::runtime::gather_each_to(root, mine, [&](int rank, std::span<const std::byte> bytes) {
+      try {
+        ranks[static_cast<std::size_t>(rank)] = tables::decode_rank_records(bytes);
+      } catch (const std::exception& error) {
+        problem = "rank " + std::to_string(rank) + ": " + error.what();
+      }
+    });
     if (monitor.world_rank() != root) {
       return VCMON_QUERY_OK;
     }
-    std::vector<tables::RankRecords> ranks;
-    for (const std::vector<std::byte>& bytes : gathered) {
-      ranks.push_back(tables::decode_rank_records(bytes));
+    if (!problem.empty()) {
+      throw std::runtime_error(problem);
     }
     *out = new vcmon_snapshot(monitor.profile_of(std::move(ranks), monitor.world_size()));
     return VCMON_QUERY_OK;
