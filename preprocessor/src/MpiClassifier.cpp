@@ -23,7 +23,8 @@ constexpr auto kCommunicationFunctions = [] {
 #define VCMON_PROBE(NAME) Entry{"MPI_" #NAME, Probe},
 #define VCMON_START(NAME) Entry{"MPI_" #NAME, P2P},
 #define VCMON_COMPLETION(NAME) Entry{"MPI_" #NAME, Done},
-#define VCMON_COLLECTIVE(NAME, lower) Entry{"MPI_" #NAME, Coll}, Entry{"MPI_I" #lower, Coll},
+#define VCMON_COLLECTIVE(NAME, lower)                                                              \
+  Entry{"MPI_" #NAME, Coll}, Entry{"MPI_I" #lower, Coll}, Entry{"MPI_" #NAME "_init", Coll},
       VCMON_MPI_POINT_TO_POINT(VCMON_P2P) VCMON_MPI_PROBES(VCMON_PROBE)
           VCMON_MPI_STARTS(VCMON_START) VCMON_MPI_COMPLETION(VCMON_COMPLETION)
               VCMON_MPI_COLLECTIVES(VCMON_COLLECTIVE)

@@ -40,7 +40,8 @@ TEST(MpiClassifier, EveryCommunicationListOfTheSpecificationClassifies) {
 #define VCMON_EXPECT_START(NAME) VCMON_EXPECT_NAMED(NAME, PointToPoint)
 #define VCMON_EXPECT_COMPLETION(NAME) VCMON_EXPECT_NAMED(NAME, Completion)
 #define VCMON_EXPECT_COLLECTIVE(NAME, lower)                                                       \
-  VCMON_EXPECT_NAMED(NAME, Collective) VCMON_EXPECT_NAMED(I##lower, Collective)
+  VCMON_EXPECT_NAMED(NAME, Collective)                                                             \
+  VCMON_EXPECT_NAMED(I##lower, Collective) VCMON_EXPECT_NAMED(NAME##_init, Collective)
   VCMON_MPI_POINT_TO_POINT(VCMON_EXPECT_P2P)
   VCMON_MPI_PROBES(VCMON_EXPECT_PROBE)
   VCMON_MPI_STARTS(VCMON_EXPECT_START)

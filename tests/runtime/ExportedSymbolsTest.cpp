@@ -35,7 +35,8 @@ std::set<std::string> specified_functions() {
   std::set<std::string> names;
 #define VCMON_NAMED(NAME, ...) names.insert("MPI_" #NAME);
 #define VCMON_WITH_LARGE_COUNT(NAME) VCMON_NAMED(NAME) VCMON_NAMED(NAME##_c)
-#define VCMON_WITH_NONBLOCKING(NAME, lower) VCMON_NAMED(NAME) VCMON_NAMED(I##lower)
+#define VCMON_WITH_NONBLOCKING(NAME, lower)                                                        \
+  VCMON_NAMED(NAME) VCMON_NAMED(I##lower) VCMON_NAMED(NAME##_init)
   VCMON_MPI_POINT_TO_POINT(VCMON_WITH_LARGE_COUNT)
   VCMON_MPI_PROBES(VCMON_NAMED)
   VCMON_MPI_STARTS(VCMON_NAMED)

@@ -8,23 +8,26 @@
 namespace vcmon::runtime::mpi {
 
 // Dense indices: point-to-point, their large-count twins, probes, starts, completion,
-// collectives, their nonblocking twins, MPI_Init and MPI_Finalize, management, local objects.
+// collectives, their nonblocking and persistent twins, MPI_Init and MPI_Finalize, management, local
+// objects.
 enum class MpiFunction : unsigned {
 #define VCMON_ENUM(NAME) NAME,
 #define VCMON_ENUM_LOCAL(NAME, params, args) NAME,
 #define VCMON_ENUM_C(NAME) NAME##_c,
 #define VCMON_ENUM_COLL(NAME, lower) NAME,
 #define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
+#define VCMON_ENUM_PCOLL(NAME, lower) NAME##_init,
   VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
       VCMON_MPI_PROBES(VCMON_ENUM) VCMON_MPI_STARTS(VCMON_ENUM) VCMON_MPI_COMPLETION(VCMON_ENUM)
           VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL) VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL)
-              VCMON_MPI_LIFECYCLE(VCMON_ENUM) VCMON_MPI_MANAGEMENT(VCMON_ENUM)
-                  VCMON_MPI_LOCAL_OBJECTS(VCMON_ENUM_LOCAL)
+              VCMON_MPI_COLLECTIVES(VCMON_ENUM_PCOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
+                  VCMON_MPI_MANAGEMENT(VCMON_ENUM) VCMON_MPI_LOCAL_OBJECTS(VCMON_ENUM_LOCAL)
 #undef VCMON_ENUM
 #undef VCMON_ENUM_LOCAL
 #undef VCMON_ENUM_C
 #undef VCMON_ENUM_COLL
 #undef VCMON_ENUM_ICOLL
+#undef VCMON_ENUM_PCOLL
                       Count
 };
 

@@ -29,6 +29,8 @@ struct DeferredReceive {
   Moment post;
   MPI_Request grequest = MPI_REQUEST_NULL; // the program's
   MPI_Request real = MPI_REQUEST_NULL;     // posted to MPI
+  MPI_Request send = MPI_REQUEST_NULL;     // an Isendrecv's send, until it completes
+  std::vector<char> send_copy;             // an Isendrecv_replace's packed data, until then
   bool decided = false;                    // posted from a chosen source (else undecided)
   PostedStamp stamp;                       // decided: the chosen message's stamp
   std::optional<WildcardReceive> wildcard; // undecided: the decision under way
@@ -75,9 +77,74 @@ int forget(void* extra) {
   return MPI_SUCCESS;
 }
 
+// Whether an undecided receive on `shadow` is already posted: behind it, MPI's order decides.
+bool behind_undecided(const Shadow& shadow) {
+  return std::any_of(receives.begin(), receives.end(), [&](const auto& r) {
+    return r->shadow == &shadow && r->state == DeferredReceive::State::Posted && !r->decided;
+  });
+}
+
+std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePost& posted,
+                                           void* buffer,
+                                           const MessageArguments<MPI_Count>& message) {
+  auto receive = std::make_unique<DeferredReceive>();
+  receive->function = function;
+  receive->site = posted.site;
+  receive->shadow = &posted.shadow;
+  receive->comm = message.comm;
+  receive->buffer = buffer;
+  receive->count = message.count;
+  receive->datatype = message.datatype;
+  receive->tag = message.tag;
+  receive->post = posted.post;
+  return receive;
+}
+
+// Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
+void await_decision(Monitor& monitor, DeferredReceive& receive) {
+  receive.wildcard.emplace(monitor, *receive.shadow, receive.tag,
+                           WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
+}
+
+// Whether the real receive and an Isendrecv's send have completed; tests whichever has not.
+bool both_complete(DeferredReceive& receive) {
+  if (receive.real != MPI_REQUEST_NULL) {
+    int done = 0;
+    receive.error = PMPI_Test(&receive.real, &done, &receive.status);
+    if (!done) {
+      return false;
+    }
+  }
+  if (receive.send != MPI_REQUEST_NULL) {
+    int done = 0;
+    const int error = PMPI_Test(&receive.send, &done, MPI_STATUS_IGNORE);
+    if (error != MPI_SUCCESS && receive.error == MPI_SUCCESS) {
+      receive.error = error;
+    }
+    return done != 0 || error != MPI_SUCCESS;
+  }
+  return true;
+}
+
+// Hands the program `receive`'s generalized request and keeps the receive; false when MPI
+// could not start one.
+bool started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request) {
+  if (PMPI_Grequest_start(&query, &forget, &cancel_nothing, receive.get(), request) !=
+      MPI_SUCCESS) {
+    return false;
+  }
+  receive->grequest = *request;
+  receives.push_back(std::move(receive));
+  return true;
+}
+
+// The receive whose generalized request the program holds as `grequest`. A reported one is
+// skipped: MPI freed its request as the completion call reported it, and may already have given
+// the same handle to another request (a persistent collective started right after a wildcard
+// receive completed was taken for that receive, and its wait waited for a stamp forever).
 DeferredReceive* find(MPI_Request grequest) {
   for (const auto& receive : receives) {
-    if (receive->grequest == grequest && grequest != MPI_REQUEST_NULL) {
+    if (receive->grequest == grequest && grequest != MPI_REQUEST_NULL && !receive->reported) {
       return receive.get();
     }
   }
@@ -146,34 +213,56 @@ bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, const Recei
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock);
   drop_finished(held_);
-  // Behind a receive posted undecided, MPI's order decides anyway.
-  const bool behind_undecided = std::any_of(receives.begin(), receives.end(), [&](const auto& r) {
-    return r->shadow == &shadow && r->state == DeferredReceive::State::Posted && !r->decided;
-  });
-  if (shadow.inter || behind_undecided) {
+  if (shadow.inter || behind_undecided(shadow)) {
     return false;
   }
-  auto receive = std::make_unique<DeferredReceive>();
-  receive->function = function;
-  receive->site = posted.site;
-  receive->shadow = &shadow;
-  receive->comm = message.comm;
-  receive->buffer = buffer;
-  receive->count = message.count;
-  receive->datatype = message.datatype;
-  receive->tag = message.tag;
-  receive->post = posted.post;
-  receive->wildcard.emplace(monitor, shadow, message.tag,
-                            WaitPlace{index_of(function), posted.site}, posted.post.vt);
-  if (PMPI_Grequest_start(&query, &forget, &cancel_nothing, receive.get(), request) !=
-      MPI_SUCCESS) {
+  std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
+  await_decision(monitor, *receive);
+  if (!started(receive, request)) {
     return false;
   }
-  receive->grequest = *request;
-  receives.push_back(std::move(receive));
   active_.fetch_add(1, std::memory_order_relaxed);
   held_.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
+                           void* buffer, const MessageArguments<MPI_Count>& message,
+                           MPI_Request send, std::vector<char> send_copy, MPI_Request* request) {
+  const Shadow& shadow = posted.shadow;
+  const CallerLock guard(lock);
+  drop_finished(held_);
+  std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
+  receive->send = send;
+  receive->send_copy = std::move(send_copy);
+  if (message.peer != MPI_ANY_SOURCE) {
+    // Its source's first message with this tag: the claim takes that stamp, as a receive
+    // posted from a named source does.
+    receive->decided = true;
+    receive->state = DeferredReceive::State::Posted;
+    StampProtocol::claim(shadow, message.peer, message.tag, receive->stamp);
+    receive->error = PMPI_Irecv_c(buffer, message.count, message.datatype, message.peer,
+                                  message.tag, message.comm, &receive->real);
+    // The arguments were checked, so this is MPI failing: the request completes with the
+    // error once the send has, which must not be left behind with its data.
+  } else if (shadow.inter || behind_undecided(shadow)) {
+    post_undecided(*receive);
+  } else {
+    await_decision(monitor, *receive);
+  }
+  if (!started(receive, request)) {
+    // No request to complete them by: the posted ones end here.
+    if (receive->real != MPI_REQUEST_NULL) {
+      PMPI_Cancel(&receive->real);
+      PMPI_Wait(&receive->real, MPI_STATUS_IGNORE);
+    }
+    StampProtocol::abandon(shadow, receive->stamp);
+    PMPI_Wait(&receive->send, MPI_STATUS_IGNORE);
+    return MPI_ERR_INTERN;
+  }
+  active_.fetch_add(1, std::memory_order_relaxed);
+  held_.fetch_add(1, std::memory_order_relaxed);
+  return MPI_SUCCESS;
 }
 
 void DeferredReceives::progress(Monitor& monitor, std::optional<std::uint64_t> horizon,
@@ -195,13 +284,9 @@ void DeferredReceives::progress(Monitor& monitor, std::optional<std::uint64_t> h
         held.push_back(receive.shadow);
       }
     }
-    if (receive.state == DeferredReceive::State::Posted) {
-      int done = 0;
-      receive.error = PMPI_Test(&receive.real, &done, &receive.status);
-      if (done) {
-        finish(monitor, receive);
-        active_.fetch_sub(1, std::memory_order_relaxed);
-      }
+    if (receive.state == DeferredReceive::State::Posted && both_complete(receive)) {
+      finish(monitor, receive);
+      active_.fetch_sub(1, std::memory_order_relaxed);
     }
   }
   drop_finished(held_);
@@ -295,7 +380,8 @@ void DeferredReceives::cancel(MPI_Request request) {
     PMPI_Status_set_cancelled(&receive->status, 1);
     active_.fetch_sub(1, std::memory_order_relaxed);
     PMPI_Grequest_complete(receive->grequest);
-  } else if (receive->state == DeferredReceive::State::Posted) {
+  } else if (receive->state == DeferredReceive::State::Posted &&
+             receive->real != MPI_REQUEST_NULL) {
     PMPI_Cancel(&receive->real);
   }
 }

@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 
@@ -41,6 +42,16 @@ public:
   // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
   static bool defer(Monitor& monitor, MpiFunction function, const ReceivePost& posted, void* buffer,
                     const MessageArguments<MPI_Count>& message, MPI_Request* request);
+
+  // The receive of an MPI_Isendrecv(_replace) whose send is posted as `send` (its packed data,
+  // for _replace, in `send_copy`, kept until it completes): hands the program a generalized
+  // request in `*request` that completes when both the receive and `send` have. A receive from
+  // MPI_ANY_SOURCE is decided as `defer` does where it can be, else posted at once; one from a
+  // named source is posted at once (the caller first calls before_matching). Returns PMPI's
+  // error, if any.
+  static int pair(Monitor& monitor, MpiFunction function, const ReceivePost& posted, void* buffer,
+                  const MessageArguments<MPI_Count>& message, MPI_Request send,
+                  std::vector<char> send_copy, MPI_Request* request);
 
   // Whether any deferred receive is not finished: one load.
   static bool any() { return active_.load(std::memory_order_relaxed) != 0; }

@@ -61,6 +61,7 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
     }
     break;
   case TrackedRequest::Kind::Collective:
+  case TrackedRequest::Kind::PersistentCollective:
     LayerRequests::user_completed(monitor, *request.layer, call, update);
     request.layer = nullptr;
     break;
@@ -78,6 +79,14 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
   }
   request.post = Moment::now(monitor.clock());
   request.active = true;
+  if (request.kind == TrackedRequest::Kind::PersistentCollective) {
+    const Shadow& shadow = *request.shadow;
+    request.sequence = shadow.collectives_entered++;
+    request.layer =
+        &LayerRequests::post_collective_entry(shadow, request.site, request.bytes, request.sequence,
+                                              CollectiveEntry(request.post, request.call));
+    return;
+  }
   if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
     StampProtocol::claim(*request.shadow, request.peer, request.tag, request.stamp);
   }

@@ -27,7 +27,8 @@ struct TrackedRequest {
     SyncSend,
     PersistentSend,
     PersistentReceive,
-    Collective
+    Collective,
+    PersistentCollective
   };
 
   Kind kind = Kind::Receive;
@@ -37,16 +38,19 @@ struct TrackedRequest {
   const Shadow* shadow = nullptr;
   int peer = MPI_PROC_NULL;      // sends: destination; receives: source (or MPI_ANY_SOURCE)
   int tag = 0;                   // persistent sends, receives: tag
-  std::uint64_t sequence = 0;    // Collective: its sequence number on the communicator
+  std::uint64_t sequence = 0;    // collectives: the sequence number on the communicator
+  CollectiveCall call;           // PersistentCollective: what each start's entry says
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
   Moment post;                   // when posted (persistent: when last started)
   std::uint64_t own_ns = 0;      // the posting call's own time (nonblocking calls)
-  LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, Collective
+  LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, collectives
   PostedStamp stamp;             // receives from a specific source, while active
 
   bool persistent() const {
-    return kind == Kind::PersistentSend || kind == Kind::PersistentReceive;
+    return kind == Kind::PersistentSend || kind == Kind::PersistentReceive ||
+           kind == Kind::PersistentCollective;
   }
+  bool collective() const { return kind == Kind::Collective || kind == Kind::PersistentCollective; }
 };
 
 static_assert(sizeof(MPI_Request) == sizeof(std::int32_t), "MPICH request handles are ints");

@@ -59,7 +59,7 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
       state.waits_on.clear();
       return;
     }
-    if (tracked->kind == TrackedRequest::Kind::Collective) {
+    if (tracked->collective()) {
       if (tracked->shadow->id == 0) {
         state.activity = deadlock::Activity::Running;
         state.waits_on.clear();
@@ -67,8 +67,7 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
       }
       state.collective = (tracked->shadow->id << 32) ^ tracked->sequence;
     }
-    add_peers(state, *tracked->shadow,
-              tracked->kind == TrackedRequest::Kind::Collective ? MPI_ANY_SOURCE : tracked->peer);
+    add_peers(state, *tracked->shadow, tracked->collective() ? MPI_ANY_SOURCE : tracked->peer);
   }
   if (wildcard) {
     // Any peer may end a wildcard receive: the whole wait is an OR-wait (beside an AND-wait's

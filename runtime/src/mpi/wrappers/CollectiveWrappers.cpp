@@ -1,4 +1,5 @@
-// MPI_* collectives and their nonblocking twins, generated from one table row each:
+// MPI_* collectives and their nonblocking and persistent twins, generated from one table row
+// each:
 // (Name, lowercase name, parameters, arguments, bytes of this rank's block, root or -1).
 #include "mpi/wrappers/Collectives.hpp"
 
@@ -125,6 +126,11 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
     return Collectives::nonblocking(                                                               \
         MpiFunction::I##lower, ROOT, comm, [&]() -> std::uint64_t { return BYTES; }, request,      \
         [&] { return PMPI_I##lower(VCMON_UNPACK ARGS, request); });                                \
+  }                                                                                                \
+  extern "C" int MPI_##NAME##_init(VCMON_UNPACK PARAMS, MPI_Info info, MPI_Request* request) {     \
+    return Collectives::persistent(                                                                \
+        MpiFunction::NAME##_init, ROOT, comm, [&]() -> std::uint64_t { return BYTES; }, request,   \
+        [&] { return PMPI_##NAME##_init(VCMON_UNPACK ARGS, info, request); });                     \
   }
 
 VCMON_COLLECTIVE_SIGNATURES(VCMON_DEFINE_COLLECTIVE)

@@ -119,6 +119,29 @@ public:
     return rc;
   }
 
+  // A persistent collective (MPI_Allreduce_init, ...): kept as an inactive request; each
+  // MPI_Start posts its entry and counts it in the communicator's collectives, as a nonblocking
+  // collective's post does (RequestCompletion::starting).
+  template <typename Bytes, typename Call>
+  static int persistent(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
+                        MPI_Request* request, Call&& pmpi) {
+    Monitor* monitor = Layer::monitor();
+    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    const int rc = pmpi();
+    if (shadow == nullptr || rc != MPI_SUCCESS) {
+      return rc;
+    }
+    LayerWork work(*monitor);
+    TrackedRequest tracked;
+    tracked.kind = TrackedRequest::Kind::PersistentCollective;
+    tracked.shadow = shadow;
+    tracked.site = monitor->comm_site(index_of(function));
+    tracked.bytes = bytes();
+    tracked.call = call_of(*monitor, *shadow, function, root, tracked.site);
+    request_table().insert(*request, tracked);
+    return rc;
+  }
+
 private:
   static CollectiveCall call_of(const Monitor& monitor, const Shadow& shadow, MpiFunction function,
                                 int root, tables::SiteId site) {

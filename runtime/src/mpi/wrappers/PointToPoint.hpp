@@ -554,56 +554,110 @@ public:
     return rc;
   }
 
-  // Sends a packed copy of `buf` (a Sendrecv_replace whose buffer is about to receive).
+  // `count` elements of `datatype` at `buf`, packed into `packed`.
   template <typename Count>
-  static int isend_copy(const void* buf, Count count, MPI_Datatype datatype, int dest, int tag,
-                        MPI_Comm comm, MPI_Request* request) {
-    static thread_local std::vector<char> packed;
+  static int packed(const void* buf, Count count, MPI_Datatype datatype, MPI_Comm comm,
+                    std::vector<char>& packed) {
     MPI_Count size = 0;
     if (const int rc = PMPI_Pack_size_c(count, datatype, comm, &size); rc != MPI_SUCCESS) {
       return rc;
     }
     packed.resize(static_cast<std::size_t>(size));
     MPI_Count position = 0;
-    if (const int rc = PMPI_Pack_c(buf, count, datatype, packed.data(), size, &position, comm);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-    return PMPI_Isend_c(packed.data(), position, MPI_PACKED, dest, tag, comm, request);
+    const int rc = PMPI_Pack_c(buf, count, datatype, packed.data(), size, &position, comm);
+    packed.resize(static_cast<std::size_t>(position));
+    return rc;
   }
 
-  // Isendrecv and Isendrecv_replace.
+  // Sends a packed copy of `buf` (a Sendrecv_replace whose buffer is about to receive).
+  template <typename Count>
+  static int isend_copy(const void* buf, Count count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm, MPI_Request* request) {
+    static thread_local std::vector<char> copy;
+    if (const int rc = packed(buf, count, datatype, comm, copy); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    return PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED, dest, tag,
+                        comm, request);
+  }
+
+  // Whether PMPI would accept `message` as a send on `shadow`'s communicator.
+  template <typename Count>
+  static bool sendable(const Shadow& shadow, const MessageArguments<Count>& message) {
+    return message.peer == MPI_PROC_NULL ||
+           StampProtocol::checked_bytes(shadow, message.count, message.datatype, message.peer,
+                                        message.tag)
+               .has_value();
+  }
+
+  // Isendrecv and Isendrecv_replace (`sendbuf` null: the send's data is `recvbuf` as the call
+  // finds it, packed first, since the receive overwrites it). MPICH 4.0 leaves such a request's
+  // status unset, so the receive's stamp and partner cannot be found from it: the layer posts
+  // the send itself and defers the receive (DeferredReceives::pair), and the program's request
+  // completes with the receive's own status. `pmpi()` is the call itself, for what the layer
+  // leaves to MPI (arguments MPI rejects, a receive from MPI_PROC_NULL, unmonitored
+  // communicators).
   // `outgoing` and `incoming` share the communicator.
   template <typename Count, typename Call>
-  static int isendrecv(MpiFunction function, const MessageArguments<Count>& outgoing,
+  static int isendrecv(MpiFunction function, const void* sendbuf,
+                       const MessageArguments<Count>& outgoing, void* recvbuf,
                        const MessageArguments<Count>& incoming, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(incoming.comm) : nullptr;
-    if (shadow == nullptr) {
+    if (shadow == nullptr || !awaits_stamp(*shadow, incoming) || !sendable(*shadow, outgoing)) {
       return pmpi();
     }
-    DeferredReceives::before_matching(*shadow);
+    if (incoming.peer == MPI_PROC_NULL) {
+      std::optional<StampedSend> send;
+      {
+        LayerWork work(*monitor);
+        send =
+            stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
+      }
+      const int rc = pmpi();
+      LayerWork work(*monitor);
+      if (send) {
+        ClockUpdate unused;
+        sent(*monitor, *send, rc, nullptr, unused);
+      }
+      return rc;
+    }
+    if (incoming.peer != MPI_ANY_SOURCE) {
+      DeferredReceives::before_matching(*shadow);
+    }
+    std::vector<char> copy;
     std::optional<StampedSend> send;
     Moment post;
     {
       LayerWork work(*monitor);
-      if (awaits_stamp(*shadow, incoming)) {
-        send =
-            stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
+      if (sendbuf == nullptr) {
+        if (const int rc = packed(recvbuf, outgoing.count, outgoing.datatype, outgoing.comm, copy);
+            rc != MPI_SUCCESS) {
+          return rc;
+        }
       }
+      send = stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
       post = Moment::now(monitor->clock());
     }
-    const int rc = pmpi();
+    MPI_Request send_request = MPI_REQUEST_NULL;
+    const int rc = sendbuf == nullptr
+                       ? PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED,
+                                      outgoing.peer, outgoing.tag, outgoing.comm, &send_request)
+                       : PMPI_Isend_c(sendbuf, outgoing.count, outgoing.datatype, outgoing.peer,
+                                      outgoing.tag, outgoing.comm, &send_request);
     LayerWork work(*monitor);
     if (send) {
       ClockUpdate unused;
       sent(*monitor, *send, rc, nullptr, unused);
     }
-    if (rc == MPI_SUCCESS && incoming.peer != MPI_PROC_NULL) {
-      track_receive({monitor->comm_site(index_of(function)), *shadow, post}, incoming.peer,
-                    incoming.tag, *request);
+    if (rc != MPI_SUCCESS) {
+      return rc;
     }
-    return rc;
+    const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
+                                              incoming.tag, incoming.comm};
+    return DeferredReceives::pair(*monitor, function,
+                                  {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
+                                  receive, send_request, std::move(copy), request);
   }
 
   // Mrecv: the message's communicator comes from the Mprobe that matched it.

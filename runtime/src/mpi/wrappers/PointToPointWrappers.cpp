@@ -97,7 +97,8 @@ using vcmon::runtime::mpi::SendMode;
                             int sendtag, void* recvbuf, COUNT recvcount, MPI_Datatype recvtype,    \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
     return PointToPoint::isendrecv(                                                                \
-        MpiFunction::NAME, MessageArguments<COUNT>{sendcount, sendtype, dest, sendtag, comm},      \
+        MpiFunction::NAME, sendbuf,                                                                \
+        MessageArguments<COUNT>{sendcount, sendtype, dest, sendtag, comm}, recvbuf,                \
         MessageArguments<COUNT>{recvcount, recvtype, source, recvtag, comm}, request, [&] {        \
           return PMPI_##NAME(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,      \
                              recvtype, source, recvtag, comm, request);                            \
@@ -108,8 +109,8 @@ using vcmon::runtime::mpi::SendMode;
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Request* request) {        \
     return PointToPoint::isendrecv(                                                                \
-        MpiFunction::NAME, MessageArguments<COUNT>{count, datatype, dest, sendtag, comm},          \
-        MessageArguments<COUNT>{count, datatype, source, recvtag, comm}, request, [&] {            \
+        MpiFunction::NAME, nullptr, MessageArguments<COUNT>{count, datatype, dest, sendtag, comm}, \
+        buf, MessageArguments<COUNT>{count, datatype, source, recvtag, comm}, request, [&] {       \
           return PMPI_##NAME(buf, count, datatype, dest, sendtag, source, recvtag, comm, request); \
         });                                                                                        \
   }

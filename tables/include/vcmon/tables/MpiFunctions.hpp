@@ -6,10 +6,11 @@
 //
 // Communication statements of the program graph: VCMON_MPI_POINT_TO_POINT (and each one's MPI-4
 // large-count twin NAME_c), VCMON_MPI_PROBES, VCMON_MPI_STARTS, VCMON_MPI_COMPLETION and
-// VCMON_MPI_COLLECTIVES (and each one's nonblocking twin I<name>). VCMON_MPI_LIFECYCLE,
-// VCMON_MPI_MANAGEMENT and VCMON_MPI_LOCAL_OBJECTS are calls the runtime records (each holds its
-// own time) but not communication statements; VCMON_MPI_UNRECORDED are wrapped for other reasons.
-// Macros only: expanding the parameter lists of VCMON_MPI_LOCAL_OBJECTS needs <mpi.h>.
+// VCMON_MPI_COLLECTIVES (and each one's nonblocking twin I<name> and persistent twin NAME_init).
+// VCMON_MPI_LIFECYCLE, VCMON_MPI_MANAGEMENT and VCMON_MPI_LOCAL_OBJECTS are calls the runtime
+// records (each holds its own time) but not communication statements; VCMON_MPI_UNRECORDED are
+// wrapped for other reasons. Macros only: expanding the parameter lists of VCMON_MPI_LOCAL_OBJECTS
+// needs <mpi.h>.
 #pragma once
 
 // Point-to-point functions that move data; each has an MPI-4 large-count twin `NAME_c`.
@@ -128,7 +129,8 @@
   X(Op_create, (MPI_User_function * function, int commute, MPI_Op* op), (function, commute, op))   \
   X(Op_free, (MPI_Op * op), (op))
 
-// Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...).
+// Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...) and an MPI-4
+// persistent twin `NAME_init` (Barrier_init, Bcast_init, ...).
 #define VCMON_MPI_COLLECTIVES(X)                                                                   \
   X(Barrier, barrier)                                                                              \
   X(Bcast, bcast)                                                                                  \
