@@ -1,10 +1,13 @@
 #include "vcmon/report/Report.hpp"
 
 #include "CommSummary.hpp"
+#include "ContextMerge.hpp"
 #include "MpiSummary.hpp"
 #include "RecordIndex.hpp"
 #include "TreeBuilder.hpp"
 #include "TreeFilter.hpp"
+
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include <algorithm>
 
@@ -39,24 +42,32 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
     c.control_messages += records->counters.control_messages;
     c.safety_wait_ns += records->counters.safety_wait_ns;
     c.folded_activations += records->counters.folded_activations;
+    c.folded_contexts += records->counters.folded_contexts;
     c.forced_decisions += records->counters.forced_decisions;
   }
   return header;
 }
 
-} // namespace
-
-Report build_report(const tables::Profile& profile, const ReportOptions& options) {
+// `contexts`: the selected ranks' calling contexts, merged; empty for a profile without them.
+Report assemble(const tables::Profile& profile, const ReportOptions& options,
+                const ContextMerge& contexts) {
   const RecordIndex index(profile, options.rank);
   Report report;
   report.options = options;
   report.header = make_header(profile, index);
+  report.header.contexts = !contexts.empty();
 
   TreeBuilder builder(profile.graph, index);
-  const ReportTree full = builder.build();
+  const ReportTree full = contexts.empty() ? builder.build() : builder.build(contexts);
   report.header.tree_truncated = builder.truncated();
   report.hot_path = find_hot_path(full);
   report.tree = filter_tree(full, options);
+  report.sites = builder.site_totals();
+  std::stable_sort(
+      report.sites.begin(), report.sites.end(),
+      [](const ReportNode& a, const ReportNode& b) { return a.time.total > b.time.total; });
+  std::erase_if(report.sites,
+                [&](const ReportNode& site) { return site.percent < options.threshold_percent; });
 
   report.statements = summarize_statements(profile.graph, index, report.header.program_ns);
   report.time_split = split_time(index);
@@ -68,6 +79,37 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
   report.matrix = build_matrix(profile.graph, index);
   report.folded = folded_procedures(profile.graph);
   return report;
+}
+
+} // namespace
+
+Report build_report(const tables::Profile& profile, const ReportOptions& options) {
+  ContextMerge contexts;
+  for (const auto& records : profile.ranks) {
+    if (!options.rank || *options.rank == records.rank) {
+      contexts.add_rank(records.rank, records.contexts, profile.graph.size());
+    }
+  }
+  return assemble(profile, options, contexts);
+}
+
+Report build_report(const tables::ProfileReader& reader, const ReportOptions& options) {
+  tables::Profile profile{reader.meta(), reader.graph(), {}};
+  ContextMerge contexts;
+  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+    if (options.rank && *options.rank != reader.rank_at(i)) {
+      continue;
+    }
+    tables::RankRecords records = reader.read_rank_at(i);
+    contexts.add_rank(records.rank, records.contexts, profile.graph.size());
+    // Merged: the rank's contexts are not kept, so memory holds one rank's at a time.
+    records.contexts = {};
+    profile.ranks.push_back(std::move(records));
+  }
+  if (options.rank && profile.ranks.empty()) {
+    throw rank_not_in_profile(*options.rank, reader.rank_count());
+  }
+  return assemble(profile, options, contexts);
 }
 
 } // namespace vcmon::report
