@@ -10,6 +10,9 @@
 #include "vcmon/tables/ProfileReader.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 
 namespace vcmon::report {
 namespace {
@@ -94,20 +97,40 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
 }
 
 Report build_report(const tables::ProfileReader& reader, const ReportOptions& options) {
+  std::vector<std::size_t> wanted; // positions in the rank index, in rank order
+  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+    if (!options.rank || *options.rank == reader.rank_at(i)) {
+      wanted.push_back(i);
+    }
+  }
+  if (options.rank && wanted.empty()) {
+    throw rank_not_in_profile(*options.rank, reader.rank_count());
+  }
+  // Reading, checking and decoding a rank's section is most of the work and ranks are
+  // independent: a few are read ahead on other threads, and merged here in rank order.
+  const std::size_t ahead = std::max(1u, std::thread::hardware_concurrency());
+  std::deque<std::future<tables::RankRecords>> reading;
+  std::size_t next = 0;
+  auto read_next = [&] {
+    reading.push_back(std::async(std::launch::async,
+                                 [&reader, i = wanted[next]] { return reader.read_rank_at(i); }));
+    ++next;
+  };
+  while (next < wanted.size() && reading.size() < ahead) {
+    read_next();
+  }
   tables::Profile profile{reader.meta(), reader.graph(), {}};
   ContextMerge contexts;
-  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
-    if (options.rank && *options.rank != reader.rank_at(i)) {
-      continue;
+  while (!reading.empty()) {
+    tables::RankRecords records = reading.front().get();
+    reading.pop_front();
+    if (next < wanted.size()) {
+      read_next();
     }
-    tables::RankRecords records = reader.read_rank_at(i);
     contexts.add_rank(records.rank, records.contexts, profile.graph.size());
-    // Merged: the rank's contexts are not kept, so memory holds one rank's at a time.
-    records.contexts = {};
+    // Merged: the rank's contexts are freed, so memory holds a few ranks' at a time.
+    std::vector<tables::ContextRecord>().swap(records.contexts);
     profile.ranks.push_back(std::move(records));
-  }
-  if (options.rank && profile.ranks.empty()) {
-    throw rank_not_in_profile(*options.rank, reader.rank_count());
   }
   return assemble(profile, options, contexts);
 }
