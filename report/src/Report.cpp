@@ -58,10 +58,12 @@ Report assemble(const tables::Profile& profile, const ReportOptions& options,
   Report report;
   report.options = options;
   report.header = make_header(profile, index);
-  report.header.contexts = !contexts.empty();
+  // A partial profile's open activations (main, at least) are charged to the per-site records
+  // only, not to their contexts (docs/report.md, "The tree"): its tree stays the per-site one.
+  report.header.contexts = !contexts.empty() && !profile.meta.partial;
 
   TreeBuilder builder(profile.graph, index);
-  const ReportTree full = contexts.empty() ? builder.build() : builder.build(contexts);
+  const ReportTree full = report.header.contexts ? builder.build(contexts) : builder.build();
   report.header.tree_truncated = builder.truncated();
   report.hot_path = find_hot_path(full);
   report.tree = filter_tree(full, options);
