@@ -46,6 +46,8 @@ json node_json(const ReportNode& node, std::size_t ranks) {
             {"apportioned", node.apportioned},
             {"counted_only", node.counted_only},
             {"untimed", node.untimed},
+            {"folded_activations", node.folded},
+            {"partners_elsewhere", node.partners_elsewhere},
             {"children", json::array()}};
   if (node.kind == NodeKind::Loop) {
     j["iterations"] = node.iterations;
@@ -101,6 +103,7 @@ json header_json(const ReportHeader& h) {
           {"partial", h.partial},
           {"partial_reason", h.partial_reason},
           {"tree_truncated", h.tree_truncated},
+          {"tree_source", h.contexts ? "contexts" : "sites"},
           {"activation_depth", h.activation_depth},
           {"counters",
            {{"probe_events", c.probe_events},
@@ -109,6 +112,7 @@ json header_json(const ReportHeader& h) {
             {"control_messages", c.control_messages},
             {"safety_wait_ns", c.safety_wait_ns},
             {"folded_activations", c.folded_activations},
+            {"folded_contexts", c.folded_contexts},
             {"forced_decisions", c.forced_decisions}}}};
 }
 
@@ -132,6 +136,7 @@ json JsonRenderer::to_json(const Report& report) const {
             {"mpi_functions", json::array()},
             {"hot_path", json::array()},
             {"tree", report.tree.empty() ? json(nullptr) : subtree(report.tree, 0, ranks)},
+            {"sites", json::array()},
             {"statements", json::array()},
             {"message_sizes", json::array()},
             {"folded", json::array()},
@@ -146,6 +151,9 @@ json JsonRenderer::to_json(const Report& report) const {
   }
   for (const auto& step : report.hot_path) {
     j["hot_path"].push_back(node_json(step, ranks));
+  }
+  for (const auto& site : report.sites) {
+    j["sites"].push_back(node_json(site, ranks));
   }
   for (const auto& s : report.statements) {
     j["statements"].push_back({{"site", s.site},

@@ -29,6 +29,11 @@ std::vector<double>& grown(std::vector<double>& column, std::size_t ranks) {
 
 } // namespace
 
+ReportError rank_not_in_profile(std::int32_t rank, std::size_t held) {
+  return ReportError(fmt::format("rank {} is not in the profile (it holds {} rank{})", rank, held,
+                                 held == 1 ? "" : "s"));
+}
+
 RecordIndex::RecordIndex(const tables::Profile& profile, std::optional<std::int32_t> only_rank) {
   world_size_ = std::max<std::int32_t>(profile.meta.ranks, 0);
   for (const auto& records : profile.ranks) {
@@ -39,8 +44,7 @@ RecordIndex::RecordIndex(const tables::Profile& profile, std::optional<std::int3
     }
   }
   if (only_rank && ranks_.empty()) {
-    throw ReportError(fmt::format("rank {} is not in the profile (it holds {} rank{})", *only_rank,
-                                  profile.ranks.size(), profile.ranks.size() == 1 ? "" : "s"));
+    throw rank_not_in_profile(*only_rank, profile.ranks.size());
   }
   loops_.resize(profile.graph.size());
   comms_.resize(profile.graph.size());

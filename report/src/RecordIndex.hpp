@@ -2,6 +2,7 @@
 // across all ranks at once. Checks every record against the static tables.
 #pragma once
 
+#include "vcmon/report/ReportError.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <cstdint>
@@ -11,6 +12,9 @@
 #include <vector>
 
 namespace vcmon::report {
+
+// `--rank R` naming a rank the profile, holding `held` ranks, does not have.
+ReportError rank_not_in_profile(std::int32_t rank, std::size_t held);
 
 class RecordIndex {
 public:

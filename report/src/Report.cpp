@@ -1,12 +1,18 @@
 #include "vcmon/report/Report.hpp"
 
 #include "CommSummary.hpp"
+#include "ContextMerge.hpp"
 #include "MpiSummary.hpp"
 #include "RecordIndex.hpp"
 #include "TreeBuilder.hpp"
 #include "TreeFilter.hpp"
 
+#include "vcmon/tables/ProfileReader.hpp"
+
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 
 namespace vcmon::report {
 namespace {
@@ -39,24 +45,34 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
     c.control_messages += records->counters.control_messages;
     c.safety_wait_ns += records->counters.safety_wait_ns;
     c.folded_activations += records->counters.folded_activations;
+    c.folded_contexts += records->counters.folded_contexts;
     c.forced_decisions += records->counters.forced_decisions;
   }
   return header;
 }
 
-} // namespace
-
-Report build_report(const tables::Profile& profile, const ReportOptions& options) {
+// `contexts`: the selected ranks' calling contexts, merged; empty for a profile without them.
+Report assemble(const tables::Profile& profile, const ReportOptions& options,
+                const ContextMerge& contexts) {
   const RecordIndex index(profile, options.rank);
   Report report;
   report.options = options;
   report.header = make_header(profile, index);
+  // A partial profile's open activations (main, at least) are charged to the per-site records
+  // only, not to their contexts (docs/report.md, "The tree"): its tree stays the per-site one.
+  report.header.contexts = !contexts.empty() && !profile.meta.partial;
 
   TreeBuilder builder(profile.graph, index);
-  const ReportTree full = builder.build();
+  const ReportTree full = report.header.contexts ? builder.build(contexts) : builder.build();
   report.header.tree_truncated = builder.truncated();
   report.hot_path = find_hot_path(full);
   report.tree = filter_tree(full, options);
+  report.sites = builder.site_totals();
+  std::stable_sort(
+      report.sites.begin(), report.sites.end(),
+      [](const ReportNode& a, const ReportNode& b) { return a.time.total > b.time.total; });
+  std::erase_if(report.sites,
+                [&](const ReportNode& site) { return site.percent < options.threshold_percent; });
 
   report.statements = summarize_statements(profile.graph, index, report.header.program_ns);
   report.time_split = split_time(index);
@@ -68,6 +84,57 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
   report.matrix = build_matrix(profile.graph, index);
   report.folded = folded_procedures(profile.graph);
   return report;
+}
+
+} // namespace
+
+Report build_report(const tables::Profile& profile, const ReportOptions& options) {
+  ContextMerge contexts;
+  for (const auto& records : profile.ranks) {
+    if (!options.rank || *options.rank == records.rank) {
+      contexts.add_rank(records.rank, records.contexts, profile.graph.size());
+    }
+  }
+  return assemble(profile, options, contexts);
+}
+
+Report build_report(const tables::ProfileReader& reader, const ReportOptions& options) {
+  std::vector<std::size_t> wanted; // positions in the rank index, in rank order
+  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+    if (!options.rank || *options.rank == reader.rank_at(i)) {
+      wanted.push_back(i);
+    }
+  }
+  if (options.rank && wanted.empty()) {
+    throw rank_not_in_profile(*options.rank, reader.rank_count());
+  }
+  // Reading, checking and decoding a rank's section is most of the work and ranks are
+  // independent: a few are read ahead on other threads, and merged here in rank order.
+  const std::size_t ahead = std::max(1u, std::thread::hardware_concurrency());
+  std::deque<std::future<tables::RankRecords>> reading;
+  std::size_t next = 0;
+  auto read_next = [&] {
+    reading.push_back(std::async(std::launch::async,
+                                 [&reader, i = wanted[next]] { return reader.read_rank_at(i); }));
+    ++next;
+  };
+  while (next < wanted.size() && reading.size() < ahead) {
+    read_next();
+  }
+  tables::Profile profile{reader.meta(), reader.graph(), {}};
+  ContextMerge contexts;
+  while (!reading.empty()) {
+    tables::RankRecords records = reading.front().get();
+    reading.pop_front();
+    if (next < wanted.size()) {
+      read_next();
+    }
+    contexts.add_rank(records.rank, records.contexts, profile.graph.size());
+    // Merged: the rank's contexts are freed, so memory holds a few ranks' at a time.
+    std::vector<tables::ContextRecord>().swap(records.contexts);
+    profile.ranks.push_back(std::move(records));
+  }
+  return assemble(profile, options, contexts);
 }
 
 } // namespace vcmon::report

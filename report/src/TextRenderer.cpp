@@ -52,6 +52,13 @@ std::string label(const ReportNode& node, std::size_t ranks) {
   if (node.outside_main) {
     text += "  [outside main: beside or inside main, not added to the program]";
   }
+  if (node.folded > 0) {
+    text += fmt::format("  [{} activations folded in: no context of their own, time here]",
+                        format_count(node.folded));
+  }
+  if (node.partners_elsewhere) {
+    text += "  [several contexts: partners in the statements section]";
+  }
   if (node.apportioned) {
     text += "  ~";
   }
@@ -97,6 +104,13 @@ void header(const Report& report, std::ostream& out) {
                "  FOLDED: {} activations beyond depth {} were folded (counted; their time is "
                "in the deepest activation held)\n",
                c.folded_activations, h.activation_depth);
+  }
+  if (c.folded_contexts > 0) {
+    fmt::print(out,
+               "  FOLDED CONTEXTS: {} activations got no calling context of their own (beyond "
+               "VCMON_MAX_CONTEXTS or the activation stack): counted, their time in their "
+               "caller's context\n",
+               c.folded_contexts);
   }
   if (c.forced_decisions > 0) {
     fmt::print(out,
@@ -185,18 +199,38 @@ void tree_lines(const ReportTree& tree, std::uint32_t index, const std::string& 
   }
 }
 
+void columns_header(std::ostream& out) {
+  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10} {:>10}  {}\n", "%total", "mean",
+             "min", "max", "imb", "max@", "self", "count(sum)", "site");
+}
+
 void tree(const Report& report, std::ostream& out) {
   const auto ranks = report.header.ranks_reported;
   fmt::print(out,
-             "\nTop-down profile (virtual time over {} rank{}: mean, min and max of the inclusive "
-             "time, self = mean exclusive time;\n  imb = max/mean, for a partner over the ranks "
-             "holding its records; count summed over the ranks; labels show means; ~ = split "
-             "among call sites)\n",
-             ranks, ranks == 1 ? "" : "s");
-  fmt::print(out, "  {:>7} {:>10} {:>10} {:>10} {:>5} {:>5} {:>10} {:>10}  {}\n", "%total", "mean",
-             "min", "max", "imb", "max@", "self", "count(sum)", "site");
+             "\nTop-down profile, {} (virtual time over {} rank{}: mean, min and max of the "
+             "inclusive time, self = mean exclusive time;\n  imb = max/mean, for a partner over "
+             "the ranks holding its records; count summed over the ranks; labels show means{})\n",
+             report.header.contexts ? "calling contexts merged by path, exact"
+                                    : "per-site records (no calling contexts in the profile)",
+             ranks, ranks == 1 ? "" : "s",
+             report.header.contexts ? "" : "; ~ = split among call sites");
+  columns_header(out);
   if (!report.tree.empty()) {
     tree_lines(report.tree, 0, "", true, true, static_cast<std::size_t>(ranks), out);
+  }
+}
+
+void sites(const Report& report, std::ostream& out) {
+  const auto ranks = static_cast<std::size_t>(report.header.ranks_reported);
+  fmt::print(out, "\nPer-site totals (each procedure by its call site, loop and statement over "
+                  "every calling context, costliest first; self: not per site)\n");
+  if (report.sites.empty()) {
+    fmt::print(out, "  none\n");
+    return;
+  }
+  columns_header(out);
+  for (const auto& site : report.sites) {
+    fmt::print(out, "  {}  {}\n", stats_columns(site), label(site, ranks));
   }
 }
 
@@ -308,6 +342,7 @@ void TextRenderer::render(const Report& report, std::ostream& out) const {
   mpi_functions(report, out);
   hot_path(report, out);
   tree(report, out);
+  sites(report, out);
   folded(report, out);
   statements(report, out);
   message_sizes(report, out);

@@ -26,39 +26,69 @@ TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& i
   }
 }
 
-ReportTree TreeBuilder::build() {
+void TreeBuilder::add_program() {
   const auto& program = index_.program_time();
   program_total_ = std::accumulate(program.begin(), program.end(), 0.0);
-
   ReportNode root;
   root.kind = NodeKind::Program;
   root.name = "program";
   root.time = RankStats::of(program, index_.ranks());
   tree_.add(std::move(root), 0);
-
-  // Procedures entered from outside the program: main first, then the rest in site order.
-  std::vector<SiteId> roots(index_.callees(tables::kNoSite).begin(),
-                            index_.callees(tables::kNoSite).end());
   if (const auto main_proc = graph_.find_main()) {
     main_proc_ = *main_proc;
-    std::stable_partition(roots.begin(), roots.end(),
-                          [&](SiteId proc) { return proc == *main_proc; });
   }
-  const Share whole(index_.ranks().size(), 1.0);
-  for (const SiteId proc : roots) {
-    add_activation(0, proc, tables::kNoSite, whole, false);
-  }
+}
+
+void TreeBuilder::finish_program() {
   // Every root but main ran beside main (a thread) or inside it (a callback): the program
   // adds only main (docs/report.md, "The tree's invariant").
   for (const auto child : tree_.node(0).children) {
     ReportNode& root = tree_.mutable_node(child);
-    if (root.site != main_proc_) {
+    if (root.site != main_proc_ || root.kind != NodeKind::Procedure) {
       root.outside_main = true;
       root.counted_ns = 0;
     }
   }
   finish(0);
+}
+
+ReportTree TreeBuilder::build() {
+  add_program();
+  // Procedures entered from outside the program: main first, then the rest in site order.
+  std::vector<SiteId> roots(index_.callees(tables::kNoSite).begin(),
+                            index_.callees(tables::kNoSite).end());
+  std::stable_partition(roots.begin(), roots.end(),
+                        [&](SiteId proc) { return proc == main_proc_; });
+  const Share whole(index_.ranks().size(), 1.0);
+  for (const SiteId proc : roots) {
+    add_activation(0, proc, tables::kNoSite, whole, false);
+  }
+  finish_program();
   return std::move(tree_);
+}
+
+std::vector<ReportNode> TreeBuilder::site_totals() {
+  const Share whole(index_.ranks().size(), 1.0);
+  std::vector<ReportNode> rows;
+  auto keys = index_.activation_keys();
+  std::sort(keys.begin(), keys.end());
+  for (const auto& [proc, call_site] : keys) {
+    rows.push_back(activation_node(proc, call_site, whole, false));
+  }
+  for (SiteId site = 0; site < graph_.size(); ++site) {
+    if (const auto* loop = index_.loop(site)) {
+      rows.push_back(loop_node(site, *loop, whole, false));
+    } else if (const auto* comm = index_.comm(site)) {
+      rows.push_back(comm_node(site, *comm, whole, false));
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ReportNode& row = rows[i];
+    row.id = static_cast<std::uint32_t>(i);
+    row.counted_ns = row.time.total;
+    row.percent = program_total_ > 0 ? 100.0 * row.time.total / program_total_ : 0.0;
+  }
+  return rows;
 }
 
 bool TreeBuilder::full() {
@@ -78,6 +108,9 @@ ReportNode TreeBuilder::node_for(SiteId site, NodeKind kind, bool apportioned) c
     node.name = s.name;
     node.pos = s.pos;
     node.counted_only = s.probing == tables::SiteProbing::Counted;
+    if (kind == NodeKind::Loop && node.name.empty()) {
+      node.name = "loop";
+    }
   }
   node.id = static_cast<std::uint32_t>(tree_.size());
   return node;
@@ -107,6 +140,23 @@ const std::vector<double>& TreeBuilder::external_time(SiteId proc) {
   return found->second;
 }
 
+ReportNode TreeBuilder::activation_node(SiteId proc, SiteId call_site, const Share& share,
+                                        bool apportioned) {
+  const auto* column = index_.activation(proc, call_site);
+  ReportNode node = node_for(proc, NodeKind::Procedure, apportioned);
+  node.call_site = call_site;
+  if (call_site != tables::kNoSite) {
+    node.call_pos = graph_.site(call_site).pos;
+  }
+  for (std::size_t r = 0; r < share.size(); ++r) {
+    scratch_[r] = column->time[r] * share[r];
+    node.count += column->count[r] * share[r];
+    node.untimed += column->untimed[r] * share[r];
+  }
+  node.time = RankStats::of(scratch_, index_.ranks());
+  return node;
+}
+
 void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_site,
                                  const Share& share, bool apportioned) {
   if (full()) {
@@ -114,22 +164,8 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
   }
   const auto* column = index_.activation(proc, call_site);
   const std::size_t n = share.size();
-  ReportNode node = node_for(proc, NodeKind::Procedure, apportioned);
-  node.call_site = call_site;
-  if (call_site != tables::kNoSite) {
-    node.call_pos = graph_.site(call_site).pos;
-  }
+  ReportNode node = activation_node(proc, call_site, share, apportioned);
   node.recursive = inside_component(proc, call_site);
-  double count = 0;
-  double untimed = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    scratch_[r] = column->time[r] * share[r];
-    count += column->count[r] * share[r];
-    untimed += column->untimed[r] * share[r];
-  }
-  node.time = RankStats::of(scratch_, index_.ranks());
-  node.count = count;
-  node.untimed = untimed;
   const std::uint32_t self = tree_.add(std::move(node), parent);
 
   // A component member already shown under this entry is not expanded again.
@@ -184,25 +220,43 @@ void TreeBuilder::add_sites_of(std::uint32_t parent, SiteId scope, const Share& 
   }
 }
 
+ReportNode TreeBuilder::loop_node(SiteId loop, const RecordIndex::Loop& column, const Share& share,
+                                  bool apportioned) {
+  ReportNode node = node_for(loop, NodeKind::Loop, apportioned);
+  for (std::size_t r = 0; r < share.size(); ++r) {
+    scratch_[r] = column.time[r] * share[r];
+    node.count += column.count[r] * share[r];
+    node.iterations += column.iterations[r] * share[r];
+  }
+  node.time = RankStats::of(scratch_, index_.ranks());
+  return node;
+}
+
 void TreeBuilder::add_loop(std::uint32_t parent, SiteId loop, const Share& share,
                            bool apportioned) {
   const auto* column = index_.loop(loop);
   if (column == nullptr || full()) {
     return;
   }
-  ReportNode node = node_for(loop, NodeKind::Loop, apportioned);
-  if (node.name.empty()) {
-    node.name = "loop";
-  }
-  for (std::size_t r = 0; r < share.size(); ++r) {
-    scratch_[r] = column->time[r] * share[r];
-    node.count += column->count[r] * share[r];
-    node.iterations += column->iterations[r] * share[r];
-  }
-  node.time = RankStats::of(scratch_, index_.ranks());
-  const std::uint32_t self = tree_.add(std::move(node), parent);
+  const std::uint32_t self = tree_.add(loop_node(loop, *column, share, apportioned), parent);
   add_sites_of(self, loop, share, apportioned);
   finish(self);
+}
+
+ReportNode TreeBuilder::comm_node(SiteId comm, const RecordIndex::Comm& column, const Share& share,
+                                  bool apportioned) {
+  ReportNode node = node_for(comm, NodeKind::Comm, apportioned);
+  CommBreakdown breakdown;
+  for (std::size_t r = 0; r < share.size(); ++r) {
+    scratch_[r] = (column.transmission[r] + column.sync_delay[r]) * share[r];
+    node.count += column.count[r] * share[r];
+    breakdown.transmission_ns += column.transmission[r] * share[r];
+    breakdown.sync_delay_ns += column.sync_delay[r] * share[r];
+    breakdown.bytes += column.bytes[r] * share[r];
+  }
+  node.time = RankStats::of(scratch_, index_.ranks());
+  node.comm = breakdown;
+  return node;
 }
 
 void TreeBuilder::add_comm(std::uint32_t parent, SiteId comm, const Share& share,
@@ -211,18 +265,7 @@ void TreeBuilder::add_comm(std::uint32_t parent, SiteId comm, const Share& share
   if (column == nullptr || full()) {
     return;
   }
-  ReportNode node = node_for(comm, NodeKind::Comm, apportioned);
-  CommBreakdown breakdown;
-  for (std::size_t r = 0; r < share.size(); ++r) {
-    scratch_[r] = (column->transmission[r] + column->sync_delay[r]) * share[r];
-    node.count += column->count[r] * share[r];
-    breakdown.transmission_ns += column->transmission[r] * share[r];
-    breakdown.sync_delay_ns += column->sync_delay[r] * share[r];
-    breakdown.bytes += column->bytes[r] * share[r];
-  }
-  node.time = RankStats::of(scratch_, index_.ranks());
-  node.comm = breakdown;
-  const std::uint32_t self = tree_.add(std::move(node), parent);
+  const std::uint32_t self = tree_.add(comm_node(comm, *column, share, apportioned), parent);
   add_partners(self, *column, share, apportioned);
   finish(self);
 }

@@ -1,6 +1,9 @@
-// Builds the full top-down tree from the static tables and the indexed records.
+// Builds the full top-down tree from the static tables and the indexed records: from the
+// merged calling contexts when the profile has them, else from the per-site records with the
+// records of procedures activated from several call sites apportioned.
 #pragma once
 
+#include "ContextMerge.hpp"
 #include "RecordIndex.hpp"
 
 #include "vcmon/report/ReportTree.hpp"
@@ -21,11 +24,39 @@ public:
 
   TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& index);
 
+  // The tree of the per-site records, apportioned among call sites.
   ReportTree build();
+  // The tree of the calling contexts: each node one path, exact.
+  ReportTree build(const ContextMerge& contexts);
   bool truncated() const { return truncated_; }
+  // The per-site view: one row per proc record's (procedure, call site), loop and statement,
+  // every context summed, in site order; no children, self time 0.
+  std::vector<ReportNode> site_totals();
 
 private:
   using Share = std::vector<double>; // per selected rank: the part of a site's records in context
+
+  void add_program();
+  void finish_program();
+  // Context mode: the context `index` of `contexts` under tree node `parent`.
+  struct ContextView {
+    const ContextMerge& merge;
+    std::vector<std::vector<std::uint32_t>> children; // in site order
+    std::vector<std::uint32_t> contexts_of_site;
+  };
+  void add_context(std::uint32_t parent, const ContextView& view, std::uint32_t index,
+                   tables::SiteId call_site);
+  ReportNode context_node(const ContextMerge::Node& context, NodeKind kind) const;
+  // Whether `context`, a statement's, holds every record of its statement on every rank, so
+  // that the statement's partners are its own.
+  bool holds_whole_statement(const ContextView& view, const ContextMerge::Node& context) const;
+
+  ReportNode activation_node(tables::SiteId proc, tables::SiteId call_site, const Share& share,
+                             bool apportioned);
+  ReportNode loop_node(tables::SiteId loop, const RecordIndex::Loop& column, const Share& share,
+                       bool apportioned);
+  ReportNode comm_node(tables::SiteId comm, const RecordIndex::Comm& column, const Share& share,
+                       bool apportioned);
 
   void add_activation(std::uint32_t parent, tables::SiteId proc, tables::SiteId call_site,
                       const Share& share, bool apportioned);
@@ -57,6 +88,9 @@ private:
   std::unordered_map<std::size_t, std::vector<std::pair<tables::SiteId, tables::SiteId>>> entries_;
   std::unordered_map<std::size_t, std::vector<double>> external_time_;
   std::vector<double> scratch_;
+  // Context mode: activations of each procedure open on the path being added (a procedure
+  // entered again inside itself is recursive).
+  std::vector<std::uint32_t> open_;
   double program_total_ = 0;
   tables::SiteId main_proc_ = tables::kNoSite; // the procedure named main, if instrumented
   bool truncated_ = false;

@@ -48,32 +48,37 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// With `only_rank`, the profile's head and that rank's records only, read through the rank
-// index: a report of one rank neither reads nor holds the others' records.
-tables::Profile read(const std::string& path, std::optional<std::int32_t> only_rank = {}) {
+// Runs `work`, turning what goes wrong reading or reporting the profile `name` into a Failure
+// naming it (a ProfileError's message already does).
+template <typename Work> auto failing_as(const std::string& name, Work work) {
   try {
-    if (only_rank) {
-      const tables::ProfileReader reader(path);
-      if (std::optional<tables::RankRecords> records = reader.read_rank(*only_rank)) {
-        return {reader.meta(), reader.graph(), {std::move(*records)}};
-      }
-      // Not there: the whole profile, for the report's message naming the ranks it holds.
-    }
-    return tables::read_profile_file(path);
+    return work();
   } catch (const tables::ProfileError& e) {
     throw Failure(e.what());
+  } catch (const report::ReportError& e) {
+    throw Failure(fmt::format("{}: {}", name, e.what()));
   } catch (const std::bad_alloc&) {
-    throw Failure(fmt::format("{}: out of memory while reading the profile", path));
+    throw Failure(fmt::format("{}: out of memory while reading the profile", name));
   }
+}
+
+tables::Profile read(const std::string& path) {
+  return failing_as(path, [&] { return tables::read_profile_file(path); });
 }
 
 report::Report build(const tables::Profile& profile, const std::string& name,
                      const report::ReportOptions& options) {
-  try {
-    return report::build_report(profile, options);
-  } catch (const report::ReportError& e) {
-    throw Failure(fmt::format("{}: {}", name, e.what()));
-  }
+  return failing_as(name, [&] { return report::build_report(profile, options); });
+}
+
+// The profile read a rank at a time (with --rank, that rank's records only, through the rank
+// index), each rank's calling contexts merged as it is read: a report of many ranks never holds
+// every rank's contexts.
+report::Report read_and_build(const std::string& path, const report::ReportOptions& options) {
+  return failing_as(path, [&] {
+    const tables::ProfileReader reader(path);
+    return report::build_report(reader, options);
+  });
 }
 
 // PROFILE...: each reported in turn, as text under a line naming its file, as JSON in one
@@ -89,8 +94,7 @@ void report_each(const std::vector<std::string>& profiles, const report::cli::Vi
           out << "[\n";
         }
         for (std::size_t i = 0; i < profiles.size(); ++i) {
-          const report::Report report =
-              build(read(profiles[i], options.rank), profiles[i], options);
+          const report::Report report = read_and_build(profiles[i], options);
           if (several && json) {
             nlohmann::ordered_json entry;
             entry["profile"] = profiles[i];
@@ -156,8 +160,8 @@ void report_diff(const std::vector<std::string>& profiles, const report::cli::Vi
                  const report::ReportOptions& options, const std::string& order) {
   report::ReportOptions unfiltered;
   unfiltered.rank = options.rank;
-  const report::Report a = build(read(profiles[0], options.rank), profiles[0], unfiltered);
-  const report::Report b = build(read(profiles[1], options.rank), profiles[1], unfiltered);
+  const report::Report a = read_and_build(profiles[0], unfiltered);
+  const report::Report b = read_and_build(profiles[1], unfiltered);
   report::DiffOptions diff_options;
   diff_options.order = order == "self" ? report::DiffOrder::Self : report::DiffOrder::Inclusive;
   diff_options.depth = options.depth;

@@ -51,6 +51,8 @@ TEST(JsonReport, OldProfilesGiveEverySection) {
       tables::read_profile_file(VCMON_TABLES_TEST_DATA "/synthetic-12-sites.v1-profile");
   const json document = JsonRenderer().to_json(build_report(profile));
   EXPECT_EQ(joined_lines(checker.problems(document)), "");
+  EXPECT_EQ(document["header"]["tree_source"], "sites"); // no contexts before format 6
+  EXPECT_FALSE(document["sites"].empty());
   EXPECT_EQ(document["time_split"]["ranks"].size(), profile.ranks.size());
   EXPECT_FALSE(document["mpi_functions"].empty());
   EXPECT_FALSE(document["message_sizes"].empty());

@@ -1,5 +1,7 @@
 #include "ReportProfiles.hpp"
 
+#include <stdexcept>
+
 namespace vcmon::report::testing {
 namespace {
 
@@ -22,6 +24,32 @@ tables::RunMetadata metadata(const char* command, std::int32_t ranks) {
 
 std::uint64_t ns(double base, int rank) {
   return static_cast<std::uint64_t>(base * 1000 * fig12_scale(rank));
+}
+
+// Appends a context under `parent` (a position returned before, or 0 at the top) and returns
+// its position for its children.
+std::uint32_t context(tables::RankRecords& rec, std::uint32_t parent, tables::SiteId site,
+                      std::uint64_t count, std::uint64_t time_ns = 0, std::uint64_t iterations = 0,
+                      std::uint64_t sync_delay_ns = 0, std::uint64_t bytes = 0) {
+  tables::ContextRecord c;
+  c.parent = parent;
+  c.site = site;
+  c.count = count;
+  c.time_ns = time_ns;
+  c.iterations = iterations;
+  c.sync_delay_ns = sync_delay_ns;
+  c.bytes = bytes;
+  rec.contexts.push_back(c);
+  return static_cast<std::uint32_t>(rec.contexts.size());
+}
+
+const tables::Site& site_at(const tables::ProgramGraph& graph, std::uint32_t line) {
+  for (const auto& site : graph.sites()) {
+    if (site.pos.line == line) {
+      return site;
+    }
+  }
+  throw std::logic_error("no site at that line");
 }
 
 } // namespace
@@ -85,6 +113,130 @@ tables::Profile figure12_frequent_p4(std::uint64_t calls) {
         proc.count = calls;
       }
     }
+  }
+  return profile;
+}
+
+tables::Profile figure12_context_profile() {
+  tables::Profile profile = figure12_profile();
+  const auto& g = profile.graph;
+  auto id = [&](std::uint32_t line) { return site_at(g, line).id; };
+  for (auto& rec : profile.ranks) {
+    const int r = rec.rank;
+    // Per-site records, found by site and call site.
+    auto proc = [&](std::uint32_t line, std::uint32_t call_line) {
+      for (const auto& p : rec.procs) {
+        if (p.proc == id(line) &&
+            (call_line == 0 ? p.call_site == tables::kNoSite : p.call_site == id(call_line))) {
+          return p;
+        }
+      }
+      throw std::logic_error("no such proc record");
+    };
+    auto loop = [&](std::uint32_t line) {
+      for (const auto& l : rec.loops) {
+        if (l.loop == id(line)) {
+          return l;
+        }
+      }
+      throw std::logic_error("no such loop record");
+    };
+    auto com = [&](std::uint32_t line) {
+      for (const auto& c : rec.coms) {
+        if (c.comm == id(line)) {
+          return c;
+        }
+      }
+      throw std::logic_error("no such com record");
+    };
+    const auto main_ctx = context(rec, 0, id(1), 1, proc(1, 0).time_ns);
+    // p3's sites, p1's part first (`first` true) then p2's, which is the rest of the record.
+    auto p3_contexts = [&](std::uint32_t p3_ctx, bool first) {
+      auto part = [&](std::uint64_t whole, double via_p1) {
+        return first ? ns(via_p1, r) : whole - ns(via_p1, r);
+      };
+      auto half = [&](std::uint64_t whole) { return first ? whole / 2 : whole - whole / 2; };
+      const auto e1 = com(9);
+      context(rec, p3_ctx, id(9), half(e1.count), half(e1.transmission_ns), 0,
+              half(e1.sync_delay_ns), half(e1.bytes));
+      const auto direct = context(rec, p3_ctx, id(10), 1);
+      context(rec, direct, id(15), 1, part(proc(15, 10).time_ns, kFig12CtxP4DirectViaP1));
+      const auto l1 = loop(11);
+      const auto loop1 = context(rec, p3_ctx, id(11), 1, part(l1.time_ns, kFig12CtxLoop1ViaP1),
+                                 half(l1.iterations));
+      const auto e2 = com(12);
+      context(rec, loop1, id(12), half(e2.count), half(e2.transmission_ns), 0,
+              half(e2.sync_delay_ns), half(e2.bytes));
+      const auto l2 = loop(13);
+      const auto loop2 = context(rec, loop1, id(13), half(l2.count),
+                                 part(l2.time_ns, kFig12CtxLoop2ViaP1), half(l2.iterations));
+      const auto in_loop = context(rec, loop2, id(14), half(proc(15, 14).count));
+      context(rec, in_loop, id(15), half(proc(15, 14).count),
+              part(proc(15, 14).time_ns, kFig12CtxP4InLoopViaP1));
+    };
+    const auto to_p1 = context(rec, main_ctx, id(2), 1);
+    const auto p1 = context(rec, to_p1, id(4), 1, proc(4, 2).time_ns);
+    const auto p1_to_p3 = context(rec, p1, id(5), 1);
+    p3_contexts(context(rec, p1_to_p3, id(8), 1, proc(8, 5).time_ns), true);
+    const auto to_p2 = context(rec, main_ctx, id(3), 1);
+    const auto p2 = context(rec, to_p2, id(6), 1, proc(6, 3).time_ns);
+    const auto p2_to_p3 = context(rec, p2, id(7), 1);
+    p3_contexts(context(rec, p2_to_p3, id(8), 1, proc(8, 7).time_ns), false);
+  }
+  return profile;
+}
+
+tables::Profile two_callers_profile(bool contexts) {
+  tables::Profile profile;
+  profile.meta = metadata("./work", 3);
+  auto& g = profile.graph;
+  const char* f = "work.c";
+  const auto none = tables::kNoSite;
+  const auto main_proc = g.add_site(SiteKind::Procedure, at(f, 1), "main", none, "main");
+  const auto heavy = g.add_site(SiteKind::Call, at(f, 2), "work", main_proc, "work");
+  const auto light = g.add_site(SiteKind::Call, at(f, 3), "work", main_proc, "work");
+  const auto barrier = g.add_site(SiteKind::Comm, at(f, 4), "MPI_Barrier", main_proc);
+  const auto work = g.add_site(SiteKind::Procedure, at(f, 5), "work", none, "work");
+  const auto loop = g.add_site(SiteKind::Loop, at(f, 6), "for", work);
+  const auto reduce = g.add_site(SiteKind::Comm, at(f, 7), "MPI_Allreduce", loop);
+  const auto n = kWorkIterations;
+  const auto collective = tables::ComRecord::kCollective;
+  for (int r = 0; r < 3; ++r) {
+    const auto us = [&](double base) { return static_cast<std::uint64_t>(base * 1000 * (1 + r)); };
+    tables::RankRecords rec;
+    rec.rank = r;
+    rec.host = "node1";
+    rec.virtual_ns = us(1200);
+    rec.real_ns = rec.virtual_ns;
+    // The loop is 90 % of work, the reduction 10 % of the loop (half of it waiting).
+    const std::uint64_t t_heavy = us(kWorkHeavy), t_light = us(kWorkLight);
+    const std::uint64_t loop_heavy = t_heavy * 9 / 10, loop_light = t_light * 9 / 10;
+    const std::uint64_t red_heavy = loop_heavy / 20, red_light = loop_light / 20;
+    rec.procs = {
+        {main_proc, none, us(1150), 1}, {work, heavy, t_heavy, 1}, {work, light, t_light, 1}};
+    rec.loops = {{loop, loop_heavy + loop_light, 2, 11 * n}};
+    rec.coms = {
+        {barrier, collective, us(10), us(20), 1, 0},
+        {reduce, collective, red_heavy + red_light, red_heavy + red_light, 11 * n, 11 * n * 8}};
+    if (contexts) {
+      const auto m = context(rec, 0, main_proc, 1, us(1150));
+      // Rank 2 lists the light call first: contexts merge by path, not by position.
+      auto branch = [&](tables::SiteId call, std::uint64_t time, std::uint64_t loop_time,
+                        std::uint64_t red, std::uint64_t iterations) {
+        const auto w = context(rec, context(rec, m, call, 1), work, 1, time);
+        const auto l = context(rec, w, loop, 1, loop_time, iterations);
+        context(rec, l, reduce, iterations, red, 0, red, iterations * 8);
+      };
+      if (r == 2) {
+        branch(light, t_light, loop_light, red_light, n);
+        branch(heavy, t_heavy, loop_heavy, red_heavy, 10 * n);
+      } else {
+        branch(heavy, t_heavy, loop_heavy, red_heavy, 10 * n);
+        branch(light, t_light, loop_light, red_light, n);
+      }
+      context(rec, m, barrier, 1, us(10), 0, us(20), 0);
+    }
+    profile.ranks.push_back(rec);
   }
   return profile;
 }

@@ -20,6 +20,21 @@ double fig12_scale(int rank);
 // frequent: 600 us x (1 + r/10) over 1e6 calls is 0.6 to 0.78 ns per call).
 tables::Profile figure12_frequent_p4(std::uint64_t calls);
 
+// Figure 12 with its calling contexts, as a format-6 run writes them: each record of p3's
+// sites split between p3 called by p1 and p3 called by p2, the parts summing to the per-site
+// records of figure12_profile(). Base microseconds of the contexts below p3 (p2's part is the
+// per-site record minus p1's), before the per-rank scaling:
+inline constexpr double kFig12CtxP4DirectViaP1 = 20, kFig12CtxLoop1ViaP1 = 250,
+                        kFig12CtxLoop2ViaP1 = 215, kFig12CtxP4InLoopViaP1 = 210;
+tables::Profile figure12_context_profile();
+// The ten-times case of issue 13 on 3 ranks (work.c): main calls work(10 n) at line 2 and
+// work(n) at line 3; work's loop (line 6) runs n or 10 n iterations, each an MPI_Allreduce
+// (line 7); main ends with an MPI_Barrier (line 4). Rank r's times are the base ones times
+// (1 + r). With calling contexts unless `contexts` is false.
+tables::Profile two_callers_profile(bool contexts = true);
+inline constexpr double kWorkHeavy = 1000, kWorkLight = 100; // us, work called at line 2 / 3
+inline constexpr std::uint64_t kWorkIterations = 40;         // n
+
 // fact calls itself (fact.c): main -> fact (line 2) -> fact (line 4, recursive); one rank.
 tables::Profile factorial_profile();
 // is_even and is_odd call each other (parity.c); is_odd holds a barrier; one rank.

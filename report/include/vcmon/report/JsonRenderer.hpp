@@ -9,7 +9,7 @@
 namespace vcmon::report {
 
 // Bumped whenever the JSON layout changes incompatibly.
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;
 
 class JsonRenderer {
 public:

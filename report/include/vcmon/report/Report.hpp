@@ -11,6 +11,7 @@
 #include "vcmon/report/ReportTree.hpp"
 #include "vcmon/report/TimeSplit.hpp"
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include <vector>
 
@@ -19,9 +20,14 @@ namespace vcmon::report {
 struct Report {
   ReportHeader header;
   TimeSplit time_split;
-  std::vector<MpiFunction> mpi_functions;   // costliest first
-  ReportTree tree;                          // after the filters
-  HotPath hot_path;                         // walked on the unfiltered tree
+  std::vector<MpiFunction> mpi_functions; // costliest first
+  // The calling contexts merged by path when the profile has them (header.contexts), else the
+  // per-site records apportioned among call sites; after the filters.
+  ReportTree tree;
+  HotPath hot_path; // walked on the unfiltered tree
+  // The per-site view: each proc record's (procedure, call site), loop and statement summed
+  // over every context, costliest first, without children (--threshold applies).
+  std::vector<ReportNode> sites;
   std::vector<CommStatement> statements;    // costliest first
   std::vector<CommStatement> message_sizes; // those that moved bytes, most bytes first
   CommMatrix matrix;
@@ -32,5 +38,8 @@ struct Report {
 // Throws ReportError when the records contradict the static tables or an option names a rank
 // or site the profile does not have.
 Report build_report(const tables::Profile& profile, const ReportOptions& options = {});
+// The same, reading the profile a rank at a time: each rank's contexts are merged and dropped
+// as it is read. Also throws tables::ProfileError for a rank whose records cannot be read.
+Report build_report(const tables::ProfileReader& reader, const ReportOptions& options = {});
 
 } // namespace vcmon::report

@@ -27,6 +27,9 @@ struct ReportHeader {
   tables::MonitorCounters counters;   // summed over the ranks
   std::uint32_t activation_depth = 0; // beyond it activations were folded; 0: unknown
   bool tree_truncated = false;        // the tree hit its node limit
+  // The tree is the calling contexts (profile format 6), exact; false: built from the per-site
+  // records, a procedure activated from several call sites apportioned among them.
+  bool contexts = false;
 };
 
 } // namespace vcmon::report

@@ -46,6 +46,10 @@ struct ReportNode {
   // Procedure only: activations among `count` whose time is not measured (throttled): their
   // time is in the parent's self time.
   double untimed = 0;
+  // Activations folded into this calling context (beyond VCMON_MAX_CONTEXTS or the activation
+  // stack's depth), summed over the ranks: their time is in this node's. Profiles before
+  // format 6: 0.
+  double folded = 0;
   double percent = 0; // time.total over the program's total
   // Time this node accounts for in its parent: its own time, except for a recursive node,
   // whose time is already part of the enclosing activation and which accounts only for what
@@ -68,6 +72,10 @@ struct ReportNode {
   // Records are per site, not per calling context: when a procedure is activated from several
   // call sites its inner sites are split in proportion to each activation's time.
   bool apportioned = false;
+  // A statement reached along several calling contexts: its partners are records per site,
+  // not per context, so none are listed under it (the statements section and the matrix have
+  // them) and its time is its self time.
+  bool partners_elsewhere = false;
   // A counted loop (tables::SiteProbing::Counted): executions and iterations only, its time
   // being part of its enclosing loop's.
   bool counted_only = false;

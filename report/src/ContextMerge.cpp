@@ -1,0 +1,95 @@
+#include "ContextMerge.hpp"
+
+#include "vcmon/report/ReportError.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace vcmon::report {
+
+void ContextMerge::Spread::add(std::int32_t rank, double value) {
+  min = holders == 0 ? value : std::min(min, value);
+  ++holders;
+  total += value;
+  if (value > max) {
+    max = value;
+    max_rank = rank;
+  }
+}
+
+RankStats ContextMerge::Spread::stats(std::span<const std::int32_t> ranks) const {
+  RankStats s;
+  if (ranks.empty()) {
+    return s;
+  }
+  s.total = total;
+  s.mean = total / static_cast<double>(ranks.size());
+  // Ranks without the context hold zero: the minimum is theirs when there are any.
+  s.min = holders == ranks.size() ? min : std::min(0.0, min);
+  s.max = max;
+  // RankStats::of keeps the first rank holding the maximum; all zero, the first rank.
+  s.max_rank = max > 0 ? max_rank : ranks.front();
+  s.imbalance_ranks = static_cast<std::int32_t>(ranks.size());
+  return s;
+}
+
+void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
+                            std::size_t sites) {
+  mapped_.resize(contexts.size());
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    const tables::ContextRecord& c = contexts[i];
+    if (c.site >= sites || c.parent > i) {
+      throw ReportError(fmt::format("rank {}: context {} names {} {}, which the profile does not "
+                                    "have",
+                                    rank, i, c.site >= sites ? "site" : "parent context",
+                                    c.site >= sites ? c.site : c.parent));
+    }
+    const std::uint32_t parent = c.parent == 0 ? 0 : mapped_[c.parent - 1] + 1;
+    std::uint32_t node = 0;
+    if (i < previous_.size() && nodes_[previous_[i]].site == c.site &&
+        nodes_[previous_[i]].parent == parent) {
+      node = previous_[i];
+    } else {
+      const auto [found, added] =
+          index_.try_emplace(key(parent, c.site), static_cast<std::uint32_t>(nodes_.size()));
+      node = found->second;
+      if (added) {
+        Node added_node;
+        added_node.parent = parent;
+        added_node.site = c.site;
+        nodes_.push_back(added_node);
+      }
+    }
+    Node& n = nodes_[node];
+    if (n.last_rank == rank) {
+      throw ReportError(fmt::format("rank {}: context {} repeats the path of an earlier context "
+                                    "(site {})",
+                                    rank, i, c.site));
+    }
+    n.last_rank = rank;
+    const auto time = static_cast<double>(c.time_ns);
+    const auto sync = static_cast<double>(c.sync_delay_ns);
+    n.count += static_cast<double>(c.count);
+    n.untimed += static_cast<double>(c.untimed);
+    n.iterations += static_cast<double>(c.iterations);
+    n.transmission += time;
+    n.sync_delay += sync;
+    n.bytes += static_cast<double>(c.bytes);
+    n.folded += static_cast<double>(c.folded);
+    mapped_[i] = node;
+    // The record's time is a comm statement's transmission; its spread is transmission + delay
+    // (a procedure's or loop's delay is 0).
+    n.time.add(rank, time + sync);
+  }
+  previous_.swap(mapped_);
+}
+
+std::vector<std::vector<std::uint32_t>> ContextMerge::children() const {
+  std::vector<std::vector<std::uint32_t>> children(nodes_.size() + 1);
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    children[nodes_[i].parent].push_back(i);
+  }
+  return children;
+}
+
+} // namespace vcmon::report

@@ -1,0 +1,68 @@
+// The ranks' calling contexts (tables::ContextRecord, docs/runtime.md, "Calling contexts")
+// merged by path: two contexts of different ranks are one node when their paths of sites from
+// the top are the same. Ranks are added one at a time, so a report of many ranks holds the
+// merged tree, never every rank's contexts (docs/report.md, "The tree").
+#pragma once
+
+#include "vcmon/report/RankStats.hpp"
+#include "vcmon/tables/Records.hpp"
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace vcmon::report {
+
+class ContextMerge {
+public:
+  // One quantity over the ranks, added a rank at a time in rank order: what RankStats::of
+  // gives for the same values, ranks without the context counting as zero.
+  struct Spread {
+    double total = 0;
+    double min = 0; // over the ranks that hold the context
+    double max = 0;
+    std::int32_t max_rank = -1;
+    std::uint32_t holders = 0; // ranks holding the context
+    void add(std::int32_t rank, double value);
+    RankStats stats(std::span<const std::int32_t> ranks) const;
+  };
+  struct Node {
+    std::uint32_t parent = 0; // the parent's index + 1; 0 at the top
+    tables::SiteId site = tables::kNoSite;
+    std::int32_t last_rank = -1; // the last rank added to it
+    Spread time;                 // a comm statement's: transmission + sync delay
+    double count = 0;            // summed over the ranks, as are the rest
+    double untimed = 0;
+    double iterations = 0;
+    double transmission = 0;
+    double sync_delay = 0;
+    double bytes = 0;
+    double folded = 0;
+  };
+
+  // Adds one rank's contexts (listed parents first, as the profile holds them). Ranks come in
+  // ascending order, each once. Throws ReportError when a context names a site outside
+  // `sites`, or repeats the path of another context of the same rank.
+  void add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
+                std::size_t sites);
+
+  bool empty() const { return nodes_.empty(); }
+  std::span<const Node> nodes() const { return nodes_; }
+  // The indices of the contexts under node `index` + 1 (0: the top), in the order first seen.
+  std::vector<std::vector<std::uint32_t>> children() const;
+
+private:
+  static std::uint64_t key(std::uint32_t parent, tables::SiteId site) {
+    return (static_cast<std::uint64_t>(parent) << 32) | site;
+  }
+
+  std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_; // (parent + 1, site) -> node
+  // The previous rank's context i was merged into node previous_[i]: ranks of one job mostly
+  // list the same paths in the same order, so most contexts are found without hashing.
+  std::vector<std::uint32_t> previous_;
+  std::vector<std::uint32_t> mapped_;
+};
+
+} // namespace vcmon::report
