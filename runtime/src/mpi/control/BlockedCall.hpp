@@ -72,13 +72,15 @@ public:
   // A send, or a receive whose message is already chosen: it waits for `peer` until
   // `*request` completes (a state exchange stops waiting for answers once it has: a blocking
   // send's check waited out its 20 ms deadline for a computing receiver after the match).
-  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer,
-           const MPI_Request* request)
-      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), request_(request) {}
+  PeerWait(StampProtocol& stamps, WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
+           int peer, const MPI_Request* request)
+      : BlockedCall(place, since_vt), stamps_(stamps), shadow_(shadow), peer_(peer),
+        request_(request) {}
   // A receive or probe from `peer` (or MPI_ANY_SOURCE) with `tag`, waiting for the stamp of its
   // message.
-  PeerWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow, int peer, int tag)
-      : BlockedCall(place, since_vt), shadow_(shadow), peer_(peer), tag_(tag) {}
+  PeerWait(StampProtocol& stamps, WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
+           int peer, int tag)
+      : BlockedCall(place, since_vt), stamps_(stamps), shadow_(shadow), peer_(peer), tag_(tag) {}
 
   // A wildcard waiting for safety: the earliest candidate already there, as its last attempt
   // saw it. Written by the waiting thread, read by another thread that answers a state request
@@ -96,7 +98,7 @@ public:
     if (!tag_ || peer_ == MPI_ANY_SOURCE) {
       return false;
     }
-    const StampProtocol::Hold hold; // other threads file into the inbox
+    const StampProtocol::Hold hold(stamps_); // other threads file into the inbox
     return shadow_.inbox.find(peer_, *tag_).has_value();
   }
   bool waits_for_message() const override { return request_ == nullptr && tag_.has_value(); }
@@ -108,7 +110,7 @@ private:
     state.activity = deadlock::Activity::BlockedAny;
     add_peers(state, shadow_, peer_);
     if (peer_ == MPI_ANY_SOURCE && tag_ && waiting_thread) {
-      const StampProtocol::Hold hold;
+      const StampProtocol::Hold hold(stamps_);
       state.present_arrival_ns = shadow_.inbox.earliest_candidate(*tag_);
     } else if (const std::uint64_t present = present_.load(std::memory_order_relaxed);
                present != kNone) {
@@ -116,6 +118,7 @@ private:
     }
   }
 
+  StampProtocol& stamps_; // the process's, which files into the inbox
   const Shadow& shadow_;
   int peer_;
   std::optional<int> tag_;
@@ -159,9 +162,10 @@ private:
 class RequestsWait final : public BlockedCall {
 public:
   enum class Needs { One, All };
-  RequestsWait(WaitPlace place, std::uint64_t since_vt, std::span<const MPI_Request> requests,
-               Needs needs)
-      : BlockedCall(place, since_vt), requests_(requests), needs_(needs) {}
+  // `stamps`: the process's, whose inboxes a deferred receive among `requests` looks at.
+  RequestsWait(StampProtocol& stamps, WaitPlace place, std::uint64_t since_vt,
+               std::span<const MPI_Request> requests, Needs needs)
+      : BlockedCall(place, since_vt), stamps_(stamps), requests_(requests), needs_(needs) {}
 
   // Whether the completion call would return now: all of the requests complete (Needs::All),
   // or one of them (also when none is active, as MPI returns at once then).
@@ -171,6 +175,7 @@ public:
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override;
 
+  StampProtocol& stamps_;
   std::span<const MPI_Request> requests_;
   Needs needs_;
 };

@@ -8,9 +8,6 @@
 #include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
-#include "mpi/stamps/SenderBounds.hpp"
-#include "mpi/stamps/StampCounts.hpp"
-#include "mpi/stamps/StampProtocol.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -24,19 +21,21 @@ std::atomic<bool> finished{false};
 // This process as its exchange sees it: its waiting calls, stamps and clock.
 class ProcessHost final : public ControlHost {
 public:
-  explicit ProcessHost(Monitor& monitor) : monitor_(monitor) {}
+  ProcessHost(Monitor& monitor, StampProtocol& stamps) : monitor_(monitor), stamps_(stamps) {}
 
-  void file_arrived_stamps() override { StampProtocol::drain(); }
+  void file_arrived_stamps() override { stamps_.drain(); }
   deadlock::ProcessState own_state(WaitPlace& place) override {
     return ControlChannel::own_state(monitor_, &place);
   }
   std::uint64_t generation() override { return WaitRegistry::generation(); }
-  std::uint64_t stamps_sent_to(int rank) override { return StampCounts::sent_to(rank); }
-  std::uint64_t stamps_received_from(int rank) override { return StampCounts::received_from(rank); }
-  void count_unclaimed(std::span<std::uint64_t> per_rank) override {
-    StampProtocol::count_unclaimed(per_rank);
+  std::uint64_t stamps_sent_to(int rank) override { return stamps_.counts().sent_to(rank); }
+  std::uint64_t stamps_received_from(int rank) override {
+    return stamps_.counts().received_from(rank);
   }
-  void raise_bound(int rank, std::uint64_t bound) override { SenderBounds::raise(rank, bound); }
+  void count_unclaimed(std::span<std::uint64_t> per_rank) override {
+    stamps_.count_unclaimed(per_rank);
+  }
+  void raise_bound(int rank, std::uint64_t bound) override { stamps_.bounds().raise(rank, bound); }
   std::uint64_t now_rt() override { return Moment::now(monitor_.clock()).rt; }
   bool stuck_unpolled(int rank) override {
     return ControlChannel::stuck_unpolled(monitor_, rank).has_value();
@@ -48,13 +47,15 @@ public:
 
 private:
   Monitor& monitor_;
+  StampProtocol& stamps_;
 };
 
 // The process's one control channel, from MPI_Init on.
 struct Channel {
-  explicit Channel(Monitor& monitor)
+  Channel(Monitor& monitor, StampProtocol& stamps)
       : transport(PrivateWorld::comm(), monitor.world_size(), monitor.counters().control_messages),
-        host(monitor), exchange(transport, host, monitor.world_rank(), monitor.world_size()),
+        host(monitor, stamps),
+        exchange(transport, host, monitor.world_rank(), monitor.world_size()),
         waiters(monitor.world_rank(), monitor.world_size()) {}
 
   MpiControlTransport transport;
@@ -66,10 +67,8 @@ std::unique_ptr<Channel> channel;
 
 } // namespace
 
-void ControlChannel::open(Monitor& monitor) {
-  SenderBounds::open(monitor.world_size());
-  StampCounts::open(monitor.world_size());
-  channel = std::make_unique<Channel>(monitor);
+void ControlChannel::open(Monitor& monitor, StampProtocol& stamps) {
+  channel = std::make_unique<Channel>(monitor, stamps);
 }
 
 deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {

@@ -15,6 +15,7 @@
 #include "mpi/control/WaitPlace.hpp"
 #include "mpi/control/WaitersOnThisRank.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -30,8 +31,8 @@ namespace vcmon::runtime::mpi {
 
 class ControlChannel {
 public:
-  // At MPI_Init (collective over MPI_COMM_WORLD).
-  static void open(Monitor& monitor);
+  // At MPI_Init (collective over MPI_COMM_WORLD): answers with what `stamps` has received.
+  static void open(Monitor& monitor, StampProtocol& stamps);
   // At MPI_Finalize entry, at virtual time `entry_vt`: from here on this rank answers
   // Finished; returns once every rank is in MPI_Finalize, so no decider can still be waiting
   // for an answer, and this rank has taken in every request and null message sent to it and

@@ -1,17 +1,14 @@
 #include "mpi/control/ControlStateExchange.hpp"
 
 #include "mpi/control/ControlChannel.hpp"
-#include "mpi/stamps/SenderBounds.hpp"
-#include "mpi/stamps/StampCounts.hpp"
-#include "mpi/stamps/StampProtocol.hpp"
 
 #include <algorithm>
 
 namespace vcmon::runtime::mpi {
 
-ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow& shadow,
-                                           const ReceivedSoFar& sight)
-    : monitor_(monitor), shadow_(&shadow), sight_(&sight) {
+ControlStateExchange::ControlStateExchange(Monitor& monitor, StampProtocol& stamps,
+                                           const Shadow& shadow, const ReceivedSoFar& sight)
+    : monitor_(monitor), stamps_(stamps), shadow_(&shadow), sight_(&sight) {
   if (monitor.world_size() <= kCountedRanks) {
     for (int rank = 0; rank < monitor.world_size(); ++rank) {
       counted_.push_back(rank);
@@ -20,7 +17,7 @@ ControlStateExchange::ControlStateExchange(Monitor& monitor, const Shadow& shado
 }
 
 std::uint64_t ControlStateExchange::known_bound(int rank) const {
-  return sight_ != nullptr ? sight_->bound_of(rank) : SenderBounds::of(rank);
+  return sight_ != nullptr ? sight_->bound_of(rank) : stamps_.bounds().of(rank);
 }
 
 std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const deadlock::Rank> ranks) {
@@ -34,7 +31,7 @@ std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const dead
   std::vector<std::size_t> asked_at;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     if (std::optional<StateReply> kept =
-            waiters->recall(ranks[i], StampCounts::sent_to(ranks[i]))) {
+            waiters->recall(ranks[i], stamps_.counts().sent_to(ranks[i]))) {
       replies[i] = std::move(*kept);
     } else {
       asked.push_back(ranks[i]);
@@ -46,7 +43,7 @@ std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const dead
   }
   std::vector<StateReply> answers = ControlChannel::request_states(asked, counted_);
   for (std::size_t k = 0; k < answers.size(); ++k) {
-    waiters->remember(asked[k], answers[k], StampCounts::sent_to(asked[k]));
+    waiters->remember(asked[k], answers[k], stamps_.counts().sent_to(asked[k]));
     replies[asked_at[k]] = std::move(answers[k]);
   }
   return replies;
@@ -94,20 +91,20 @@ ControlStateExchange::request_states(std::span<const deadlock::Rank> ranks) {
   return states;
 }
 
-bool ControlStateExchange::collective_passed(const deadlock::ProcessState& state) {
+bool ControlStateExchange::collective_passed(const deadlock::ProcessState& state) const {
   if (!state.collective || state.activity != deadlock::Activity::BlockedAll) {
     return false;
   }
   const std::uint64_t id = *state.collective >> 32;
   const std::uint64_t sequence = *state.collective & 0xffff'ffffu;
-  const StampProtocol::Hold hold; // shadows are looked up by id under it
-  const Shadow* shadow = ShadowCommunicators::find_by_id(id);
+  const StampProtocol::Hold hold(stamps_); // shadows are looked up by id under it
+  const Shadow* shadow = stamps_.shadows().find_by_id(id);
   return shadow != nullptr && sequence < shadow->entered_by_all.load(std::memory_order_relaxed);
 }
 
 std::optional<std::uint64_t> ControlStateExchange::sent(int from, int to) const {
   if (from == monitor_.world_rank()) {
-    return StampCounts::sent_to(to);
+    return stamps_.counts().sent_to(to);
   }
   const auto reply = replies_.find(from);
   if (reply == replies_.end() || reply->second.sent_to.size() != counted_.size() ||
@@ -175,8 +172,8 @@ std::map<deadlock::Rank, std::uint64_t> nonzero_bounds(int world_size, BoundOf&&
 
 } // namespace
 
-std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor) {
-  return nonzero_bounds(monitor.world_size(), [](int rank) { return SenderBounds::of(rank); });
+std::map<deadlock::Rank, std::uint64_t> known_bounds(const SenderBounds& bounds, int world_size) {
+  return nonzero_bounds(world_size, [&](int rank) { return bounds.of(rank); });
 }
 
 std::map<deadlock::Rank, std::uint64_t> known_bounds(const ReceivedSoFar& sight) {

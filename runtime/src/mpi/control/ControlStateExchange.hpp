@@ -7,6 +7,7 @@
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -21,11 +22,13 @@ class __attribute__((visibility("hidden"))) ControlStateExchange final
     : public deadlock::StateExchange {
 public:
   // For a deadlock check: every rank counts as a possible sender, at its bound now.
-  explicit ControlStateExchange(Monitor& monitor) : monitor_(monitor) {}
+  ControlStateExchange(Monitor& monitor, StampProtocol& stamps)
+      : monitor_(monitor), stamps_(stamps) {}
   // For a wildcard decision on `shadow` (the decider's communicator) whose candidates were
   // read with `sight`: a stamp filed later (this rank serves, and so files, while it waits for
   // replies) is not among them, and neither its count nor its bound may speak for its sender.
-  ControlStateExchange(Monitor& monitor, const Shadow& shadow, const ReceivedSoFar& sight);
+  ControlStateExchange(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+                       const ReceivedSoFar& sight);
 
   std::vector<deadlock::ProcessState>
   request_states(std::span<const deadlock::Rank> ranks) override;
@@ -51,7 +54,7 @@ private:
 
   // Whether `state` waits in a collective instance that this process has seen every member
   // enter (ShadowCommunicators' entered_by_all).
-  static bool collective_passed(const deadlock::ProcessState& state);
+  bool collective_passed(const deadlock::ProcessState& state) const;
 
   // The stamps `from` had sent `to` when it answered (this process: now); nullopt if unknown.
   std::optional<std::uint64_t> sent(int from, int to) const;
@@ -65,6 +68,7 @@ private:
   std::uint64_t known_bound(int rank) const;
 
   Monitor& monitor_;
+  StampProtocol& stamps_;
   const Shadow* shadow_ = nullptr;       // a wildcard decision only
   const ReceivedSoFar* sight_ = nullptr; // a wildcard decision only
   std::map<deadlock::Rank, StateReply> replies_;
@@ -74,9 +78,9 @@ private:
   bool assumed_stuck_ = false;
 };
 
-// The bounds this process holds for every rank (SenderBounds), as the deadlock module takes
-// them: now, or as `sight` read them.
-std::map<deadlock::Rank, std::uint64_t> known_bounds(const Monitor& monitor);
+// The bounds this process holds for every rank of a world of `world_size`, as the deadlock
+// module takes them: now (`bounds`), or as `sight` read them.
+std::map<deadlock::Rank, std::uint64_t> known_bounds(const SenderBounds& bounds, int world_size);
 std::map<deadlock::Rank, std::uint64_t> known_bounds(const ReceivedSoFar& sight);
 
 } // namespace vcmon::runtime::mpi

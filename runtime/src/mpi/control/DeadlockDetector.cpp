@@ -7,7 +7,6 @@
 #include "mpi/control/WaitRegistry.hpp"
 #include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/CallDescription.hpp"
-#include "mpi/stamps/StampCounts.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
@@ -38,8 +37,8 @@ struct Verdict {
   std::map<deadlock::Rank, StateReply> replies;
 };
 
-StateReply own_reply(Monitor& monitor) {
-  StampProtocol::drain(); // what has arrived counts, as in every other rank's answer
+StateReply own_reply(Monitor& monitor, StampProtocol& stamps) {
+  stamps.drain(); // what has arrived counts, as in every other rank's answer
   StateReply own;
   own.answered = true;
   own.generation = WaitRegistry::generation();
@@ -47,11 +46,12 @@ StateReply own_reply(Monitor& monitor) {
   return own;
 }
 
-Verdict decide_now(Monitor& monitor) {
+Verdict decide_now(Monitor& monitor, StampProtocol& stamps) {
   Verdict verdict;
-  const StateReply own = own_reply(monitor);
-  deadlock::UndecidedReceive receive{own.state, {}, known_bounds(monitor)};
-  ControlStateExchange exchange(monitor);
+  const StateReply own = own_reply(monitor, stamps);
+  deadlock::UndecidedReceive receive{
+      own.state, {}, known_bounds(stamps.bounds(), monitor.world_size())};
+  ControlStateExchange exchange(monitor, stamps);
   verdict.decision = deadlock::CycleBreaker().decide(receive, exchange);
   verdict.replies = exchange.replies();
   verdict.replies[own.state.rank] = own;
@@ -77,7 +77,7 @@ bool same_calls(const Verdict& first, const Verdict& second) {
 // send ends once MPI matches it, which needs no more than the receiver's polling (a rank in
 // MPI_Ssend to a rank in MPI_Barrier that had posted the receive was reported deadlocked when
 // MPI had not matched it within the grace, under load at a 10 ms timeout).
-bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
+bool nothing_in_flight(Monitor& monitor, StampProtocol& stamps, const Verdict& verdict) {
   const std::vector<deadlock::Rank>& deadlocked = verdict.decision.deadlocked;
   std::set<int> involved(deadlocked.begin(), deadlocked.end());
   for (const deadlock::Rank rank : deadlocked) {
@@ -91,7 +91,7 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
                [&](int rank) { return rank != self; });
   const std::vector<StateReply> replies =
       ControlChannel::request_states(asked, interest, ControlChannel::Counts::Unclaimed);
-  StampProtocol::drain();
+  stamps.drain();
   const auto position = [&](int rank) {
     return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
                                     interest.begin());
@@ -110,7 +110,7 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
   // Stamps `of` has sent `other` (`sent`), or received from it; nullopt if unknown.
   const auto counts = [&](int of, int other, bool sent) -> std::optional<std::uint64_t> {
     if (of == self) {
-      return sent ? StampCounts::sent_to(other) : StampCounts::received_from(other);
+      return sent ? stamps.counts().sent_to(other) : stamps.counts().received_from(other);
     }
     const StateReply* reply = current(of);
     if (reply == nullptr) {
@@ -122,7 +122,7 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
   const auto unclaimed = [&](int of, int from) -> std::optional<std::uint64_t> {
     if (of == self) {
       std::vector<std::uint64_t> mine(static_cast<std::size_t>(monitor.world_size()));
-      StampProtocol::count_unclaimed(mine);
+      stamps.count_unclaimed(mine);
       return mine[static_cast<std::size_t>(from)];
     }
     const StateReply* reply = current(of);
@@ -158,16 +158,17 @@ bool nothing_in_flight(Monitor& monitor, const Verdict& verdict) {
 
 } // namespace
 
-DeadlockDetector::DeadlockDetector(Monitor& monitor, const BlockedCall& call,
+DeadlockDetector::DeadlockDetector(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
                                    std::uint64_t start_rt)
-    : monitor_(monitor), call_(call), period_ns_(monitor.config().deadlock_timeout_ms * 1'000'000) {
+    : monitor_(monitor), stamps_(stamps), call_(call),
+      period_ns_(monitor.config().deadlock_timeout_ms * 1'000'000) {
   next_check_rt_ = start_rt + period_ns_;
 }
 
 void DeadlockDetector::check() {
   const std::uint64_t timeout_ns = monitor_.config().deadlock_timeout_ms * 1'000'000;
   period_ns_ = std::min(2 * period_ns_, 8 * timeout_ns);
-  const Verdict first = decide_now(monitor_);
+  const Verdict first = decide_now(monitor_, stamps_);
   next_check_rt_ = Moment::now(monitor_.clock()).rt + period_ns_;
   if (first.decision.outcome != deadlock::Outcome::Deadlock) {
     return;
@@ -178,19 +179,19 @@ void DeadlockDetector::check() {
       Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
   while (Moment::now(monitor_.clock()).rt < grace_end) {
     ControlChannel::serve();
-    StampProtocol::drain();
-    WaitingWork::progress(monitor_); // may satisfy the call
+    stamps_.drain();
+    WaitingWork::progress(monitor_, stamps_); // may satisfy the call
     if (call_.satisfied()) {
       return;
     }
     sched_yield();
   }
-  const Verdict second = decide_now(monitor_);
+  const Verdict second = decide_now(monitor_, stamps_);
   if (second.decision.outcome != deadlock::Outcome::Deadlock ||
       second.decision.deadlocked != first.decision.deadlocked ||
       second.decision.deadlocked.empty() ||
       second.decision.deadlocked.front() != monitor_.world_rank() || !same_calls(first, second) ||
-      !nothing_in_flight(monitor_, second) || call_.satisfied()) {
+      !nothing_in_flight(monitor_, stamps_, second) || call_.satisfied()) {
     return; // moved on, not proven, or another rank of the deadlock reports it
   }
   const deadlock::Decision& d = second.decision;

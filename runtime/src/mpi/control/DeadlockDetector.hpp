@@ -10,6 +10,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -19,7 +20,8 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) DeadlockDetector {
 public:
-  DeadlockDetector(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt);
+  DeadlockDetector(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+                   std::uint64_t start_rt);
 
   // Whether the wait has lasted long enough for a (next) check.
   bool due(std::uint64_t now_rt) const { return now_rt >= next_check_rt_; }
@@ -29,6 +31,7 @@ public:
 
 private:
   Monitor& monitor_;
+  StampProtocol& stamps_;
   const BlockedCall& call_;
   std::uint64_t next_check_rt_;
   std::uint64_t period_ns_;

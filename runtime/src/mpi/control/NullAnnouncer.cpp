@@ -1,7 +1,6 @@
 #include "mpi/control/NullAnnouncer.hpp"
 
 #include "mpi/control/ControlChannel.hpp"
-#include "mpi/stamps/SenderBounds.hpp"
 
 #include "vcmon/deadlock/NullMessageEndpoint.hpp"
 
@@ -9,7 +8,8 @@
 
 namespace vcmon::runtime::mpi {
 
-bool NullAnnouncer::announce(Monitor& monitor, const BlockedCall& call, std::uint64_t now_rt) {
+bool NullAnnouncer::announce(Monitor& monitor, const SenderBounds& bounds, const BlockedCall& call,
+                             std::uint64_t now_rt) {
   if (now_rt < next_rt_) {
     return false;
   }
@@ -25,7 +25,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const BlockedCall& call, std::uin
     // and so after this process. Counting that bound made members in one collective promise
     // each other ever later times, a lookahead per round.
     const bool inside = collective != 0 && ControlChannel::null_collective_of(rank) == collective;
-    channels[rank] = inside ? 0 : SenderBounds::of(rank);
+    channels[rank] = inside ? 0 : bounds.of(rank);
   }
   const deadlock::NullMessageEndpoint endpoint(own, channels, monitor.config().lookahead_ns);
   const std::uint64_t bound = endpoint.announcement();

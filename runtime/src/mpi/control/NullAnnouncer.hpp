@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/stamps/SenderBounds.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -13,8 +14,9 @@ namespace vcmon::runtime::mpi {
 
 class NullAnnouncer {
 public:
-  // True when it sent an announcement.
-  bool announce(Monitor& monitor, const BlockedCall& call, std::uint64_t now_rt);
+  // True when it sent an announcement; `bounds`: what this process knows of the others.
+  bool announce(Monitor& monitor, const SenderBounds& bounds, const BlockedCall& call,
+                std::uint64_t now_rt);
 
 private:
   std::uint64_t announced_ = 0;

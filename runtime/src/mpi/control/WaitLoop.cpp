@@ -7,11 +7,12 @@
 
 namespace vcmon::runtime::mpi {
 
-WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call)
-    : WaitLoop(monitor, call, Moment::now(monitor.clock()).rt) {}
+WaitLoop::WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call)
+    : WaitLoop(monitor, stamps, call, Moment::now(monitor.clock()).rt) {}
 
-WaitLoop::WaitLoop(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt)
-    : monitor_(monitor), call_(call), detector_(monitor, call, start_rt),
+WaitLoop::WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+                   std::uint64_t start_rt)
+    : monitor_(monitor), stamps_(stamps), call_(call), detector_(monitor, stamps, call, start_rt),
       spin_end_rt_(start_rt + kSpinNs), next_service_rt_(spin_end_rt_) {}
 
 void WaitLoop::tick() {
@@ -36,9 +37,9 @@ void WaitLoop::tick() {
   // Waiting between polls is the program's own waiting; only work done for others, and the
   // deadlock check, is the monitor's.
   bool worked = ControlChannel::serve();
-  worked = WaitingWork::progress(monitor_) || worked;
+  worked = WaitingWork::progress(monitor_, stamps_) || worked;
   if (monitor_.config().deadlock == DeadlockMode::NullMessage) {
-    worked = announcer_.announce(monitor_, call_, now_rt) || worked;
+    worked = announcer_.announce(monitor_, stamps_.bounds(), call_, now_rt) || worked;
   }
   if (detector_.due(now_rt)) {
     detector_.check();

@@ -22,7 +22,7 @@ namespace vcmon::runtime::mpi {
 // as the loop lives.
 class __attribute__((visibility("hidden"))) WaitLoop {
 public:
-  WaitLoop(Monitor& monitor, const BlockedCall& call);
+  WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call);
   WaitLoop(const WaitLoop&) = delete;
   WaitLoop& operator=(const WaitLoop&) = delete;
 
@@ -34,9 +34,11 @@ private:
   static constexpr std::uint64_t kSpinNs = 20'000;
   static constexpr std::uint64_t kServiceNs = 10'000;
   static constexpr unsigned kPollsPerClockRead = 32;
-  WaitLoop(Monitor& monitor, const BlockedCall& call, std::uint64_t start_rt);
+  WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+           std::uint64_t start_rt);
 
   Monitor& monitor_;
+  StampProtocol& stamps_;
   const BlockedCall& call_;
   // Registered once spinning ends: only then does this thread serve state requests, and most
   // waits end before (registering costs two locked instructions, one when the message has
@@ -62,14 +64,15 @@ public:
 
   // True when it waited longer than the first polls.
   template <typename Ready>
-  static bool wait_until(Monitor& monitor, const BlockedCall& call, Ready&& ready) {
+  static bool wait_until(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+                         Ready&& ready) {
     // A message in flight arrives within a few polls: poll before setting up the wait.
     for (unsigned poll = 0; poll < kFirstPolls; ++poll) {
       if (ready()) {
         return false;
       }
     }
-    WaitLoop loop(monitor, call);
+    WaitLoop loop(monitor, stamps, call);
     do {
       loop.tick();
     } while (!ready());
@@ -77,9 +80,9 @@ public:
   }
 
   template <typename Ready, typename BlockingCall>
-  static int block(Monitor& monitor, const BlockedCall& call, Ready&& ready,
+  static int block(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call, Ready&& ready,
                    BlockingCall&& blocking) {
-    wait_until(monitor, call, std::forward<Ready>(ready));
+    wait_until(monitor, stamps, call, std::forward<Ready>(ready));
     return std::forward<BlockingCall>(blocking)();
   }
 };

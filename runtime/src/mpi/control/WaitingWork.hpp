@@ -4,6 +4,8 @@
 // nothing above it. Installed once at MPI_Init, before the layer is active.
 #pragma once
 
+#include "mpi/stamps/StampProtocol.hpp"
+
 #include "core/Monitor.hpp"
 
 #include <atomic>
@@ -13,13 +15,13 @@ namespace vcmon::runtime::mpi {
 class WaitingWork {
 public:
   // `progress` may ask other ranks (its caller waits); true when there was work.
-  using Progress = bool (*)(Monitor& monitor);
+  using Progress = bool (*)(Monitor& monitor, StampProtocol& stamps);
 
   static void install(Progress progress) { progress_.store(progress, std::memory_order_release); }
 
-  static bool progress(Monitor& monitor) {
+  static bool progress(Monitor& monitor, StampProtocol& stamps) {
     const Progress progress = progress_.load(std::memory_order_acquire);
-    return progress != nullptr && progress(monitor);
+    return progress != nullptr && progress(monitor, stamps);
   }
 
 private:

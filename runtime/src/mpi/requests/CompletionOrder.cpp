@@ -47,7 +47,8 @@ const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
 
 } // namespace
 
-std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction function,
+std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtocol& stamps,
+                                                   MpiFunction function,
                                                    std::span<MPI_Request> requests, int* index,
                                                    int* flag, MPI_Status* status) {
   const Shadow* shadow = common_receive_shadow(requests);
@@ -55,13 +56,13 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     return std::nullopt;
   }
   const Moment call = Moment::now(monitor.clock());
-  const RequestsWait waiting({index_of(function), monitor.comm_site(index_of(function))}, call.vt,
-                             requests, RequestsWait::Needs::One);
-  SafeDecision decision(monitor, *shadow);
+  const RequestsWait waiting(stamps, {index_of(function), monitor.comm_site(index_of(function))},
+                             call.vt, requests, RequestsWait::Needs::One);
+  SafeDecision decision(monitor, stamps, *shadow);
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
   std::vector<std::size_t> claimed;
-  std::vector<PendingStamp> stamps; // the candidates' stamps, in their order
+  std::vector<PendingStamp> candidate_stamps; // the candidates' stamps, in their order
   ReceivedSoFar sight;
   std::uint64_t first_candidate_rt = 0;
   std::optional<vclock::WildcardCandidate> chosen;
@@ -69,10 +70,10 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     candidates.clear();
     senders.clear();
     claimed.clear();
-    stamps.clear();
+    candidate_stamps.clear();
     {
-      const StampProtocol::Hold hold; // the inbox, until the candidates are copied
-      StampProtocol::drain();
+      const StampProtocol::Hold hold(stamps); // the inbox, until the candidates are copied
+      stamps.drain();
       for (std::size_t i = 0; i < requests.size(); ++i) {
         TrackedRequest* tracked =
             requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
@@ -81,10 +82,10 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
         }
         const int rank = shadow->world_rank_of(tracked->peer);
         if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
-          if (StampProtocol::arrived(*shadow, tracked->stamp)) {
+          if (stamps.arrived(*shadow, tracked->stamp)) {
             claimed.push_back(kNotInInbox);
             candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
-            stamps.push_back(tracked->stamp.entry);
+            candidate_stamps.push_back(tracked->stamp.entry);
           } else {
             senders.push_back({rank, 0}); // its bound: below
           }
@@ -102,14 +103,14 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
         if (entry) {
           claimed.push_back(*entry);
           candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
-          stamps.push_back(shadow->inbox[*entry]);
+          candidate_stamps.push_back(shadow->inbox[*entry]);
         } else {
           senders.push_back({rank, 0});
         }
       }
       // Bounds and counts as the candidates were read: a stamp filed after them must not speak
       // for a sender whose earlier message is not among them (ReceivedSoFar).
-      sight.read(monitor.world_size());
+      sight.read(stamps.counts(), stamps.bounds(), monitor.world_size());
     }
     for (vclock::SenderBound& sender : senders) {
       sender.earliest_send_ns = sight.bound_of(sender.source);
@@ -129,7 +130,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     ControlChannel::serve_if_due(call);
     bool ready;
     {
-      LayerWork work(monitor);
+      LayerWork work(monitor, stamps);
       ready = attempt(call.vt);
     }
     if (!ready) {
@@ -139,22 +140,22 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
     }
     *flag = 1;
   } else {
-    WaitPolicy::wait_until(monitor, waiting, [&] { return attempt(std::nullopt); });
+    WaitPolicy::wait_until(monitor, stamps, waiting, [&] { return attempt(std::nullopt); });
   }
   const std::size_t i = chosen->slot;
   const MPI_Request handle = requests[i];
   TrackedRequest& tracked = *request_table().find(handle);
-  const PendingStamp stamp = stamps[static_cast<std::size_t>(
+  const PendingStamp stamp = candidate_stamps[static_cast<std::size_t>(
       std::distance(candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
                                                      [&](const auto& c) { return c.slot == i; })))];
   // Its sender has sent: the data follows at once.
   const Moment decided = Moment::now(monitor.clock());
-  const PeerWait data({index_of(function), tracked.site}, call.vt, *shadow, tracked.peer,
+  const PeerWait data(stamps, {index_of(function), tracked.site}, call.vt, *shadow, tracked.peer,
                       &requests[i]);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = WaitPolicy::block(
-      monitor, data,
+      monitor, stamps, data,
       [&] {
         int done = 0;
         PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
@@ -168,9 +169,9 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, MpiFunction
       });
   *index = static_cast<int>(i);
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
-  CompletionCharge charge(monitor, function, call, end_ns);
+  CompletionCharge charge(monitor, stamps, function, call, end_ns);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
-  RequestCompletion::completed(monitor, tracked, *st, rc, {call.vt, decided.rt},
+  RequestCompletion::completed(monitor, stamps, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), charge.update());
   return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/MpiFunctionTable.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include <mpi.h>
 
@@ -22,9 +23,9 @@ public:
   // return code, with *index (MPI_UNDEFINED when a Test-style call has nothing safe yet: then
   // *flag is 0) and *status set, the chosen request completed and its receipt recorded.
   // `flag`: nullptr for Waitany/Waitsome (block until one is chosen).
-  static std::optional<int> complete_first(Monitor& monitor, MpiFunction function,
-                                           std::span<MPI_Request> requests, int* index, int* flag,
-                                           MPI_Status* status);
+  static std::optional<int> complete_first(Monitor& monitor, StampProtocol& stamps,
+                                           MpiFunction function, std::span<MPI_Request> requests,
+                                           int* index, int* flag, MPI_Status* status);
 };
 
 } // namespace vcmon::runtime::mpi

@@ -101,8 +101,8 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
 }
 
 // Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
-void await_decision(Monitor& monitor, DeferredReceive& receive) {
-  receive.wildcard.emplace(monitor, *receive.shadow, receive.tag,
+void await_decision(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
+  receive.wildcard.emplace(monitor, stamps, *receive.shadow, receive.tag,
                            WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
 }
 
@@ -160,7 +160,7 @@ void post_undecided(DeferredReceive& receive) {
 }
 
 // Decided: the message whose stamp is `chosen`.
-void post_decided(DeferredReceive& receive, const PendingStamp& chosen) {
+void post_decided(StampProtocol& stamps, DeferredReceive& receive, const PendingStamp& chosen) {
   const Shadow& shadow = *receive.shadow;
   receive.wildcard->taken(index_of(receive.function), chosen);
   receive.wildcard.reset();
@@ -168,48 +168,48 @@ void post_decided(DeferredReceive& receive, const PendingStamp& chosen) {
   receive.state = DeferredReceive::State::Posted;
   // The chosen stamp is the first of its source with this tag: the claim takes it, and MPI
   // gives the receive that source's first such message.
-  StampProtocol::claim(shadow, chosen.source, receive.tag, receive.stamp);
+  stamps.claim(shadow, chosen.source, receive.tag, receive.stamp);
   PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, chosen.source, receive.tag,
                receive.comm, &receive.real);
 }
 
 // The stamp of a completed receive, taken: the chosen one, or (posted undecided) the next from
 // the actual source with the actual tag; nullopt when no message was consumed.
-std::optional<vclock::MessageStamp> take_stamp(DeferredReceive& receive) {
+std::optional<vclock::MessageStamp> take_stamp(StampProtocol& stamps, DeferredReceive& receive) {
   const Shadow& shadow = *receive.shadow;
   if (!Receipt::consumed_request(receive.error, receive.status)) {
-    StampProtocol::abandon(shadow, receive.stamp);
+    stamps.abandon(shadow, receive.stamp);
     return std::nullopt;
   }
   if (receive.decided) {
-    return StampProtocol::finish(shadow, receive.stamp);
+    return stamps.finish(shadow, receive.stamp);
   }
-  return StampProtocol::take(shadow, receive.status.MPI_SOURCE, receive.status.MPI_TAG);
+  return stamps.take(shadow, receive.status.MPI_SOURCE, receive.status.MPI_TAG);
 }
 
 // A receive the program freed completed: counted, with no time (nobody waited for it).
-void report_unseen(Monitor& monitor, DeferredReceive& receive) {
+void report_unseen(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
   receive.reported = true;
-  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(receive)) {
-    Receipt::unseen(monitor, {receive.site, *receive.shadow, receive.post}, receive.error,
+  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, receive)) {
+    Receipt::unseen(monitor, stamps, {receive.site, *receive.shadow, receive.post}, receive.error,
                     receive.status, &*stamp);
   }
 }
 
 // A posted receive completed: its generalized request completes with its status.
-void finish(Monitor& monitor, DeferredReceive& receive) {
+void finish(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
   receive.state = DeferredReceive::State::Done;
   if (receive.freed_by_program) {
-    report_unseen(monitor, receive);
+    report_unseen(monitor, stamps, receive);
   }
   PMPI_Grequest_complete(receive.grequest);
 }
 
 } // namespace
 
-bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
-                             void* buffer, const MessageArguments<MPI_Count>& message,
-                             MPI_Request* request) {
+bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                             const ReceivePost& posted, void* buffer,
+                             const MessageArguments<MPI_Count>& message, MPI_Request* request) {
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock);
   drop_finished(held_);
@@ -217,7 +217,7 @@ bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, const Recei
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
-  await_decision(monitor, *receive);
+  await_decision(monitor, stamps, *receive);
   if (!started(receive, request)) {
     return false;
   }
@@ -226,9 +226,10 @@ bool DeferredReceives::defer(Monitor& monitor, MpiFunction function, const Recei
   return true;
 }
 
-int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
-                           void* buffer, const MessageArguments<MPI_Count>& message,
-                           MPI_Request send, std::vector<char> send_copy, MPI_Request* request) {
+int DeferredReceives::pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                           const ReceivePost& posted, void* buffer,
+                           const MessageArguments<MPI_Count>& message, MPI_Request send,
+                           std::vector<char> send_copy, MPI_Request* request) {
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock);
   drop_finished(held_);
@@ -240,7 +241,7 @@ int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const Receive
     // posted from a named source does.
     receive->decided = true;
     receive->state = DeferredReceive::State::Posted;
-    StampProtocol::claim(shadow, message.peer, message.tag, receive->stamp);
+    stamps.claim(shadow, message.peer, message.tag, receive->stamp);
     receive->error = PMPI_Irecv_c(buffer, message.count, message.datatype, message.peer,
                                   message.tag, message.comm, &receive->real);
     // The arguments were checked, so this is MPI failing: the request completes with the
@@ -248,7 +249,7 @@ int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const Receive
   } else if (shadow.inter || behind_undecided(shadow)) {
     post_undecided(*receive);
   } else {
-    await_decision(monitor, *receive);
+    await_decision(monitor, stamps, *receive);
   }
   if (!started(receive, request)) {
     // No request to complete them by: the posted ones end here.
@@ -256,7 +257,7 @@ int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const Receive
       PMPI_Cancel(&receive->real);
       PMPI_Wait(&receive->real, MPI_STATUS_IGNORE);
     }
-    StampProtocol::abandon(shadow, receive->stamp);
+    stamps.abandon(shadow, receive->stamp);
     PMPI_Wait(&receive->send, MPI_STATUS_IGNORE);
     return MPI_ERR_INTERN;
   }
@@ -265,8 +266,8 @@ int DeferredReceives::pair(Monitor& monitor, MpiFunction function, const Receive
   return MPI_SUCCESS;
 }
 
-void DeferredReceives::progress(Monitor& monitor, std::optional<std::uint64_t> horizon,
-                                bool may_ask) {
+void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
+                                std::optional<std::uint64_t> horizon, bool may_ask) {
   if (!any() || progressing) {
     return;
   }
@@ -279,13 +280,13 @@ void DeferredReceives::progress(Monitor& monitor, std::optional<std::uint64_t> h
         std::find(held.begin(), held.end(), receive.shadow) == held.end()) {
       const std::optional<PendingStamp> chosen = receive.wildcard->attempt(horizon, may_ask);
       if (chosen) {
-        post_decided(receive, *chosen);
+        post_decided(stamps, receive, *chosen);
       } else {
         held.push_back(receive.shadow);
       }
     }
     if (receive.state == DeferredReceive::State::Posted && both_complete(receive)) {
-      finish(monitor, receive);
+      finish(monitor, stamps, receive);
       active_.fetch_sub(1, std::memory_order_relaxed);
     }
   }
@@ -323,7 +324,8 @@ const Shadow* DeferredReceives::shadow_of(MPI_Request request) {
   return receive != nullptr ? receive->shadow : nullptr;
 }
 
-std::optional<std::uint64_t> DeferredReceives::present_arrival(MPI_Request request) {
+std::optional<std::uint64_t> DeferredReceives::present_arrival(StampProtocol& stamps,
+                                                               MPI_Request request) {
   if (!exist()) {
     return std::nullopt;
   }
@@ -335,7 +337,7 @@ std::optional<std::uint64_t> DeferredReceives::present_arrival(MPI_Request reque
   if (receive->decided || receive->state == DeferredReceive::State::Done) {
     return receive->post.vt; // its message is here or on its way: nobody else must act
   }
-  const StampProtocol::Hold hold;
+  const StampProtocol::Hold hold(stamps);
   return receive->shadow->inbox.earliest_candidate(receive->tag);
 }
 
@@ -345,8 +347,8 @@ bool DeferredReceives::refers_to(const Shadow& shadow) {
                      [&](const auto& r) { return r->shadow == &shadow; });
 }
 
-bool DeferredReceives::completed(Monitor& monitor, MPI_Request request, const Moment& call,
-                                 std::uint64_t end_rt, ClockUpdate& update) {
+bool DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request,
+                                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
   if (!exist()) {
     return false;
   }
@@ -356,8 +358,8 @@ bool DeferredReceives::completed(Monitor& monitor, MPI_Request request, const Mo
     return false;
   }
   receive->reported = true;
-  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(*receive)) {
-    Receipt::taken(monitor, {receive->site, *receive->shadow, receive->post},
+  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, *receive)) {
+    Receipt::taken(monitor, stamps, {receive->site, *receive->shadow, receive->post},
                    {call, end_rt, receive->error, receive->status}, update, &*stamp);
   }
   return true;
@@ -386,12 +388,12 @@ void DeferredReceives::cancel(MPI_Request request) {
   }
 }
 
-void DeferredReceives::free(Monitor& monitor, MPI_Request request) {
+void DeferredReceives::free(Monitor& monitor, StampProtocol& stamps, MPI_Request request) {
   const CallerLock guard(lock);
   if (DeferredReceive* receive = find(request)) {
     receive->freed_by_program = true;
     if (receive->state == DeferredReceive::State::Done && !receive->reported) {
-      report_unseen(monitor, *receive); // complete already: MPI frees it at once
+      report_unseen(monitor, stamps, *receive); // complete already: MPI frees it at once
     }
   }
 }

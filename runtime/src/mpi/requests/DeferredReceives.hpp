@@ -22,6 +22,7 @@
 #include "mpi/layer/MessageArguments.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -40,7 +41,8 @@ public:
   // `posted`: hands the program a generalized request in `*request` and returns true; false
   // when it cannot be deferred (an intercommunicator, all slots in use, an undecided receive
   // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
-  static bool defer(Monitor& monitor, MpiFunction function, const ReceivePost& posted, void* buffer,
+  static bool defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                    const ReceivePost& posted, void* buffer,
                     const MessageArguments<MPI_Count>& message, MPI_Request* request);
 
   // The receive of an MPI_Isendrecv(_replace) whose send is posted as `send` (its packed data,
@@ -49,7 +51,8 @@ public:
   // MPI_ANY_SOURCE is decided as `defer` does where it can be, else posted at once; one from a
   // named source is posted at once (the caller first calls before_matching). Returns PMPI's
   // error, if any.
-  static int pair(Monitor& monitor, MpiFunction function, const ReceivePost& posted, void* buffer,
+  static int pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                  const ReceivePost& posted, void* buffer,
                   const MessageArguments<MPI_Count>& message, MPI_Request send,
                   std::vector<char> send_copy, MPI_Request* request);
 
@@ -62,14 +65,15 @@ public:
   // Decides what can be decided (`horizon`, `may_ask`: see SafeDecision::decide; only a caller
   // that waits may ask other ranks) and completes the generalized requests whose receives
   // completed.
-  static void progress(Monitor& monitor, std::optional<std::uint64_t> horizon, bool may_ask);
+  static void progress(Monitor& monitor, StampProtocol& stamps,
+                       std::optional<std::uint64_t> horizon, bool may_ask);
   // What a waiting call does (control/WaitingWork.hpp): progress without a horizon, asking
   // other ranks; true when any deferred receive was unfinished.
-  static bool progress_waiting(Monitor& monitor) {
+  static bool progress_waiting(Monitor& monitor, StampProtocol& stamps) {
     if (!any()) {
       return false;
     }
-    progress(monitor, std::nullopt, true);
+    progress(monitor, stamps, std::nullopt, true);
     return true;
   }
 
@@ -91,18 +95,18 @@ public:
   // check by the thread that waits for it: the earliest virtual time of a message already
   // here that can end it (a candidate in its communicator's inbox, or the message it was
   // decided for), nullopt when none is or `request` is no deferred receive's.
-  static std::optional<std::uint64_t> present_arrival(MPI_Request request);
+  static std::optional<std::uint64_t> present_arrival(StampProtocol& stamps, MPI_Request request);
   // Whether a deferred receive on `shadow` is not finished (the shadow must live on).
   static bool refers_to(const Shadow& shadow);
 
   // The program's completion call entered at `call` reported `request` complete, at real time
   // `end_rt`: the receive's timing goes into the records and `update`. False when `request`
   // is not a deferred receive's.
-  static bool completed(Monitor& monitor, MPI_Request request, const Moment& call,
-                        std::uint64_t end_rt, ClockUpdate& update);
+  static bool completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request,
+                        const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
   // MPI_Cancel and MPI_Request_free of a deferred receive's request, before PMPI's.
   static void cancel(MPI_Request request);
-  static void free(Monitor& monitor, MPI_Request request);
+  static void free(Monitor& monitor, StampProtocol& stamps, MPI_Request request);
 
 private:
   static inline std::atomic<unsigned> active_{0};

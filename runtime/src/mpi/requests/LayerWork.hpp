@@ -23,16 +23,18 @@ namespace vcmon::runtime::mpi {
 
 class LayerWork {
 public:
-  explicit LayerWork(Monitor& monitor) : LayerWork(monitor, monitor.clock().source().now_ns()) {}
+  LayerWork(Monitor& monitor, StampProtocol& stamps)
+      : LayerWork(monitor, stamps, monitor.clock().source().now_ns()) {}
   // Starting at `start_ns`, a reading of the monitor's clock source.
-  LayerWork(Monitor& monitor, std::uint64_t start_ns)
+  LayerWork(Monitor& monitor, StampProtocol& stamps, std::uint64_t start_ns)
       : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns,
                vclock::IntrusionScope::ChargedBy::Caller) {
-    enter(monitor);
+    enter(monitor, stamps);
   }
   // Starting at `start_ns` and ending by applying `update` (once the scope's work filled it).
-  LayerWork(Monitor& monitor, std::uint64_t start_ns, const ClockUpdate& update)
-      : LayerWork(monitor, start_ns) {
+  LayerWork(Monitor& monitor, StampProtocol& stamps, std::uint64_t start_ns,
+            const ClockUpdate& update)
+      : LayerWork(monitor, stamps, start_ns) {
     update_ = &update;
   }
   ~LayerWork() {
@@ -46,11 +48,11 @@ public:
 
   // What every scope does first; true when that may have moved the clock (a reading taken
   // before it is then stale). For work whose cost continue_from re-derives anyway.
-  static bool enter(Monitor& monitor) {
+  static bool enter(Monitor& monitor, StampProtocol& stamps) {
     const bool moved = LayerRequests::poll(monitor);
-    RequestCompletion::poll_orphans(monitor);
+    RequestCompletion::poll_orphans(monitor, stamps);
     if (DeferredReceives::any()) {
-      DeferredReceives::progress(monitor, std::nullopt, false);
+      DeferredReceives::progress(monitor, stamps, std::nullopt, false);
     }
     query::settle_if_published(monitor);
     return moved;

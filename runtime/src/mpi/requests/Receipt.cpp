@@ -45,11 +45,11 @@ bool Receipt::consumed_request(int error, const MPI_Status& status) {
 
 namespace {
 
-vclock::MessageStamp answered(const Shadow& shadow, const Moment& post, const MPI_Status& status,
-                              const vclock::MessageStamp* taken_stamp) {
-  const vclock::MessageStamp stamp =
-      taken_stamp != nullptr ? *taken_stamp
-                             : StampProtocol::take(shadow, status.MPI_SOURCE, status.MPI_TAG);
+vclock::MessageStamp answered(StampProtocol& stamps, const Shadow& shadow, const Moment& post,
+                              const MPI_Status& status, const vclock::MessageStamp* taken_stamp) {
+  const vclock::MessageStamp stamp = taken_stamp != nullptr
+                                         ? *taken_stamp
+                                         : stamps.take(shadow, status.MPI_SOURCE, status.MPI_TAG);
   if (stamp.flags & kSynchronous) {
     StampProtocol::send_reply(shadow, status.MPI_SOURCE, status.MPI_TAG, post);
   }
@@ -58,18 +58,20 @@ vclock::MessageStamp answered(const Shadow& shadow, const Moment& post, const MP
 
 } // namespace
 
-void Receipt::unseen(Monitor& monitor, const ReceivePost& posted, int error,
+void Receipt::unseen(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted, int error,
                      const MPI_Status& status, const vclock::MessageStamp* taken_stamp) {
   const Shadow& shadow = posted.shadow;
-  const vclock::MessageStamp stamp = answered(shadow, posted.post, status, taken_stamp);
+  const vclock::MessageStamp stamp = answered(stamps, shadow, posted.post, status, taken_stamp);
   Monitor::add_com(monitor.com_record(posted.site, shadow.world_rank_of(status.MPI_SOURCE)), 0, 0,
                    received_bytes(error, status, stamp));
 }
 
-void Receipt::taken(Monitor& monitor, const ReceivePost& posted, const ReceiveEnd& end,
-                    ClockUpdate& update, const vclock::MessageStamp* taken_stamp,
+void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted,
+                    const ReceiveEnd& end, ClockUpdate& update,
+                    const vclock::MessageStamp* taken_stamp,
                     const ProbeCore::ComRecordRef* record) {
-  const vclock::MessageStamp stamp = answered(posted.shadow, posted.post, end.status, taken_stamp);
+  const vclock::MessageStamp stamp =
+      answered(stamps, posted.shadow, posted.post, end.status, taken_stamp);
   const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(end.call, sender, end.end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(end.call.vt, stamp, transfer);

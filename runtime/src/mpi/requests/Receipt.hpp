@@ -5,6 +5,7 @@
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/clock/Moment.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -47,14 +48,15 @@ public:
   // before the data arrived (else found here). In a completion call (`update.ledger`) the
   // posting call's record gets its own time and the message, the completion call the waiting
   // (CompletionLedger).
-  static void taken(Monitor& monitor, const ReceivePost& posted, const ReceiveEnd& end,
-                    ClockUpdate& update, const vclock::MessageStamp* stamp = nullptr,
+  static void taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted,
+                    const ReceiveEnd& end, ClockUpdate& update,
+                    const vclock::MessageStamp* stamp = nullptr,
                     const ProbeCore::ComRecordRef* record = nullptr);
 
   // A receive the program freed while active completed unseen (nobody waited for it, no clock
   // moves), with `error` and `status`: takes its stamp (`stamp` when already taken), answers a
   // synchronous sender and counts the message.
-  static void unseen(Monitor& monitor, const ReceivePost& posted, int error,
+  static void unseen(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted, int error,
                      const MPI_Status& status, const vclock::MessageStamp* stamp = nullptr);
 };
 

@@ -15,7 +15,7 @@ RequestTable& request_table() {
   return table;
 }
 
-void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
+void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request,
                                   const MPI_Status& status, int error, const Moment& call,
                                   std::uint64_t end_rt, ClockUpdate& update) {
   if (request.persistent() && !request.active) {
@@ -31,13 +31,13 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
     if (!Receipt::consumed_request(error, status)) {
-      StampProtocol::abandon(*request.shadow, request.stamp);
+      stamps.abandon(*request.shadow, request.stamp);
     } else {
       // The stamp claimed when the receive was posted, else (nullptr) taken in Receipt.
-      const bool claimed = StampProtocol::claimed(request.stamp);
+      const bool claimed = stamps.claimed(request.stamp);
       const vclock::MessageStamp stamp =
-          claimed ? StampProtocol::finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
-      Receipt::taken(monitor, {request.site, *request.shadow, request.post, request.own_ns},
+          claimed ? stamps.finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
+      Receipt::taken(monitor, stamps, {request.site, *request.shadow, request.post, request.own_ns},
                      {call, end_rt, error, status}, update, claimed ? &stamp : nullptr);
     }
     break;
@@ -73,7 +73,7 @@ void RequestCompletion::completed(Monitor& monitor, TrackedRequest& request,
   }
 }
 
-void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
+void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request) {
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
     DeferredReceives::before_matching(*request.shadow);
   }
@@ -88,7 +88,7 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
     return;
   }
   if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
-    StampProtocol::claim(*request.shadow, request.peer, request.tag, request.stamp);
+    stamps.claim(*request.shadow, request.peer, request.tag, request.stamp);
   }
   if (request.kind != TrackedRequest::Kind::PersistentSend) {
     return;
@@ -98,15 +98,15 @@ void RequestCompletion::starting(Monitor& monitor, TrackedRequest& request) {
     request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
                                                     request.bytes);
   }
-  StampProtocol::send_stamp(
+  stamps.send_stamp(
       monitor.clock(), shadow, request.peer, request.tag,
       {request.post.vt, request.post.rt, request.bytes, request.synchronous ? kSynchronous : 0});
 }
 
-void RequestCompletion::start_failed(TrackedRequest& request) {
+void RequestCompletion::start_failed(StampProtocol& stamps, TrackedRequest& request) {
   request.active = false;
-  if (StampProtocol::claimed(request.stamp)) {
-    StampProtocol::abandon(*request.shadow, request.stamp);
+  if (stamps.claimed(request.stamp)) {
+    stamps.abandon(*request.shadow, request.stamp);
   }
   if (request.layer != nullptr) {
     LayerRequests::withdraw(*request.layer);
@@ -114,14 +114,14 @@ void RequestCompletion::start_failed(TrackedRequest& request) {
   }
 }
 
-void RequestCompletion::freed(TrackedRequest& request) {
+void RequestCompletion::freed(StampProtocol& stamps, TrackedRequest& request) {
   // A freed request that is still active completes unseen: a synchronous send's reply still
   // comes, unused.
   if (request.layer != nullptr) {
     LayerRequests::forget(*request.layer);
   }
-  if (StampProtocol::claimed(request.stamp)) {
-    StampProtocol::release(*request.shadow, request.stamp);
+  if (stamps.claimed(request.stamp)) {
+    stamps.release(*request.shadow, request.stamp);
   }
   request_table().erase(request);
 }
@@ -137,7 +137,7 @@ void RequestCompletion::orphan(MPI_Request handle) {
   orphan_count_.fetch_add(1, std::memory_order_relaxed);
 }
 
-void RequestCompletion::poll_orphans_now(Monitor& monitor) {
+void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps) {
   const std::lock_guard lock(orphans_mutex);
   std::erase_if(orphans, [&](MPI_Request handle) {
     MPI_Request request = handle;
@@ -152,13 +152,14 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor) {
     }
     if (tracked != nullptr) {
       if (!Receipt::consumed_request(error, status)) {
-        StampProtocol::abandon(*tracked->shadow, tracked->stamp);
-      } else if (StampProtocol::claimed(tracked->stamp)) {
-        const vclock::MessageStamp stamp = StampProtocol::finish(*tracked->shadow, tracked->stamp);
-        Receipt::unseen(monitor, {tracked->site, *tracked->shadow, tracked->post}, error, status,
-                        &stamp);
+        stamps.abandon(*tracked->shadow, tracked->stamp);
+      } else if (stamps.claimed(tracked->stamp)) {
+        const vclock::MessageStamp stamp = stamps.finish(*tracked->shadow, tracked->stamp);
+        Receipt::unseen(monitor, stamps, {tracked->site, *tracked->shadow, tracked->post}, error,
+                        status, &stamp);
       } else {
-        Receipt::unseen(monitor, {tracked->site, *tracked->shadow, tracked->post}, error, status);
+        Receipt::unseen(monitor, stamps, {tracked->site, *tracked->shadow, tracked->post}, error,
+                        status);
       }
       request_table().erase(*tracked);
     }

@@ -6,6 +6,7 @@
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/clock/Moment.hpp"
 #include "mpi/requests/RequestTable.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -21,16 +22,17 @@ class RequestCompletion {
 public:
   // `request` completed with `status` and `error` in a call entered at
   // `call` whose PMPI part returned at real time `end_rt`.
-  static void completed(Monitor& monitor, TrackedRequest& request, const MPI_Status& status,
-                        int error, const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
+  static void completed(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request,
+                        const MPI_Status& status, int error, const Moment& call,
+                        std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post.
-  static void starting(Monitor& monitor, TrackedRequest& request);
+  static void starting(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
-  static void start_failed(TrackedRequest& request);
+  static void start_failed(StampProtocol& stamps, TrackedRequest& request);
 
   // MPI_Request_free of a tracked request succeeded.
-  static void freed(TrackedRequest& request);
+  static void freed(StampProtocol& stamps, TrackedRequest& request);
 
   // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
   // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
@@ -39,16 +41,16 @@ public:
   // and the sender's reply went unmatched.
   static void orphan(MPI_Request handle);
   // Completes the orphans whose messages came; one load when there are none.
-  static void poll_orphans(Monitor& monitor) {
+  static void poll_orphans(Monitor& monitor, StampProtocol& stamps) {
     if (orphan_count_.load(std::memory_order_relaxed) != 0) {
-      poll_orphans_now(monitor);
+      poll_orphans_now(monitor, stamps);
     }
   }
   // At MPI_Finalize: frees those still waiting for their message, as the program did.
   static void free_orphans();
 
 private:
-  static void poll_orphans_now(Monitor& monitor);
+  static void poll_orphans_now(Monitor& monitor, StampProtocol& stamps);
   static inline std::atomic<unsigned> orphan_count_{0};
 };
 

@@ -46,7 +46,7 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
       // Only the waiting thread reads its communicators' inboxes. A message already here
       // ends the wait once decided: the wait is not blocked on anyone.
       if (const auto present =
-              waiting_thread ? DeferredReceives::present_arrival(request) : std::nullopt) {
+              waiting_thread ? DeferredReceives::present_arrival(stamps_, request) : std::nullopt) {
         state.present_arrival_ns =
             std::min(state.present_arrival_ns.value_or(deadlock::kNever), *present);
       }

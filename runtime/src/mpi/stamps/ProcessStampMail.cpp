@@ -1,6 +1,4 @@
-// The layer's one StampMail (StampMail::open, close, process): its rings in the shared-memory
-// segments of this node's ranks, its messages on the private world.
-#include "mpi/stamps/StampMail.hpp"
+#include "mpi/stamps/ProcessStampMail.hpp"
 
 #include "core/Log.hpp"
 #include "core/YieldingCompletion.hpp"
@@ -23,33 +21,6 @@
 namespace vcmon::runtime::mpi {
 
 namespace {
-
-// Stamps as MPI messages on the private world, apart from its other traffic by tag.
-class PrivateWorldStampMessages final : public StampMessages {
-public:
-  void send(int dest, const StampMessage& message) override {
-    PMPI_Send(&message, sizeof message, MPI_BYTE, dest, kStampTag, PrivateWorld::comm());
-  }
-
-  bool receive(int& source, StampMessage& message) override {
-    int found = 0;
-    MPI_Message handle = MPI_MESSAGE_NULL;
-    MPI_Status status;
-    PMPI_Improbe(source == kAnySource ? MPI_ANY_SOURCE : source, kStampTag, PrivateWorld::comm(),
-                 &found, &handle, &status);
-    if (!found) {
-      return false;
-    }
-    PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
-    source = status.MPI_SOURCE;
-    return true;
-  }
-};
-
-// What the process's mail runs on, from open to close.
-PrivateWorldStampMessages private_world_messages;
-std::vector<NodeSegment> node_segments; // this node's ranks', mapped (rings on)
-std::optional<StampMail> process_mail;
 
 // Equal for two processes exactly when they share a node (and so its /dev/shm): the host name
 // with the boot's id, which tells apart hosts cloned under one name.
@@ -76,11 +47,12 @@ struct Introduction {
 static_assert(sizeof(Introduction) == 3 * sizeof(std::uint64_t));
 
 // The rings between this process and every rank of its node (itself included), in the node's
-// segments, which it maps into node_segments, and UnpolledCall attached to the marks there
+// segments, which it maps into `node_segments`, and UnpolledCall attached to the marks there
 // (collective over MPI_COMM_WORLD). None when rings are off or the memory for them could not be
 // had: every rank then sends its stamps as messages (they all agree).
 std::vector<StampMail::PeerRings> node_rings(int world_rank, int world_size,
-                                             std::uint32_t ring_slots) {
+                                             std::uint32_t ring_slots,
+                                             std::vector<NodeSegment>& node_segments) {
   const MPI_Comm comm = PrivateWorld::comm();
   // Who shares this node, by which process, and the ring size (every rank lays out the rings
   // alike, with the smallest VCMON_STAMP_RING any was given): one exchange.
@@ -156,21 +128,39 @@ std::vector<StampMail::PeerRings> node_rings(int world_rank, int world_size,
 
 } // namespace
 
-void StampMail::open(std::uint32_t ring_slots) {
+void ProcessStampMail::PrivateWorldMessages::send(int dest, const StampMessage& message) {
+  PMPI_Send(&message, sizeof message, MPI_BYTE, dest, kStampTag, PrivateWorld::comm());
+}
+
+bool ProcessStampMail::PrivateWorldMessages::receive(int& source, StampMessage& message) {
+  int found = 0;
+  MPI_Message handle = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  PMPI_Improbe(source == kAnySource ? MPI_ANY_SOURCE : source, kStampTag, PrivateWorld::comm(),
+               &found, &handle, &status);
+  if (!found) {
+    return false;
+  }
+  PMPI_Mrecv(&message, sizeof message, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+  source = status.MPI_SOURCE;
+  return true;
+}
+
+ProcessStampMail::ProcessStampMail(std::uint32_t ring_slots) {
   int world_size = 1;
   int world_rank = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  const std::vector<PeerRings> rings = node_rings(world_rank, world_size, ring_slots);
-  process_ = &process_mail.emplace(world_size, rings, private_world_messages);
+  const std::vector<StampMail::PeerRings> rings =
+      node_rings(world_rank, world_size, ring_slots, segments_);
+  mail_.emplace(world_size, rings, messages_);
 }
 
-void StampMail::close() {
+ProcessStampMail::~ProcessStampMail() {
   UnpolledCall::detach();
-  process_ = nullptr;
-  process_mail.reset();
+  mail_.reset();
   // A peer still mapping a segment keeps it: only this process's view goes.
-  node_segments.clear();
+  segments_.clear();
 }
 
 } // namespace vcmon::runtime::mpi

@@ -18,14 +18,14 @@ namespace vcmon::runtime::mpi {
 
 class ReceivedSoFar {
 public:
-  // Reads every rank's count and bound; the caller holds StampProtocol::Hold. Reuses this
-  // object's storage: no allocation once grown.
-  void read(int world_size) {
+  // Reads every rank's count and bound; the caller holds the stamps' lock (StampProtocol::Hold).
+  // Reuses this object's storage: no allocation once grown.
+  void read(const StampCounts& counts, const SenderBounds& bounds, int world_size) {
     stamps_.resize(static_cast<std::size_t>(world_size));
     bounds_.resize(static_cast<std::size_t>(world_size));
     for (int rank = 0; rank < world_size; ++rank) {
-      stamps_[static_cast<std::size_t>(rank)] = StampCounts::received_from(rank);
-      bounds_[static_cast<std::size_t>(rank)] = SenderBounds::of(rank);
+      stamps_[static_cast<std::size_t>(rank)] = counts.received_from(rank);
+      bounds_[static_cast<std::size_t>(rank)] = bounds.of(rank);
     }
   }
 

@@ -1,7 +1,8 @@
 // What this process knows, without asking, about when each rank of MPI_COMM_WORLD can send
 // next (docs/deadlock.md, "Keep known bounds"): the send stamp of every message taken from it,
 // the clocks its state replies carried, the bounds its null messages announced. Bounds only
-// grow. A wildcard decision compares them with the candidates' arrivals.
+// grow. A wildcard decision compares them with the candidates' arrivals. One per process, in
+// its StampProtocol.
 #pragma once
 
 #include "mpi/layer/CallerCounters.hpp"
@@ -14,20 +15,20 @@ namespace vcmon::runtime::mpi {
 
 class SenderBounds {
 public:
-  // At MPI_Init, before any stamp is taken.
-  static void open(int world_size) {
-    bounds_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(world_size));
-    size_ = world_size;
-  }
+  // Bounds of `world_size` ranks, all 0 (before any stamp is taken).
+  explicit SenderBounds(int world_size)
+      : bounds_(
+            std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(world_size))),
+        size_(world_size) {}
 
-  static std::uint64_t of(int world_rank) {
+  std::uint64_t of(int world_rank) const {
     return valid(world_rank)
                ? bounds_[static_cast<std::size_t>(world_rank)].load(std::memory_order_relaxed)
                : 0;
   }
 
   // True when the bound grew.
-  static bool raise(int world_rank, std::uint64_t bound) {
+  bool raise(int world_rank, std::uint64_t bound) {
     if (!valid(world_rank)) {
       return false;
     }
@@ -35,9 +36,9 @@ public:
   }
 
 private:
-  static bool valid(int world_rank) { return world_rank >= 0 && world_rank < size_; }
-  static inline std::unique_ptr<std::atomic<std::uint64_t>[]> bounds_;
-  static inline int size_ = 0;
+  bool valid(int world_rank) const { return world_rank >= 0 && world_rank < size_; }
+  std::unique_ptr<std::atomic<std::uint64_t>[]> bounds_;
+  int size_;
 };
 
 } // namespace vcmon::runtime::mpi

@@ -2,9 +2,7 @@
 
 #include "core/YieldingCompletion.hpp"
 #include "mpi/layer/CallerCounters.hpp"
-#include "mpi/layer/HandleTable.hpp"
 #include "mpi/layer/WorldRanks.hpp"
-#include "mpi/stamps/StampProtocol.hpp"
 
 #include <algorithm>
 
@@ -12,17 +10,6 @@ namespace vcmon::runtime::mpi {
 namespace {
 
 static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator handles are ints");
-
-// MPICH allows a few thousand context ids; each user communicator here takes two.
-HandleTable<Shadow*, 2048> table;
-// The same shadows, for lookups by id (every stamp is filed by its communicator's id).
-std::vector<Shadow*> shadows;
-const Shadow* last_found = nullptr; // most stamps come on the communicator of the one before
-// Shadows of communicators the user freed, while requests may still refer to them.
-std::vector<Shadow*> retired;
-std::atomic_flag retired_lock = ATOMIC_FLAG_INIT; // threads may free communicators at once
-// Every member has given ids below its own counter to its other communicators.
-std::uint64_t next_id = 1;
 
 // A duplicate of `source` for the layer, or MPI_COMM_NULL when MPI has no context id left
 // for it (the program's own communicators may use them all): the layer's failure must not
@@ -45,13 +32,21 @@ MPI_Comm private_duplicate(MPI_Comm source) {
   return dup;
 }
 
+} // namespace
+
+ShadowCommunicators::~ShadowCommunicators() {
+  for (Shadow* shadow : shadows_) {
+    delete shadow;
+  }
+}
+
 // Run on the new communicator itself, before the program can use it: the maximum of the
 // members' counters, new to all of them (0 when a member has no duplicate: the communicator
 // then stays unmonitored on every member). Over an intercommunicator a reduction yields the
 // other group's values; reducing again what each group received gives both groups the
 // maximum over all.
-std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) {
-  const std::uint64_t mine[2] = {next_id, duplicated ? 0u : 1u};
+std::uint64_t ShadowCommunicators::agreed_id(MPI_Comm comm, bool inter, bool duplicated) const {
+  const std::uint64_t mine[2] = {next_id_, duplicated ? 0u : 1u};
   std::uint64_t agreed[2] = {0, 0};
   yielding(PMPI_Iallreduce, mine, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
   if (inter) {
@@ -61,34 +56,23 @@ std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) {
   return agreed[1] != 0 ? 0 : agreed[0];
 }
 
-} // namespace
-
-const Shadow* ShadowCommunicators::find(MPI_Comm comm) {
-  Shadow* const* entry = table.find(comm);
-  return entry != nullptr ? *entry : nullptr;
-}
-
-void ShadowCommunicators::for_each(const std::function<void(const Shadow&)>& visit) {
-  for (const Shadow* shadow : shadows) {
+void ShadowCommunicators::for_each(const std::function<void(const Shadow&)>& visit) const {
+  for (const Shadow* shadow : shadows_) {
     visit(*shadow);
   }
 }
 
 const Shadow* ShadowCommunicators::find_by_id(std::uint64_t id) {
-  if (last_found != nullptr && last_found->id == id) {
-    return last_found;
+  if (last_found_ != nullptr && last_found_->id == id) {
+    return last_found_;
   }
-  for (const Shadow* shadow : shadows) {
+  for (const Shadow* shadow : shadows_) {
     if (id != 0 && shadow->id == id) {
-      last_found = shadow;
+      last_found_ = shadow;
       return shadow;
     }
   }
   return nullptr;
-}
-
-bool ShadowCommunicators::future_id(std::uint64_t id) {
-  return id >= next_id;
 }
 
 void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
@@ -117,7 +101,7 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     }
     return;
   }
-  auto* shadow = new Shadow;
+  auto shadow = std::make_unique<Shadow>();
   shadow->duplicate = duplicate;
   shadow->peers = peers;
   shadow->inter = inter != 0;
@@ -127,25 +111,31 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     shadow->self = shadow->rank;
   }
   shadow->id = id;
+  add(comm, std::move(shadow));
+}
+
+const Shadow& ShadowCommunicators::add(MPI_Comm comm, std::unique_ptr<Shadow> owned) {
+  Shadow* const shadow = owned.release();
   // The table holds as many communicators as MPICH has context ids for two each.
-  table.insert(comm, shadow);
+  table_.insert(comm, shadow);
   // Other threads file stamps by id (StampProtocol, under its lock) meanwhile.
-  const StampProtocol::Hold hold;
-  next_id = shadow->id + 1;
-  shadows.push_back(shadow);
+  const StampLock::Hold hold(lock_);
+  next_id_ = shadow->id + 1;
+  shadows_.push_back(shadow);
+  return *shadow;
 }
 
 void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use) {
   std::vector<Shadow*> unused;
   {
-    const CallerLock lock(retired_lock);
-    if (Shadow** entry = table.find(comm)) {
+    const CallerLock lock(retired_lock_);
+    if (Shadow** entry = table_.find(comm)) {
       Shadow* shadow = *entry;
-      table.erase(comm);
-      retired.push_back(shadow);
+      table_.erase(comm);
+      retired_.push_back(shadow);
     }
-    std::erase_if(retired, [&](Shadow* shadow) {
-      if (StampProtocol::has_claims(*shadow) || in_use(*shadow)) {
+    std::erase_if(retired_, [&](Shadow* shadow) {
+      if (has_claims(*shadow) || in_use(*shadow)) {
         return false;
       }
       unused.push_back(shadow);
@@ -157,11 +147,11 @@ void ShadowCommunicators::release(MPI_Comm comm, const std::function<bool(const 
   }
   {
     // No thread filing a stamp may find them any more.
-    const StampProtocol::Hold hold;
+    const StampLock::Hold hold(lock_);
     for (Shadow* shadow : unused) {
-      std::erase(shadows, shadow);
-      if (last_found == shadow) {
-        last_found = nullptr;
+      std::erase(shadows_, shadow);
+      if (last_found_ == shadow) {
+        last_found_ = nullptr;
       }
     }
   }

@@ -6,14 +6,17 @@
 // state, so an invalid handle from the user falls through to PMPI unchanged.
 #pragma once
 
+#include "mpi/layer/HandleTable.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
 #include "mpi/stamps/StampInbox.hpp"
+#include "mpi/stamps/StampLock.hpp"
 
 #include <mpi.h>
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
@@ -59,32 +62,68 @@ struct Shadow {
   }
 };
 
+// One process's shadows (in its StampProtocol, which files stamps by them).
 class ShadowCommunicators {
 public:
+  // Shadows added and removed under `lock` (threads file stamps meanwhile).
+  explicit ShadowCommunicators(StampLock& lock) : lock_(lock) {}
+  // Deletes the shadows (not their duplicates: MPI may be finalized).
+  ~ShadowCommunicators();
+  ShadowCommunicators(const ShadowCommunicators&) = delete;
+  ShadowCommunicators& operator=(const ShadowCommunicators&) = delete;
+
   // The shadow of `comm`, or nullptr when it has none (an invalid handle, MPI_COMM_NULL, or a
   // communicator made by a constructor the layer does not wrap: such communicators are
   // consistently unmonitored on all their members).
-  static const Shadow* find(MPI_Comm comm);
+  const Shadow* find(MPI_Comm comm) {
+    Shadow* const* entry = table_.find(comm);
+    return entry != nullptr ? *entry : nullptr;
+  }
   // The shadow with agreed id `id` (Shadow::id), or nullptr.
-  static const Shadow* find_by_id(std::uint64_t id);
-  // Every shadow stamps are filed to, as find_by_id sees them (under StampProtocol::Hold).
-  static void for_each(const std::function<void(const Shadow&)>& visit);
+  const Shadow* find_by_id(std::uint64_t id);
+  // Every shadow stamps are filed to, as find_by_id sees them (under the stamps' lock).
+  void for_each(const std::function<void(const Shadow&)>& visit) const;
   // Whether `id` may still become a communicator of this process: a member that left a
   // constructor sends stamps before the slower members have their shadow.
-  static bool future_id(std::uint64_t id);
+  bool future_id(std::uint64_t id) const { return id >= next_id_; }
 
   // Gives `comm` its shadow, duplicated from `source` (collective over `source`, which must
   // have the same group as `comm` and carry no user attributes: the new communicator itself
   // for fresh constructors, the parent's `duplicate` for the dup family).
-  static void attach(MPI_Comm comm, MPI_Comm source);
+  void attach(MPI_Comm comm, MPI_Comm source);
   // Retires the shadow of a communicator the user freed: MPI completes operations that were
   // pending on it, so the shadow lives on (its stamps are still filed, a synchronous send
-  // matched meanwhile is still answered) until `in_use(shadow)` is false. Retired shadows no
-  // longer in use are deleted here, with their duplicates.
-  static void release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use);
+  // matched meanwhile is still answered) until `in_use(shadow)` is false and no receive
+  // claims a stamp of it. Retired shadows no longer in use are deleted here, with their
+  // duplicates.
+  void release(MPI_Comm comm, const std::function<bool(const Shadow&)>& in_use);
 
   // MPI_COMM_WORLD and MPI_COMM_SELF, at MPI_Init.
-  static void attach_predefined();
+  void attach_predefined();
+
+  // Makes `shadow` (its id agreed, above every id given so far) `comm`'s, without MPI: the
+  // end of attach, and how a test gives a process its communicators.
+  const Shadow& add(MPI_Comm comm, std::unique_ptr<Shadow> shadow);
+
+private:
+  // Whether a receive on `shadow` claimed a stamp that has not arrived.
+  bool has_claims(const Shadow& shadow) {
+    const StampLock::Hold hold(lock_);
+    return !shadow.claims.empty();
+  }
+  std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) const;
+
+  StampLock& lock_;
+  // MPICH allows a few thousand context ids; each user communicator here takes two.
+  HandleTable<Shadow*, 2048> table_;
+  // The same shadows, for lookups by id (every stamp is filed by its communicator's id).
+  std::vector<Shadow*> shadows_;
+  const Shadow* last_found_ = nullptr; // most stamps come on the communicator of the one before
+  // Shadows of communicators the user freed, while requests may still refer to them.
+  std::vector<Shadow*> retired_;
+  std::atomic_flag retired_lock_ = ATOMIC_FLAG_INIT; // threads may free communicators at once
+  // Every member has given ids below its own counter to its other communicators.
+  std::uint64_t next_id_ = 1;
 };
 
 } // namespace vcmon::runtime::mpi

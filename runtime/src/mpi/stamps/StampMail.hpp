@@ -8,8 +8,8 @@
 //
 // An instance is one process's mail over rings and a message path it is given, so several can
 // talk in one process (tests/mpi/StampMailTest.cpp). The layer's one instance, over the node's
-// shared memory and the private world, is made at MPI_Init (open, ProcessStampMail.cpp) and
-// reached through process().
+// shared memory and the private world, is a ProcessStampMail's, made at MPI_Init and held by the
+// process's LayerContext, and used through the process's StampProtocol.
 //
 // Addresses are ranks in MPI_COMM_WORLD. Callers serialise posting and collecting
 // (StampProtocol holds its CallerLock).
@@ -43,15 +43,6 @@ public:
   StampMail(int world_size, std::span<const PeerRings> rings, StampMessages& messages);
   StampMail(const StampMail&) = delete;
   StampMail& operator=(const StampMail&) = delete;
-
-  // At MPI_Init (collective over MPI_COMM_WORLD): makes the process's mail, with rings of
-  // `ring_slots` slots (rounded up to a power of two) from every rank of this node to every
-  // other (0: every stamp travels as a message).
-  static void open(std::uint32_t ring_slots);
-  // At MPI_Finalize (collective).
-  static void close();
-  // The process's mail, between open and close.
-  static StampMail& process() { return *process_; }
 
   // Sends `message` (its sequence is set here) to world rank `dest`.
   void post(int dest, StampMessage message);
@@ -138,8 +129,6 @@ private:
   std::vector<int> ring_sources_; // world ranks with a ring to this one
   StampMessages& messages_;
   unsigned idle_polls_ = 0;
-
-  static inline StampMail* process_ = nullptr; // open's, until close
 };
 
 } // namespace vcmon::runtime::mpi

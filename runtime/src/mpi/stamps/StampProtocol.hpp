@@ -18,12 +18,12 @@
 #pragma once
 
 #include "mpi/clock/Moment.hpp"
-#include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
 #include "mpi/stamps/SenderBounds.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampCounts.hpp"
+#include "mpi/stamps/StampLock.hpp"
 #include "mpi/stamps/StampMail.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
@@ -51,32 +51,27 @@ struct SyncReply {
 
 class StampProtocol {
 public:
-  // Holds the stamps' lock for a scope. Any thread may file stamps into any communicator's
-  // inbox (MPI_THREAD_MULTIPLE), so the layer reads an inbox only under it; re-entrant, so that
-  // a reader may call the functions below inside. Nothing unless several threads may be in MPI.
-  class Hold {
-  public:
-    Hold()
-        : lock_(CallerCounters::concurrent_callers() && !held_ ? &StampProtocol::lock_ : nullptr) {
-      if (lock_ != nullptr) {
-        while (lock_->test_and_set(std::memory_order_acquire)) {
-          sched_yield();
-        }
-        held_ = true;
-      }
-    }
-    ~Hold() {
-      if (lock_ != nullptr) {
-        held_ = false;
-        lock_->clear(std::memory_order_release);
-      }
-    }
-    Hold(const Hold&) = delete;
-    Hold& operator=(const Hold&) = delete;
+  // One process's protocol among `world_size` ranks, its stamps leaving and arriving by `mail`
+  // (which must outlive it). The layer's is its LayerContext's; a test makes one per rank.
+  StampProtocol(int world_size, StampMail& mail)
+      : mail_(mail), shadows_(lock_), counts_(world_size), bounds_(world_size) {}
+  StampProtocol(const StampProtocol&) = delete;
+  StampProtocol& operator=(const StampProtocol&) = delete;
 
-  private:
-    std::atomic_flag* lock_;
+  // Holds the stamps' lock for a scope (StampLock::Hold): the layer reads an inbox only under
+  // it. Re-entrant, so that a reader may call the functions below inside.
+  class Hold : public StampLock::Hold {
+  public:
+    explicit Hold(StampProtocol& stamps) : StampLock::Hold(stamps.lock_) {}
   };
+
+  // The process's shadows, by which stamps are filed.
+  ShadowCommunicators& shadows() { return shadows_; }
+  // Stamps sent to and received from each rank.
+  const StampCounts& counts() const { return counts_; }
+  // What is known of when each rank can send next.
+  SenderBounds& bounds() { return bounds_; }
+  const SenderBounds& bounds() const { return bounds_; }
 
   // Bytes of the message when PMPI will certainly accept the send's arguments, else nullopt:
   // a send that fails must not leave a stamp behind, and a bad rank or tag must reach the
@@ -111,27 +106,27 @@ public:
   // as a bound on its sends.
   // Counted before it leaves: the data follows the stamp as soon as it has left, and its
   // receiver waits for the data from the moment it sees the stamp.
-  static void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
-                         vclock::MessageStamp stamp) {
+  void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
+                  vclock::MessageStamp stamp) {
     stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     const int world_dest = shadow.world_rank_of(dest);
-    StampCounts::sent(world_dest);
-    const Hold hold;
-    StampMail::process().post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
+    counts_.sent(world_dest);
+    const Hold hold(*this);
+    mail_.post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }
 
   // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
   // any; first files what has arrived from `source`.
-  static std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
-    const Hold hold;
+  std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
+    const Hold hold(*this);
     collect(shadow, source);
     return take_filed(shadow, source, tag);
   }
 
   // The stamp from `source` (not MPI_ANY_SOURCE) matching `tag` that waits in the inbox, if
   // any, left there; first files what has arrived from `source`.
-  static std::optional<PendingStamp> peek(const Shadow& shadow, int source, int tag) {
-    const Hold hold;
+  std::optional<PendingStamp> peek(const Shadow& shadow, int source, int tag) {
+    const Hold hold(*this);
     collect(shadow, source);
     const std::optional<std::size_t> index = shadow.inbox.find(source, tag);
     return index ? std::optional<PendingStamp>(shadow.inbox[*index]) : std::nullopt;
@@ -140,8 +135,8 @@ public:
   // Takes `chosen` (a wildcard's decision, for a receive with `tag`) if it is still the first
   // stamp of its source matching `tag`: another thread receiving on the communicator may have
   // taken it since (the caller then decides again).
-  static bool take_if_first(const Shadow& shadow, const PendingStamp& chosen, int tag) {
-    const Hold hold;
+  bool take_if_first(const Shadow& shadow, const PendingStamp& chosen, int tag) {
+    const Hold hold(*this);
     const std::optional<std::size_t> index = shadow.inbox.find(chosen.source, tag);
     if (!index || shadow.inbox[*index].stamp != chosen.stamp) {
       return false;
@@ -152,21 +147,21 @@ public:
 
   // A stamp taken for a receive that then failed without consuming its message: again the
   // first of its source.
-  static void give_back(const Shadow& shadow, const PendingStamp& entry) {
-    const Hold hold;
+  void give_back(const Shadow& shadow, const PendingStamp& entry) {
+    const Hold hold(*this);
     file_first(shadow, entry);
   }
 
   // Whether the sender of the next message from `source` matching `tag` has sent it.
-  static bool present(const Shadow& shadow, int source, int tag) {
-    const Hold hold;
+  bool present(const Shadow& shadow, int source, int tag) {
+    const Hold hold(*this);
     collect(shadow, source);
     return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
   }
 
   // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
   // before the data, or right after a buffered send's data).
-  static vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
+  vclock::MessageStamp take(const Shadow& shadow, int source, int tag) {
     std::optional<PendingStamp> taken;
     poll_until([&] { return (taken = try_take(shadow, source, tag)).has_value(); });
     return taken->stamp;
@@ -175,8 +170,8 @@ public:
   // Claims the stamp of a nonblocking receive from `source` (not MPI_ANY_SOURCE) with `tag`,
   // just posted: the first such stamp in the inbox, else the next to arrive that no receive
   // posted earlier claimed. `posted` must not move until finished.
-  static void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
-    const Hold hold;
+  void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
+    const Hold hold(*this);
     collect(shadow, source);
     if (const auto pulled = take_filed(shadow, source, tag)) {
       posted.entry = *pulled;
@@ -190,20 +185,14 @@ public:
 
   // Whether `posted` claimed a stamp (its receive is from a specific source and was posted
   // tracked); read under the lock, which a thread filing the stamp holds as it writes.
-  static bool claimed(const PostedStamp& posted) {
-    const Hold hold;
+  bool claimed(const PostedStamp& posted) {
+    const Hold hold(*this);
     return posted.state != PostedStamp::State::None;
   }
 
-  // Whether a receive on `shadow` claimed a stamp that has not arrived (the shadow must live).
-  static bool has_claims(const Shadow& shadow) {
-    const Hold hold;
-    return !shadow.claims.empty();
-  }
-
   // Whether the claimed stamp has arrived (a completion deciding by virtual time looks).
-  static bool arrived(const Shadow& shadow, PostedStamp& posted) {
-    const Hold hold;
+  bool arrived(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold(*this);
     if (posted.state == PostedStamp::State::Pending) {
       collect(shadow, posted.entry.source);
     }
@@ -211,7 +200,7 @@ public:
   }
 
   // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
-  static vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
+  vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
     poll_until([&] { return arrived(shadow, posted); });
     posted.state = PostedStamp::State::None;
     return posted.entry.stamp;
@@ -220,8 +209,8 @@ public:
   // Gives the claimed stamp up: the receive completed without taking data (cancelled, or it
   // failed). A stamp it held goes to the next receive that claims it, as MPI gives the
   // message to the next matching receive.
-  static void abandon(const Shadow& shadow, PostedStamp& posted) {
-    const Hold hold;
+  void abandon(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold(*this);
     if (posted.state == PostedStamp::State::Held) {
       file_first(shadow, posted.entry);
     }
@@ -230,17 +219,16 @@ public:
 
   // Lets the claimed stamp go with a request the program freed while active: its receive
   // completes unseen, like the data's.
-  static void release(const Shadow& shadow, PostedStamp& posted) {
-    const Hold hold;
+  void release(const Shadow& shadow, PostedStamp& posted) {
+    const Hold hold(*this);
     unclaim(shadow, posted);
   }
 
   // Files every stamp that has arrived, from anyone (wildcard decisions).
-  static void drain() {
-    const Hold hold;
+  void drain() {
+    const Hold hold(*this);
     adopt_orphans();
-    StampMail::process().collect_all(
-        [](int sender, const StampMessage& message) { file(sender, message); });
+    mail_.collect_all([this](int sender, const StampMessage& message) { file(sender, message); });
   }
 
   // Per world rank below `counts.size()`, the stamps from it that wait in an inbox, claimed by
@@ -248,10 +236,10 @@ public:
   // unclaimed (and has all of them) is held by a receive MPI will match: it ends without the
   // receiver doing more than driving MPI's progress. (Orphans, of communicators the receiver
   // has yet to make, are not counted: a proof that leans on this only ever holds back.)
-  static void count_unclaimed(std::span<std::uint64_t> counts) {
-    const Hold hold;
+  void count_unclaimed(std::span<std::uint64_t> counts) {
+    const Hold hold(*this);
     std::fill(counts.begin(), counts.end(), 0);
-    ShadowCommunicators::for_each([&](const Shadow& shadow) {
+    shadows_.for_each([&](const Shadow& shadow) {
       for (std::size_t i = 0; i < shadow.inbox.size(); ++i) {
         const int rank = shadow.world_rank_of(shadow.inbox[i].source);
         if (rank >= 0 && static_cast<std::size_t>(rank) < counts.size()) {
@@ -302,35 +290,34 @@ private:
   }
 
   // Files what has arrived from peer `source` of `shadow`.
-  static void collect(const Shadow& shadow, int source) {
+  void collect(const Shadow& shadow, int source) {
     adopt_orphans();
-    StampMail::process().collect(
-        shadow.world_rank_of(source),
-        [](int sender, const StampMessage& message) { file(sender, message); });
+    mail_.collect(shadow.world_rank_of(source),
+                  [this](int sender, const StampMessage& message) { file(sender, message); });
   }
 
   // A stamp from world rank `sender` taken out of its transport: its send time bounds the
   // sender's sends from below, and it is counted whatever becomes of it (a null message from
   // `sender` holds once every stamp sent before it has arrived).
-  static void file(int sender, const StampMessage& message) {
-    StampCounts::received(sender);
-    SenderBounds::raise(sender, message.stamp.send_vt_ns);
+  void file(int sender, const StampMessage& message) {
+    counts_.received(sender);
+    bounds_.raise(sender, message.stamp.send_vt_ns);
     place(message);
   }
 
   // The stamp goes to its communicator; one whose communicator this process has yet to create
   // waits (orphans), one of a communicator it freed is dropped.
-  static void place(const StampMessage& message) {
-    const Shadow* shadow = ShadowCommunicators::find_by_id(message.communicator);
+  void place(const StampMessage& message) {
+    const Shadow* shadow = shadows_.find_by_id(message.communicator);
     if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
       deliver(*shadow, {message.source, message.tag, message.stamp});
-    } else if (ShadowCommunicators::future_id(message.communicator)) {
+    } else if (shadows_.future_id(message.communicator)) {
       orphans_.push_back(message);
     }
   }
 
   // Files the orphans again: their communicators may exist by now.
-  static void adopt_orphans() {
+  void adopt_orphans() {
     if (orphans_.empty()) {
       return;
     }
@@ -368,10 +355,14 @@ private:
     return false;
   }
 
-  static inline std::vector<StampMessage> orphans_;
-  // Filing, the inbox and the claims, while several threads may be in MPI (Hold).
-  static inline std::atomic_flag lock_;
-  static inline thread_local bool held_ = false;
+  StampMail& mail_;
+  // Filing, the inboxes and the claims, while several threads may be in MPI (Hold).
+  StampLock lock_;
+  ShadowCommunicators shadows_;
+  StampCounts counts_;
+  SenderBounds bounds_;
+  // Stamps of communicators this process has yet to make.
+  std::vector<StampMessage> orphans_;
 };
 
 } // namespace vcmon::runtime::mpi

@@ -15,6 +15,7 @@
 #include "mpi/control/NullAnnouncer.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/DecisionAttempts.hpp"
 
 #include "core/Monitor.hpp"
@@ -29,7 +30,8 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) SafeDecision {
 public:
-  SafeDecision(Monitor& monitor, const Shadow& shadow) : monitor_(monitor), shadow_(shadow) {}
+  SafeDecision(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow)
+      : monitor_(monitor), stamps_(stamps), shadow_(shadow) {}
 
   // Candidates and senders name world ranks; `sight` was read with them, under one hold.
   // `waiting`: the decider's own wait, for state requests. `horizon`: Test-style calls report
@@ -55,6 +57,7 @@ private:
               const BlockedCall& waiting);
 
   Monitor& monitor_;
+  StampProtocol& stamps_;
   const Shadow& shadow_;
   DecisionAttempts attempts_;
   bool broke_cycle_ = false;

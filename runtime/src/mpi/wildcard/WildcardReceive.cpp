@@ -8,10 +8,11 @@
 
 namespace vcmon::runtime::mpi {
 
-WildcardReceive::WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
-                                 std::uint64_t post_vt)
-    : monitor_(monitor), shadow_(shadow), tag_(tag),
-      wait_(place, post_vt, shadow, MPI_ANY_SOURCE, tag), decision_(monitor, shadow) {}
+WildcardReceive::WildcardReceive(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+                                 int tag, WaitPlace place, std::uint64_t post_vt)
+    : monitor_(monitor), stamps_(stamps), shadow_(shadow), tag_(tag),
+      wait_(stamps, place, post_vt, shadow, MPI_ANY_SOURCE, tag),
+      decision_(monitor, stamps, shadow) {}
 
 std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
                                                      bool may_ask) {
@@ -26,8 +27,8 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
   senders.clear();
   seen_source.assign(static_cast<std::size_t>(shadow_.peers), 0);
   {
-    const StampProtocol::Hold hold;
-    StampProtocol::drain();
+    const StampProtocol::Hold hold(stamps_);
+    stamps_.drain();
     const StampInbox& inbox = shadow_.inbox;
     for (std::size_t i = 0; i < inbox.size(); ++i) {
       const PendingStamp& entry = inbox[i];
@@ -41,7 +42,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
     }
     // Bounds and counts as the candidates were read: a stamp filed after them must not speak
     // for a sender whose earlier message is not among them.
-    sight.read(monitor_.world_size());
+    sight.read(stamps_.counts(), stamps_.bounds(), monitor_.world_size());
   }
   for (int peer = 0; peer < shadow_.peers; ++peer) {
     if (peer != shadow_.self && !seen_source[static_cast<std::size_t>(peer)]) {

@@ -18,8 +18,8 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) WildcardReceive {
 public:
-  WildcardReceive(Monitor& monitor, const Shadow& shadow, int tag, WaitPlace place,
-                  std::uint64_t post_vt);
+  WildcardReceive(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow, int tag,
+                  WaitPlace place, std::uint64_t post_vt);
 
   // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,
   // `may_ask`: see SafeDecision::decide.
@@ -35,6 +35,7 @@ public:
 
 private:
   Monitor& monitor_;
+  StampProtocol& stamps_;
   const Shadow& shadow_;
   int tag_;
   PeerWait wait_;

@@ -19,6 +19,7 @@
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 
 #include <mpi.h>
 
@@ -43,7 +44,8 @@ public:
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
     }
@@ -52,7 +54,7 @@ public:
     Moment entry;
     CollectiveEntry reduced;
     {
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, *stamps);
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
@@ -66,7 +68,7 @@ public:
     PMPI_Iallreduce(mine.words(), reduced.words(), 1, CollectiveEntry::datatype(),
                     CollectiveEntry::reduction(), shadow->duplicate, &reduction);
     const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
-    WaitPolicy::wait_until(*monitor, wait, [&] {
+    WaitPolicy::wait_until(*monitor, *stamps, wait, [&] {
       int done = 0;
       PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
       return done != 0;
@@ -83,7 +85,7 @@ public:
     }
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(*monitor, end_ns, update);
+    LayerWork work(*monitor, *stamps, end_ns, update);
     const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
     monitor->record_com(site, tables::ComRecord::kCollective, own,
                         elapsed(entry.vt, reduced.latest_vt()), block_bytes);
@@ -95,7 +97,8 @@ public:
   static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                          MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
     }
@@ -104,7 +107,7 @@ public:
     tracked.shadow = shadow;
     tracked.sequence = shadow->collectives_entered++;
     {
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, *stamps);
       tracked.site = monitor->comm_site(index_of(function));
       tracked.post = Moment::now(monitor->clock());
       tracked.layer = &LayerRequests::post_collective_entry(
@@ -112,7 +115,7 @@ public:
           CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));
     }
     const int rc = pmpi();
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     if (rc != MPI_SUCCESS || request_table().insert(*request, tracked) == nullptr) {
       LayerRequests::withdraw(*tracked.layer);
     }
@@ -126,12 +129,13 @@ public:
   static int persistent(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                         MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     const int rc = pmpi();
     if (shadow == nullptr || rc != MPI_SUCCESS) {
       return rc;
     }
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::PersistentCollective;
     tracked.shadow = shadow;

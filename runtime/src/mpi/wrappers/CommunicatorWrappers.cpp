@@ -16,6 +16,7 @@
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 
 #include <mpi.h>
@@ -28,7 +29,8 @@ namespace {
 // answer the control channel, and a wildcard decider waiting for its answer would never join.
 void enter_collectively(MPI_Comm parent) {
   Monitor* monitor = Layer::monitor();
-  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(parent) : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(parent) : nullptr;
   if (shadow == nullptr) {
     return;
   }
@@ -37,7 +39,7 @@ void enter_collectively(MPI_Comm parent) {
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
                             Moment::now(monitor->clock()).vt, *shadow,
                             shadow->collectives_entered++, barrier);
-  WaitPolicy::wait_until(*monitor, wait, [&] {
+  WaitPolicy::wait_until(*monitor, *stamps, wait, [&] {
     int done = 0;
     PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
     return done != 0;
@@ -54,13 +56,14 @@ std::uint64_t entry_rt(Monitor* monitor) {
 template <typename Call>
 int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, function);
   enter_collectively(parent);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
-    LayerWork work(*monitor);
-    ShadowCommunicators::attach(*newcomm, *newcomm);
+    LayerWork work(*monitor, *stamps);
+    stamps->shadows().attach(*newcomm, *newcomm);
   }
   return rc;
 }
@@ -68,14 +71,15 @@ int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi)
 template <typename Call>
 int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, function);
   enter_collectively(comm);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
-  const Shadow* parent = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+  const Shadow* parent = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
   if (rc == MPI_SUCCESS && parent != nullptr) {
-    LayerWork work(*monitor);
-    ShadowCommunicators::attach(*newcomm, parent->duplicate);
+    LayerWork work(*monitor, *stamps);
+    stamps->shadows().attach(*newcomm, parent->duplicate);
   }
   return rc;
 }
@@ -83,12 +87,13 @@ int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmp
 template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&& pmpi) {
   const MPI_Comm handle = *comm;
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, function);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
-    LayerWork work(*monitor);
-    ShadowCommunicators::release(handle, [](const Shadow& shadow) {
+    LayerWork work(*monitor, *stamps);
+    stamps->shadows().release(handle, [](const Shadow& shadow) {
       return request_table().any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
              ProbedMessages::refers_to(shadow) || DeferredReceives::refers_to(shadow);

@@ -10,6 +10,7 @@
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 
 #include <mpi.h>
 
@@ -19,16 +20,17 @@ namespace {
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
-int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
-              RequestsWait::Needs needs, Call&& pmpi, const Moment* call = nullptr) {
+int wait_then(Monitor* monitor, StampProtocol* stamps, MpiFunction function,
+              std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
+              const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
   const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-  const RequestsWait wait({index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
-                          requests, needs);
+  const RequestsWait wait(*stamps, {index_of(function), monitor->comm_site(index_of(function))},
+                          entry.vt, requests, needs);
   return WaitPolicy::block(
-      *monitor, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+      *monitor, *stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -36,27 +38,28 @@ int wait_then(Monitor* monitor, MpiFunction function, std::span<const MPI_Reques
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
 // `call`: the call's entry, if the caller has read it.
 template <typename Call>
-int run_completion(Monitor* monitor, MpiFunction function, std::span<const MPI_Request> requests,
-                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
+int run_completion(Monitor* monitor, StampProtocol* stamps, MpiFunction function,
+                   std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
+                   const Moment* call, Call&& pmpi) {
   if (blocking) {
-    return wait_then(monitor, function, requests, needs, pmpi, call);
+    return wait_then(monitor, stamps, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
     ControlChannel::serve_if_due(entry);
     if (DeferredReceives::any()) {
-      LayerWork work(*monitor);
-      DeferredReceives::progress(*monitor, entry.vt, true);
+      LayerWork work(*monitor, *stamps);
+      DeferredReceives::progress(*monitor, *stamps, entry.vt, true);
     }
   }
   return pmpi();
 }
 
 // Reports a deferred receive's request the call completed (DeferredReceives).
-void deferred_completed(Monitor& monitor, MpiFunction function, MPI_Request handle,
-                        const Moment& call, std::uint64_t end_ns) {
-  CompletionCharge charge(monitor, function, call, end_ns);
-  DeferredReceives::completed(monitor, handle, call, monitor.clock().real_at(end_ns),
+void deferred_completed(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                        MPI_Request handle, const Moment& call, std::uint64_t end_ns) {
+  CompletionCharge charge(monitor, stamps, function, call, end_ns);
+  DeferredReceives::completed(monitor, stamps, handle, call, monitor.clock().real_at(end_ns),
                               charge.update());
 }
 
@@ -65,12 +68,13 @@ template <typename Call>
 int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status, const int* done,
                  bool blocking, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, function, {request, 1}, RequestsWait::Needs::All, blocking, call,
-                          [&] {
+    return run_completion(monitor, stamps, function, {request, 1}, RequestsWait::Needs::All,
+                          blocking, call, [&] {
                             request_table().hide_while_completing(tracked);
                             const int rc = pmpi(st);
                             request_table().show_if_alive(*request, tracked);
@@ -85,7 +89,8 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     const Moment call = Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
-      deferred_completed(*monitor, function, handle, call, monitor->clock().source().now_ns());
+      deferred_completed(*monitor, *stamps, function, handle, call,
+                         monitor->clock().source().now_ns());
     } else {
       record_call_time(*monitor, function, call.vt);
     }
@@ -100,9 +105,9 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     return rc;
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
-  CompletionCharge charge(*monitor, function, call, end_ns);
-  RequestCompletion::completed(*monitor, *tracked, *st, rc, call, monitor->clock().real_at(end_ns),
-                               charge.update());
+  CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
+  RequestCompletion::completed(*monitor, *stamps, *tracked, *st, rc, call,
+                               monitor->clock().real_at(end_ns), charge.update());
   return rc;
 }
 
@@ -114,10 +119,11 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
                   bool blocking, RequestsWait::Needs needs, Call&& pmpi,
                   EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, function, all, needs, blocking, call, [&] {
+    return run_completion(monitor, stamps, function, all, needs, blocking, call, [&] {
       batch.hide_while_completing();
       const int rc = pmpi(st);
       batch.show_if_alive(requests);
@@ -133,16 +139,17 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   const int rc = run(st, &call);
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
-  CompletionCharge charge(*monitor, function, call, end_ns);
+  CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
   ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, const MPI_Status& status) {
     if (batch.deferred(index)) {
-      DeferredReceives::completed(*monitor, batch.handle(index), call, end_rt, update);
+      DeferredReceives::completed(*monitor, *stamps, batch.handle(index), call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
       if (error != MPI_ERR_PENDING) {
-        RequestCompletion::completed(*monitor, *tracked, status, error, call, end_rt, update);
+        RequestCompletion::completed(*monitor, *stamps, *tracked, status, error, call, end_rt,
+                                     update);
       }
     }
   });
@@ -187,7 +194,8 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
                  MPI_Status* status, Call&& pmpi) {
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, function, {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
+            *monitor, process_stamps(), function, {requests, static_cast<std::size_t>(count)},
+            index, flag, status)) {
       return *rc;
     }
   }
@@ -204,8 +212,8 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     int flag = 0;
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, function, {requests, static_cast<std::size_t>(incount)}, &index,
-            blocking ? nullptr : &flag, status)) {
+            *monitor, process_stamps(), function, {requests, static_cast<std::size_t>(incount)},
+            &index, blocking ? nullptr : &flag, status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
       return *rc;
@@ -271,25 +279,27 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Start(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, MpiFunction::Start);
   TrackedRequest* tracked = monitor != nullptr ? request_table().find(*request) : nullptr;
   if (tracked == nullptr) {
     return PMPI_Start(request);
   }
   {
-    LayerWork work(*monitor);
-    RequestCompletion::starting(*monitor, *tracked);
+    LayerWork work(*monitor, *stamps);
+    RequestCompletion::starting(*monitor, *stamps, *tracked);
   }
   const int rc = PMPI_Start(request);
   if (rc != MPI_SUCCESS) {
-    LayerWork work(*monitor);
-    RequestCompletion::start_failed(*tracked);
+    LayerWork work(*monitor, *stamps);
+    RequestCompletion::start_failed(*stamps, *tracked);
   }
   return rc;
 }
 
 extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 ||
@@ -297,19 +307,19 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
     return PMPI_Startall(count, requests);
   }
   {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::starting(*monitor, *tracked);
+        RequestCompletion::starting(*monitor, *stamps, *tracked);
       }
     }
   }
   const int rc = PMPI_Startall(count, requests);
   if (rc != MPI_SUCCESS) {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::start_failed(*tracked);
+        RequestCompletion::start_failed(*stamps, *tracked);
       }
     }
   }
@@ -318,19 +328,21 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
 
 extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, MpiFunction::Request_get_status);
   if (monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
-    LayerWork work(*monitor);
-    DeferredReceives::progress(*monitor, Moment::now(monitor->clock()).vt, true);
+    LayerWork work(*monitor, *stamps);
+    DeferredReceives::progress(*monitor, *stamps, Moment::now(monitor->clock()).vt, true);
   }
   return PMPI_Request_get_status(request, flag, status);
 }
 
 extern "C" int MPI_Cancel(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, MpiFunction::Cancel);
   if (monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     DeferredReceives::cancel(*request);
   }
   return PMPI_Cancel(request);
@@ -338,17 +350,18 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
 
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
   if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
-    LayerWork work(*monitor);
-    DeferredReceives::free(*monitor, handle);
+    LayerWork work(*monitor, *stamps);
+    DeferredReceives::free(*monitor, *stamps, handle);
     return PMPI_Request_free(request);
   }
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
   if (tracked != nullptr && tracked->kind == TrackedRequest::Kind::Receive) {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     RequestCompletion::orphan(handle);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -357,8 +370,8 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   const int rc = PMPI_Request_free(request);
   request_table().show_if_alive(*request, tracked);
   if (tracked != nullptr && rc == MPI_SUCCESS) {
-    LayerWork work(*monitor);
-    RequestCompletion::freed(*tracked);
+    LayerWork work(*monitor, *stamps);
+    RequestCompletion::freed(*stamps, *tracked);
   }
   return rc;
 }

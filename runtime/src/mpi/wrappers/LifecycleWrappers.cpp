@@ -20,8 +20,8 @@
 #include "mpi/requests/LayerRequests.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
-#include "mpi/stamps/StampMail.hpp"
 #include "mpi/wildcard/WildcardTrace.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 
 #include "core/Log.hpp"
 #include "core/Monitor.hpp"
@@ -93,13 +93,13 @@ void start_layer(std::uint64_t called_vt) {
     CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
     clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
     PrivateWorld::open();
-    ControlChannel::open(monitor);
+    LayerContext::open(monitor);
+    ControlChannel::open(monitor, process_stamps());
     WaitingWork::install(&DeferredReceives::progress_waiting);
     CollectiveEntry::open();
-    StampMail::open(monitor.config().stamp_ring_slots);
     WildcardTrace::open(monitor);
-    ShadowCommunicators::attach_predefined();
-    const Shadow& world = *ShadowCommunicators::find(MPI_COMM_WORLD);
+    process_stamps().shadows().attach_predefined();
+    const Shadow& world = *process_stamps().shadows().find(MPI_COMM_WORLD);
     // Rank r's clock minus rank 0's. The common time base starts at the earliest rank's start
     // (a rank that started before rank 0 would see its main entered at a negative time): each
     // rank says how far its own start lies before rank 0's, and the furthest sets the base.
@@ -158,7 +158,7 @@ extern "C" int MPI_Finalize() {
       DeferredReceives::post_all_undecided();
       latest_vt = ControlChannel::finish(*monitor, entry_vt);
       Layer::deactivate();
-      RequestCompletion::poll_orphans(*monitor);
+      RequestCompletion::poll_orphans(*monitor, process_stamps());
       RequestCompletion::free_orphans();
       LayerRequests::finish_all(*monitor);
       CollectiveEntry::close();
@@ -171,7 +171,7 @@ extern "C" int MPI_Finalize() {
       log_line(LogLevel::Debug, "rank %d: shutdown before PMPI_Finalize took %.1f ms",
                monitor->world_rank(), elapsed_ms(clock, entry_ns));
     }
-    StampMail::close();
+    LayerContext::close();
   }
   return PMPI_Finalize();
 }

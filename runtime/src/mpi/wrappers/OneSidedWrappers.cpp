@@ -11,6 +11,7 @@
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerWork.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 
 #include <mpi.h>
 
@@ -19,12 +20,13 @@ namespace {
 
 template <typename Call> int unpolled(Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   if (monitor == nullptr) {
     return pmpi();
   }
   Moment entry;
   {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     entry = Moment::now(monitor->clock());
     ControlChannel::serve_if_due(entry);
   }

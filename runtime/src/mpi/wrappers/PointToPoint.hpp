@@ -19,6 +19,7 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/WildcardReceive.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 
 #include <mpi.h>
@@ -49,10 +50,10 @@ public:
   // The send to stamp, unless it goes nowhere (MPI_PROC_NULL), on an unmonitored
   // communicator, or with arguments PMPI will reject. No side effects.
   template <typename Count>
-  static std::optional<StampedSend> addressed(Monitor& monitor, MpiFunction function,
-                                              const MessageArguments<Count>& message,
-                                              const Moment& start) {
-    const Shadow* shadow = ShadowCommunicators::find(message.comm);
+  static std::optional<StampedSend>
+  addressed(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+            const MessageArguments<Count>& message, const Moment& start) {
+    const Shadow* shadow = stamps.shadows().find(message.comm);
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return std::nullopt;
     }
@@ -66,24 +67,24 @@ public:
   }
 
   // Sends the stamp of `send` (a synchronous one first posts the receive of its reply).
-  static void post_stamp(Monitor& monitor, StampedSend& send, int tag, SendMode mode) {
+  static void post_stamp(Monitor& monitor, StampProtocol& stamps, StampedSend& send, int tag,
+                         SendMode mode) {
     const bool synchronous = mode == SendMode::Synchronous;
     if (synchronous) {
       send.reply =
           &LayerRequests::post_sync_reply(*send.shadow, send.dest, tag, send.site, send.bytes);
     }
-    StampProtocol::send_stamp(
-        monitor.clock(), *send.shadow, send.dest, tag,
-        {send.start.vt, send.start.rt, send.bytes, synchronous ? kSynchronous : 0});
+    stamps.send_stamp(monitor.clock(), *send.shadow, send.dest, tag,
+                      {send.start.vt, send.start.rt, send.bytes, synchronous ? kSynchronous : 0});
   }
 
   template <typename Count>
-  static std::optional<StampedSend> stamp(Monitor& monitor, MpiFunction function,
-                                          const MessageArguments<Count>& message, SendMode mode,
-                                          const Moment& start) {
-    std::optional<StampedSend> send = addressed(monitor, function, message, start);
+  static std::optional<StampedSend>
+  stamp(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+        const MessageArguments<Count>& message, SendMode mode, const Moment& start) {
+    std::optional<StampedSend> send = addressed(monitor, stamps, function, message, start);
     if (send) {
-      post_stamp(monitor, *send, message.tag, mode);
+      post_stamp(monitor, stamps, *send, message.tag, mode);
     }
     return send;
   }
@@ -126,21 +127,22 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    SendEntry entry = enter_send(*monitor, function, mode, message);
+    StampProtocol& stamps = process_stamps();
+    SendEntry entry = enter_send(*monitor, stamps, function, mode, message);
     std::optional<StampedSend>& send = entry.send;
     // While receives are deferred, a send that may wait for its receiver must let them be
     // decided meanwhile: the receiver may wait for one of them to match its own send.
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
                                    DeferredReceives::any());
-    const int rc = may_wait ? wait_for_send(*monitor, *send, ipmpi)
+    const int rc = may_wait ? wait_for_send(*monitor, stamps, *send, ipmpi)
                    : send && send->bytes > kAlwaysEagerBytes
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
                        : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
-    LayerWork work(*monitor, end_ns, update);
-    if (stamp_after(*monitor, entry, message.tag, mode, rc)) {
+    LayerWork work(*monitor, stamps, end_ns, update);
+    if (stamp_after(*monitor, stamps, entry, message.tag, mode, rc)) {
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
@@ -163,16 +165,16 @@ public:
   };
 
   template <typename Count>
-  static SendEntry enter_send(Monitor& monitor, MpiFunction function, SendMode mode,
-                              const MessageArguments<Count>& message) {
+  static SendEntry enter_send(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                              SendMode mode, const MessageArguments<Count>& message) {
     const std::uint64_t start_ns = monitor.clock().source().now_ns();
     SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
-    entry.send = addressed(monitor, function, message, entry.start);
+    entry.send = addressed(monitor, stamps, function, message, entry.start);
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
-      LayerWork work(monitor, start_ns);
+      LayerWork work(monitor, stamps, start_ns);
       ControlChannel::serve_if_due(entry.start);
-      post_stamp(monitor, *entry.send, message.tag, mode);
+      post_stamp(monitor, stamps, *entry.send, message.tag, mode);
     }
     return entry;
   }
@@ -180,7 +182,8 @@ public:
   // In the layer's work after a send's PMPI call returned `rc`: the stamp, if it follows the
   // data, and only if the send succeeded (a failed one leaves no stamp). True when the send
   // has its stamp.
-  static bool stamp_after(Monitor& monitor, SendEntry& entry, int tag, SendMode mode, int rc) {
+  static bool stamp_after(Monitor& monitor, StampProtocol& stamps, SendEntry& entry, int tag,
+                          SendMode mode, int rc) {
     if (entry.stamped) {
       return true;
     }
@@ -188,21 +191,22 @@ public:
     if (!entry.send || rc != MPI_SUCCESS) {
       return false;
     }
-    post_stamp(monitor, *entry.send, tag, mode);
+    post_stamp(monitor, stamps, *entry.send, tag, mode);
     return true;
   }
 
   template <typename NonblockingCall>
-  static int wait_for_send(Monitor& monitor, const StampedSend& send, NonblockingCall&& ipmpi) {
+  static int wait_for_send(Monitor& monitor, StampProtocol& stamps, const StampedSend& send,
+                           NonblockingCall&& ipmpi) {
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = ipmpi(&request);
     if (rc != MPI_SUCCESS) {
       return rc;
     }
-    const PeerWait wait({index_of(send.function), send.site}, send.start.vt, *send.shadow,
+    const PeerWait wait(stamps, {index_of(send.function), send.site}, send.start.vt, *send.shadow,
                         send.dest, &request);
     return WaitPolicy::block(
-        monitor, wait,
+        monitor, stamps, wait,
         [&] {
           int done = 0;
           PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
@@ -218,12 +222,13 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    SendEntry entry = enter_send(*monitor, function, mode, message);
+    StampProtocol& stamps = process_stamps();
+    SendEntry entry = enter_send(*monitor, stamps, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment returned = Moment::at(monitor->clock(), end_ns);
-    LayerWork work(*monitor, end_ns);
-    if (stamp_after(*monitor, entry, message.tag, mode, rc)) {
+    LayerWork work(*monitor, stamps, end_ns);
+    if (stamp_after(*monitor, stamps, entry, message.tag, mode, rc)) {
       track_send(*monitor, *entry.send, rc, *request, elapsed(entry.start.vt, returned.vt));
     }
     return rc;
@@ -267,8 +272,9 @@ public:
     if (monitor == nullptr || rc != MPI_SUCCESS) {
       return rc;
     }
-    LayerWork work(*monitor);
-    const Shadow* shadow = ShadowCommunicators::find(message.comm);
+    StampProtocol& stamps = process_stamps();
+    LayerWork work(*monitor, stamps);
+    const Shadow* shadow = stamps.shadows().find(message.comm);
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return rc;
     }
@@ -308,18 +314,18 @@ public:
   // polls: a sender's send time is only as exact as the clock offsets between ranks (docs/pmpi.md),
   // and a long wait must not become transfer by an offset's error. For a quick one, the error is
   // bounded by the few microseconds it waited, and a clock read saved.
-  static PendingStamp await_stamp(Monitor& monitor, MpiFunction function, const ReceivePost& posted,
-                                  int source, int tag, bool take,
+  static PendingStamp await_stamp(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                                  const ReceivePost& posted, int source, int tag, bool take,
                                   std::uint64_t* transfer_from_rt = nullptr) {
     const Shadow& shadow = posted.shadow;
     const Moment& post = posted.post;
     const WaitPlace place{index_of(function), posted.site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
-      WildcardReceive wildcard(monitor, shadow, tag, place, post.vt);
-      WaitPolicy::wait_until(monitor, wildcard.wait(), [&] {
+      WildcardReceive wildcard(monitor, stamps, shadow, tag, place, post.vt);
+      WaitPolicy::wait_until(monitor, stamps, wildcard.wait(), [&] {
         const std::optional<PendingStamp> chosen = wildcard.attempt(std::nullopt);
-        if (!chosen || (take && !StampProtocol::take_if_first(shadow, *chosen, tag))) {
+        if (!chosen || (take && !stamps.take_if_first(shadow, *chosen, tag))) {
           return false;
         }
         stamp = *chosen;
@@ -331,17 +337,17 @@ public:
       }
       return stamp;
     }
-    PeerWait wait(place, post.vt, shadow, source, tag);
+    PeerWait wait(stamps, place, post.vt, shadow, source, tag);
     if (!take) {
       // A probe: the stamp stays for the receive; the probe's record needs its times.
-      WaitPolicy::wait_until(monitor, wait,
-                             [&] { return StampProtocol::present(shadow, source, tag); });
-      if (const std::optional<PendingStamp> seen = StampProtocol::peek(shadow, source, tag)) {
+      WaitPolicy::wait_until(monitor, stamps, wait,
+                             [&] { return stamps.present(shadow, source, tag); });
+      if (const std::optional<PendingStamp> seen = stamps.peek(shadow, source, tag)) {
         stamp = *seen;
       }
     } else {
-      const bool waited = WaitPolicy::wait_until(monitor, wait, [&] {
-        const auto arrived = StampProtocol::try_take(shadow, source, tag);
+      const bool waited = WaitPolicy::wait_until(monitor, stamps, wait, [&] {
+        const auto arrived = stamps.try_take(shadow, source, tag);
         if (arrived) {
           stamp = *arrived;
         }
@@ -360,57 +366,59 @@ public:
   static int recv(MpiFunction function, const MessageArguments<Count>& message, MPI_Status* status,
                   Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(message.comm) : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = process != nullptr ? process->shadows().find(message.comm) : nullptr;
     if (shadow == nullptr || message.peer == MPI_PROC_NULL || !awaits_stamp(*shadow, message)) {
       return pmpi(message.peer, status);
     }
+    StampProtocol& stamps = *process;
     DeferredReceives::before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
     // re-derives the intrusion from the post time, and this work falls into it.
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
-    const bool moved = LayerWork::enter(*monitor);
+    const bool moved = LayerWork::enter(*monitor, stamps);
     const tables::SiteId site = monitor->comm_site(index_of(function));
     const Moment post =
         moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
     const ReceivePost posted{site, *shadow, post};
     Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp =
-        await_stamp(*monitor, function, posted, message.peer, message.tag, true, &call.rt);
+        await_stamp(*monitor, stamps, function, posted, message.peer, message.tag, true, &call.rt);
     // The data follows its stamp: find the record while it arrives.
     const ProbeCore::ComRecordRef record =
         monitor->com_record(site, shadow->world_rank_of(stamp.source));
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(stamp.source, st);
-    received(*monitor, posted, call, rc, *st, stamp, &record);
+    received(*monitor, stamps, posted, call, rc, *st, stamp, &record);
     return rc;
   }
 
   // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
   // message's, already taken; `record`: its com record, if already found.
-  static void received(Monitor& monitor, const ReceivePost& posted, const Moment& call, int rc,
-                       const MPI_Status& status, const PendingStamp& stamp,
-                       const ProbeCore::ComRecordRef* record = nullptr) {
+  static void received(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted,
+                       const Moment& call, int rc, const MPI_Status& status,
+                       const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(monitor, end_ns, update);
+    LayerWork work(monitor, stamps, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, posted, {call, monitor.clock().real_at(end_ns), rc, status}, update,
-                     &stamp.stamp, record);
+      Receipt::taken(monitor, stamps, posted, {call, monitor.clock().real_at(end_ns), rc, status},
+                     update, &stamp.stamp, record);
     } else {
-      StampProtocol::give_back(posted.shadow, stamp);
+      stamps.give_back(posted.shadow, stamp);
     }
   }
 
   // After a receive whose stamp is taken once it matched (Mrecv).
-  static void received(Monitor& monitor, const ReceivePost& posted, int rc,
+  static void received(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted, int rc,
                        const MPI_Status& status) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(monitor, end_ns, update);
+    LayerWork work(monitor, stamps, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, posted, {posted.post, monitor.clock().real_at(end_ns), rc, status},
-                     update);
+      Receipt::taken(monitor, stamps, posted,
+                     {posted.post, monitor.clock().real_at(end_ns), rc, status}, update);
     }
   }
 
@@ -420,17 +428,19 @@ public:
   static int irecv(MpiFunction function, void* buffer, const MessageArguments<Count>& message,
                    MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(message.comm) : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = process != nullptr ? process->shadows().find(message.comm) : nullptr;
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return pmpi();
     }
+    StampProtocol& stamps = *process;
     const Moment entry = Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     if (message.peer == MPI_ANY_SOURCE && awaits_stamp(*shadow, message)) {
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, stamps);
       const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
                                             message.tag, message.comm};
-      if (DeferredReceives::defer(*monitor, function, {site, *shadow, entry}, buffer, any,
+      if (DeferredReceives::defer(*monitor, stamps, function, {site, *shadow, entry}, buffer, any,
                                   request)) {
         return MPI_SUCCESS;
       }
@@ -440,8 +450,8 @@ public:
     if (rc == MPI_SUCCESS) {
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
       const Moment returned = Moment::at(monitor->clock(), end_ns);
-      LayerWork work(*monitor, end_ns);
-      track_receive({site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
+      LayerWork work(*monitor, stamps, end_ns);
+      track_receive(stamps, {site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
                     message.tag, *request);
     }
     return rc;
@@ -451,8 +461,8 @@ public:
   // call's own time). `claim`: the receive's stamp is claimed now (PostedStamp); not for a
   // matched probe's message, whose stamp the probe left first in line, nor for a wildcard
   // (decided later).
-  static void track_receive(const ReceivePost& posted, int source, int tag, MPI_Request request,
-                            bool claim = true) {
+  static void track_receive(StampProtocol& stamps, const ReceivePost& posted, int source, int tag,
+                            MPI_Request request, bool claim = true) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = posted.site;
@@ -463,7 +473,7 @@ public:
     tracked.own_ns = posted.own_ns;
     TrackedRequest* const inserted = request_table().insert(request, tracked);
     if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
-      StampProtocol::claim(posted.shadow, source, tag, inserted->stamp);
+      stamps.claim(posted.shadow, source, tag, inserted->stamp);
     }
   }
 
@@ -472,9 +482,11 @@ public:
                        MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const int rc = pmpi();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = process != nullptr ? process->shadows().find(comm) : nullptr;
     if (rc == MPI_SUCCESS && shadow != nullptr && source != MPI_PROC_NULL) {
-      LayerWork work(*monitor);
+      StampProtocol& stamps = *process;
+      LayerWork work(*monitor, stamps);
       TrackedRequest tracked;
       tracked.kind = TrackedRequest::Kind::PersistentReceive;
       tracked.site = monitor->comm_site(index_of(function));
@@ -500,17 +512,20 @@ public:
                       Isend&& isend, Recv&& recv) {
     Monitor* monitor = Layer::monitor();
     const int source = incoming.peer;
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(incoming.comm) : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = process != nullptr ? process->shadows().find(incoming.comm) : nullptr;
     if (shadow == nullptr || !awaits_stamp(*shadow, incoming)) {
       return pmpi(source, status);
     }
+    StampProtocol& stamps = *process;
     DeferredReceives::before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
     {
-      LayerWork work(*monitor);
-      send = stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
+      LayerWork work(*monitor, stamps);
+      send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
+                   Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
       post = Moment::now(monitor->clock());
     }
@@ -518,7 +533,7 @@ public:
     const auto send_done = [&](int rc) {
       if (send) {
         ClockUpdate unused;
-        LayerWork work(*monitor);
+        LayerWork work(*monitor, stamps);
         sent(*monitor, *send, rc, nullptr, unused);
       }
     };
@@ -534,13 +549,13 @@ public:
     PendingStamp arrived;
     Moment call = post;
     if (rc == MPI_SUCCESS) {
-      arrived = await_stamp(*monitor, function, posted, source, incoming.tag, true);
+      arrived = await_stamp(*monitor, stamps, function, posted, source, incoming.tag, true);
       call.rt = Moment::now(monitor->clock()).rt;
       rc = recv(arrived.source, st);
-      const PeerWait wait({index_of(function), site}, post.vt, *shadow, outgoing.peer,
+      const PeerWait wait(stamps, {index_of(function), site}, post.vt, *shadow, outgoing.peer,
                           &send_request);
       const int sent_rc = WaitPolicy::block(
-          *monitor, wait,
+          *monitor, stamps, wait,
           [&] {
             int done = 0;
             PMPI_Request_get_status(send_request, &done, MPI_STATUS_IGNORE);
@@ -550,7 +565,7 @@ public:
       rc = rc == MPI_SUCCESS ? sent_rc : rc;
     }
     send_done(rc);
-    received(*monitor, posted, call, rc, *st, arrived);
+    received(*monitor, stamps, posted, call, rc, *st, arrived);
     return rc;
   }
 
@@ -603,19 +618,21 @@ public:
                        const MessageArguments<Count>& outgoing, void* recvbuf,
                        const MessageArguments<Count>& incoming, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(incoming.comm) : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    const Shadow* shadow = process != nullptr ? process->shadows().find(incoming.comm) : nullptr;
     if (shadow == nullptr || !awaits_stamp(*shadow, incoming) || !sendable(*shadow, outgoing)) {
       return pmpi();
     }
+    StampProtocol& stamps = *process;
     if (incoming.peer == MPI_PROC_NULL) {
       std::optional<StampedSend> send;
       {
-        LayerWork work(*monitor);
-        send =
-            stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
+        LayerWork work(*monitor, stamps);
+        send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
+                     Moment::now(monitor->clock()));
       }
       const int rc = pmpi();
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, stamps);
       if (send) {
         ClockUpdate unused;
         sent(*monitor, *send, rc, nullptr, unused);
@@ -629,14 +646,15 @@ public:
     std::optional<StampedSend> send;
     Moment post;
     {
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, stamps);
       if (sendbuf == nullptr) {
         if (const int rc = packed(recvbuf, outgoing.count, outgoing.datatype, outgoing.comm, copy);
             rc != MPI_SUCCESS) {
           return rc;
         }
       }
-      send = stamp(*monitor, function, outgoing, SendMode::Standard, Moment::now(monitor->clock()));
+      send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
+                   Moment::now(monitor->clock()));
       post = Moment::now(monitor->clock());
     }
     MPI_Request send_request = MPI_REQUEST_NULL;
@@ -645,7 +663,7 @@ public:
                                       outgoing.peer, outgoing.tag, outgoing.comm, &send_request)
                        : PMPI_Isend_c(sendbuf, outgoing.count, outgoing.datatype, outgoing.peer,
                                       outgoing.tag, outgoing.comm, &send_request);
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, stamps);
     if (send) {
       ClockUpdate unused;
       sent(*monitor, *send, rc, nullptr, unused);
@@ -655,7 +673,7 @@ public:
     }
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
-    return DeferredReceives::pair(*monitor, function,
+    return DeferredReceives::pair(*monitor, stamps, function,
                                   {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
                                   receive, send_request, std::move(copy), request);
   }
@@ -667,6 +685,7 @@ public:
     if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
       return pmpi(status);
     }
+    StampProtocol& stamps = process_stamps();
     const ProbedMessage probe = ProbedMessages::take_matched(*message);
     if (probe.shadow == nullptr) {
       return pmpi(status);
@@ -676,7 +695,7 @@ public:
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(st);
-    received(*monitor, {site, *probe.shadow, entry}, rc, *st);
+    received(*monitor, stamps, {site, *probe.shadow, entry}, rc, *st);
     return rc;
   }
 
@@ -686,13 +705,14 @@ public:
     if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
       return pmpi();
     }
+    StampProtocol& stamps = process_stamps();
     const Moment entry = Moment::now(monitor->clock());
     const ProbedMessage probe = ProbedMessages::take_matched(*message);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
-      LayerWork work(*monitor);
-      track_receive({monitor->comm_site(index_of(function)), *probe.shadow, entry}, probe.source,
-                    probe.tag, *request, false);
+      LayerWork work(*monitor, stamps);
+      track_receive(stamps, {monitor->comm_site(index_of(function)), *probe.shadow, entry},
+                    probe.source, probe.tag, *request, false);
     }
     return rc;
   }

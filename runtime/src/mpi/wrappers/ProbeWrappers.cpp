@@ -16,6 +16,7 @@
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wildcard/WildcardReceive.hpp"
+#include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/PointToPoint.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 
@@ -30,11 +31,12 @@ namespace {
 // the waiting for the sender (synchronisation delay) and the rest (transmission), as a
 // receive's would, and the clock goes on from the message's arrival, where the unmonitored
 // probe would have returned. An Mprobe'd message is remembered for its Mrecv.
-void found(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Moment& probed,
-           const PendingStamp& stamp, const MPI_Status& status, MPI_Message* message) {
+void found(Monitor& monitor, StampProtocol& stamps, tables::SiteId site, const Shadow& shadow,
+           const Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
+           MPI_Message* message) {
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
-  LayerWork work(monitor, end_ns, update);
+  LayerWork work(monitor, stamps, end_ns, update);
   const Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
   const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
   const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
@@ -50,8 +52,8 @@ void found(Monitor& monitor, tables::SiteId site, const Shadow& shadow, const Mo
 // The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
 // PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
 // whose error must come from PMPI).
-const Shadow* monitored_probe(const Monitor* monitor, int source, int tag, MPI_Comm comm) {
-  const Shadow* shadow = monitor != nullptr ? ShadowCommunicators::find(comm) : nullptr;
+const Shadow* monitored_probe(StampProtocol* stamps, int source, int tag, MPI_Comm comm) {
+  const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
   if (shadow == nullptr || source == MPI_PROC_NULL ||
       !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
     return nullptr;
@@ -65,23 +67,24 @@ template <typename Call>
 int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
                    MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
   tables::SiteId site;
   {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     site = monitor->comm_site(index_of(function));
   }
-  const PendingStamp stamp =
-      PointToPoint::await_stamp(*monitor, function, {site, *shadow, probed}, source, tag, false);
+  const PendingStamp stamp = PointToPoint::await_stamp(*monitor, *stamps, function,
+                                                       {site, *shadow, probed}, source, tag, false);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
-    found(*monitor, site, *shadow, probed, stamp, *st, message);
+    found(*monitor, *stamps, site, *shadow, probed, stamp, *st, message);
   }
   return rc;
 }
@@ -95,11 +98,12 @@ struct Poll {
 };
 thread_local Poll poll{nullptr, 0, nullptr};
 
-WildcardReceive& polling_decision(Monitor& monitor, const Shadow& shadow, int tag,
-                                  MpiFunction function, tables::SiteId site, std::uint64_t vt) {
+WildcardReceive& polling_decision(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+                                  int tag, MpiFunction function, tables::SiteId site,
+                                  std::uint64_t vt) {
   if (poll.shadow != &shadow || poll.tag != tag || !poll.decision) {
     poll = {&shadow, tag,
-            std::make_unique<WildcardReceive>(monitor, shadow, tag,
+            std::make_unique<WildcardReceive>(monitor, stamps, shadow, tag,
                                               WaitPlace{index_of(function), site}, vt)};
   }
   return *poll.decision;
@@ -110,22 +114,24 @@ template <typename Call>
 int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status, MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  const Shadow* shadow = monitored_probe(monitor, source, tag, comm);
+  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
   const Moment probed = Moment::now(monitor->clock());
   std::optional<PendingStamp> ready;
   {
-    LayerWork work(*monitor);
+    LayerWork work(*monitor, *stamps);
     ControlChannel::serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
-      WildcardReceive& wildcard = polling_decision(
-          *monitor, *shadow, tag, function, monitor->comm_site(index_of(function)), probed.vt);
+      WildcardReceive& wildcard =
+          polling_decision(*monitor, *stamps, *shadow, tag, function,
+                           monitor->comm_site(index_of(function)), probed.vt);
       ready = wildcard.attempt(probed.vt);
     } else {
-      StampProtocol::drain();
-      ready = StampProtocol::peek(*shadow, source, tag);
+      stamps->drain();
+      ready = stamps->peek(*shadow, source, tag);
       if (ready && ready->stamp.send_vt_ns > probed.vt) {
         ready.reset();
       }
@@ -144,12 +150,13 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   const int rc = pmpi(ready->source, st);
   if (rc == MPI_SUCCESS && *flag) {
     if (source == MPI_ANY_SOURCE) {
-      LayerWork work(*monitor);
+      LayerWork work(*monitor, *stamps);
       // The next poll decides the next message afresh.
       poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
     }
-    found(*monitor, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st, message);
+    found(*monitor, *stamps, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st,
+          message);
   } else if (rc == MPI_SUCCESS) {
     record_call_time(*monitor, function, probed.vt);
   }

@@ -1,0 +1,41 @@
+// The PMPI layer's per-process state, as one object made at MPI_Init (MPI_Init_thread) and
+// destroyed at MPI_Finalize: the stamp transport over this node and the private world, and the
+// stamp protocol over it (its shadows, counts, bounds and lock). The wrappers reach it through
+// process_stamps() (one load of a process-global pointer) and pass what they reach explicitly to
+// everything below them, which takes it as a parameter and so can be made more than once in one
+// process (a test's ranks: tests/mpi/StampProtocolTest.cpp).
+#pragma once
+
+#include "mpi/stamps/ProcessStampMail.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include "core/Monitor.hpp"
+
+namespace vcmon::runtime::mpi {
+
+class __attribute__((visibility("hidden"))) LayerContext {
+public:
+  // At MPI_Init, after the private world (collective over MPI_COMM_WORLD).
+  static void open(Monitor& monitor);
+  // At MPI_Finalize, once the layer is inactive and nothing refers to it.
+  static void close();
+  // The process's context, from open to close.
+  static LayerContext& process() { return *process_; }
+
+  explicit LayerContext(Monitor& monitor);
+  LayerContext(const LayerContext&) = delete;
+  LayerContext& operator=(const LayerContext&) = delete;
+
+  ProcessStampMail mail;
+  StampProtocol stamps;
+
+private:
+  static LayerContext* process_;
+};
+
+// The process's stamp protocol, between MPI_Init and MPI_Finalize.
+inline StampProtocol& process_stamps() {
+  return LayerContext::process().stamps;
+}
+
+} // namespace vcmon::runtime::mpi

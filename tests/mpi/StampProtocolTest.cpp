@@ -1,0 +1,181 @@
+// The stamp protocol (StampProtocol) without MPI: two ranks' protocols in one process, each with
+// its own shadows, counts, bounds and lock, their stamps travelling by StampMail over an
+// in-process message path. Before the layer's state was one object per process, every
+// protocol was the process's, and two ranks could not be made side by side.
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include "mpi/stamps/StampMail.hpp"
+#include "mpi/stamps/StampMessages.hpp"
+
+#include "vcmon/vclock/ClockSource.hpp"
+#include "vcmon/vclock/VirtualClock.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <utility>
+#include <vector>
+
+using vcmon::runtime::mpi::CallerCounters;
+using vcmon::runtime::mpi::PendingStamp;
+using vcmon::runtime::mpi::PostedStamp;
+using vcmon::runtime::mpi::Shadow;
+using vcmon::runtime::mpi::StampMail;
+using vcmon::runtime::mpi::StampMessage;
+using vcmon::runtime::mpi::StampMessages;
+using vcmon::runtime::mpi::StampProtocol;
+using vcmon::vclock::ClockSource;
+using vcmon::vclock::MessageStamp;
+using vcmon::vclock::VirtualClock;
+
+namespace {
+
+constexpr int kRanks = 2;
+constexpr std::uint64_t kWorldId = 1;
+
+// Per destination, in send order; never waits.
+class QueueNetwork {
+public:
+  struct Queued {
+    int sender;
+    StampMessage message;
+  };
+  std::deque<Queued>& to(int rank) { return queues_[static_cast<std::size_t>(rank)]; }
+
+private:
+  std::deque<Queued> queues_[kRanks];
+};
+
+class QueueMessages final : public StampMessages {
+public:
+  QueueMessages(QueueNetwork& network, int rank) : network_(network), rank_(rank) {}
+  void send(int dest, const StampMessage& message) override {
+    network_.to(dest).push_back({rank_, message});
+  }
+  bool receive(int& source, StampMessage& message) override {
+    std::deque<QueueNetwork::Queued>& queue = network_.to(rank_);
+    for (auto it = queue.begin(); it != queue.end(); ++it) {
+      if (source == kAnySource || it->sender == source) {
+        source = it->sender;
+        message = it->message;
+        queue.erase(it);
+        return true;
+      }
+    }
+    return false;
+  }
+
+private:
+  QueueNetwork& network_;
+  int rank_;
+};
+
+// A communicator of both ranks with agreed id `id`, as `rank` sees it.
+std::unique_ptr<Shadow> shadow_of_both(std::uint64_t id, int rank) {
+  auto shadow = std::make_unique<Shadow>();
+  shadow->peers = kRanks;
+  shadow->world_rank = {0, 1};
+  shadow->self = rank;
+  shadow->rank = rank;
+  shadow->id = id;
+  return shadow;
+}
+
+// One rank: its mail (messages only, no rings), its protocol, and its world communicator.
+struct Rank {
+  Rank(QueueNetwork& network, int rank)
+      : messages(network, rank), mail(kRanks, {}, messages), stamps(kRanks, mail) {
+    // Any handle the table takes: nothing here calls MPI with it.
+    world =
+        &stamps.shadows().add(static_cast<MPI_Comm>(0x44000000), shadow_of_both(kWorldId, rank));
+  }
+
+  QueueMessages messages;
+  StampMail mail;
+  StampProtocol stamps;
+  const Shadow* world = nullptr;
+};
+
+MessageStamp stamp_at(std::uint64_t vt, std::uint64_t bytes) {
+  return {vt, vt + 1, bytes, 0};
+}
+
+class StampProtocolTest : public ::testing::Test {
+protected:
+  // The protocols lock only when several threads may call them.
+  void SetUp() override { CallerCounters::set_concurrent_callers(true); }
+
+  QueueNetwork network;
+  Rank rank0{network, 0};
+  Rank rank1{network, 1};
+  ClockSource source = ClockSource::monotonic();
+  VirtualClock clock{source};
+};
+
+TEST_F(StampProtocolTest, TwoRanksKeepTheirOwnCountsAndBounds) {
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 7, stamp_at(1'000, 8));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 7, stamp_at(2'000, 16));
+
+  EXPECT_EQ(rank0.stamps.counts().sent_to(1), 2u);
+  EXPECT_EQ(rank1.stamps.counts().sent_to(0), 0u);
+  EXPECT_EQ(rank1.stamps.counts().received_from(0), 0u); // nothing filed yet
+
+  const std::optional<PendingStamp> first = rank1.stamps.try_take(*rank1.world, 0, 7);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->stamp.bytes, 8u);
+  // Filing took both in: counted, and the sender's bound raised, on the receiver only.
+  EXPECT_EQ(rank1.stamps.counts().received_from(0), 2u);
+  EXPECT_GE(rank1.stamps.bounds().of(0), 2'000u);
+  EXPECT_EQ(rank0.stamps.bounds().of(1), 0u);
+  EXPECT_EQ(rank0.stamps.counts().received_from(1), 0u);
+
+  const std::optional<PendingStamp> second = rank1.stamps.try_take(*rank1.world, 0, 7);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->stamp.bytes, 16u);
+  EXPECT_FALSE(rank1.stamps.try_take(*rank1.world, 0, 7).has_value());
+}
+
+TEST_F(StampProtocolTest, BothRanksSendAndReceiveAtOnce) {
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 3, stamp_at(10, 1));
+  rank1.stamps.send_stamp(clock, *rank1.world, 0, 3, stamp_at(20, 2));
+  EXPECT_TRUE(rank0.stamps.present(*rank0.world, 1, 3));
+  EXPECT_TRUE(rank1.stamps.present(*rank1.world, 0, 3));
+  EXPECT_EQ(rank0.stamps.take(*rank0.world, 1, 3).bytes, 2u);
+  EXPECT_EQ(rank1.stamps.take(*rank1.world, 0, 3).bytes, 1u);
+}
+
+TEST_F(StampProtocolTest, AClaimPostedFirstTakesTheNextStampOfItsSourceAndTag) {
+  PostedStamp posted;
+  rank1.stamps.claim(*rank1.world, 0, 5, posted);
+  EXPECT_TRUE(rank1.stamps.claimed(posted));
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, posted));
+
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 4, stamp_at(100, 40)); // another tag
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(200, 50));
+  EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, posted));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, posted).bytes, 50u);
+  // The other tag's stamp waits in the inbox for its own receive.
+  const std::optional<PendingStamp> other = rank1.stamps.peek(*rank1.world, 0, 4);
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(other->stamp.bytes, 40u);
+}
+
+TEST_F(StampProtocolTest, AStampOfACommunicatorNotYetMadeWaitsForIt) {
+  // Rank 0 made communicator 2 and sent on it before rank 1 made its shadow.
+  const Shadow& sender =
+      rank0.stamps.shadows().add(static_cast<MPI_Comm>(0x84000001), shadow_of_both(2, 0));
+  rank0.stamps.send_stamp(clock, sender, 1, 9, stamp_at(300, 72));
+  rank1.stamps.drain();
+  EXPECT_EQ(rank1.stamps.counts().received_from(0), 1u);
+  EXPECT_FALSE(rank1.stamps.peek(*rank1.world, 0, 9).has_value());
+
+  const Shadow& receiver =
+      rank1.stamps.shadows().add(static_cast<MPI_Comm>(0x84000001), shadow_of_both(2, 1));
+  const std::optional<PendingStamp> adopted = rank1.stamps.try_take(receiver, 0, 9);
+  ASSERT_TRUE(adopted.has_value());
+  EXPECT_EQ(adopted->stamp.bytes, 72u);
+}
+
+} // namespace
