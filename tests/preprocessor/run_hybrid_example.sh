@@ -31,7 +31,7 @@ profiles=("$work"/profiles/*.vcmon)
 # The loop of the parallel region: the `for` in relax() (its line found in the source).
 line=$(grep -n 'for (int i = first; i < last; ++i)' "$source" | cut -d: -f1)
 [ -n "$line" ] || { echo "FAIL: the region's loop is not in $source" >&2; exit 1; }
-jq --argjson line "$line" '[.. | objects | select(.kind? == "loop" and .position.line? == $line)
+jq --argjson line "$line" '[.tree | .. | objects | select(.kind? == "loop" and .position.line? == $line)
   | {count, iterations}]' "$work/report.json" >"$work/loop.json"
 count=$(jq '[.[].count] | add // 0' "$work/loop.json")
 iterations=$(jq '[.[].iterations] | add // 0' "$work/loop.json")

@@ -56,7 +56,7 @@ profiles=("$work"/profiles/*.vcmon)
 
 # records UNIT KIND: how many KIND nodes of the tree lie in UNIT (a file name).
 records() {
-  jq --arg unit "$1" --arg kind "$2" '[.. | objects | select(.kind? == $kind and
+  jq --arg unit "$1" --arg kind "$2" '[.tree | .. | objects | select(.kind? == $kind and
     (.position.file? // "" | test("(^|/)" + ($unit | gsub("\\."; "\\.")) + "$")))] | length' \
     "$work/report.json"
 }
@@ -69,7 +69,7 @@ done
 [ "$(records nested.c procedure)" = 0 ] && [ "$(records nested.c loop)" = 0 ] ||
   { echo "FAIL: records of nested.c, which was compiled without probes" >&2; exit 1; }
 # The OpenMP region's loop: executed by both threads of both ranks every round.
-loop_count=$(jq '[.. | objects | select(.kind? == "loop" and
+loop_count=$(jq '[.tree | .. | objects | select(.kind? == "loop" and
   (.position.file? // "" | test("(^|/)omp_kernel\\.c$"))) | .count] | add // 0' "$work/report.json")
 [ "$loop_count" = $((2 * 2 * rounds)) ] ||
   { echo "FAIL: omp_kernel.c's loop ran $loop_count times, want $((2 * 2 * rounds))" >&2; exit 1; }

