@@ -376,6 +376,58 @@ void busy_wait_ns(const vclock::ClockSource& source, std::uint64_t ns) {
 // q called from c1 with one unit of work and from c2 twice with ten: each calling context
 // holds its own exact count, time, loop iterations and communication, where the per-site
 // records (the paper's) hold q's sum.
+// Settling (the live publication's count of open activations, docs/query.md) restarts the
+// open frames at a time; a frame entered after that time keeps its own entry.
+TEST_F(ProbeCoreTest, SettlingLeavesAFrameEnteredAfterItsTimeAlone) {
+  register_unit();
+  ThreadState& t = *thread_;
+  core_.enter_procedure(t, 0, 0);
+  busy_wait_ns(source_, 1'000'000);
+  const std::uint64_t settled_at = clock_.virtual_ns();
+  busy_wait_ns(source_, 1'000'000);
+  core_.enter_statement(t, 1, SiteKind::Call);
+  const std::uint64_t before_q = clock_.virtual_ns();
+  core_.enter_procedure(t, 4, 1);
+  busy_wait_ns(source_, 1'000'000);
+  core_.settle_open_activations(t, settled_at);
+  core_.exit_procedure(t, 4);
+  const std::uint64_t after_q = clock_.virtual_ns();
+  core_.exit_statement(t, 1, SiteKind::Call);
+  core_.exit_procedure(t, 0);
+  const ContextNode* q = context_at(t.records->contexts, {0, 1, 4});
+  ASSERT_NE(q, nullptr);
+  EXPECT_LE(q->time_ns.load(), after_q - before_q)
+      << "expected q's time within its own activation, not from the earlier settling time";
+}
+
+// A settled time bounds the thread's later readings: were the clock to read below it (a wait
+// taken back by a receive or collective), a sibling entered afterwards would overlap the time
+// the settled frames kept, and the children would add up to more than their parent.
+TEST_F(ProbeCoreTest, ReadingsAfterSettlingNeverFallBelowIt) {
+  register_unit();
+  ThreadState& t = *thread_;
+  const auto call_q = [&](std::uint32_t call, auto&& inside) {
+    core_.enter_statement(t, call, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+    inside();
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, call, SiteKind::Call);
+  };
+  core_.enter_procedure(t, 0, 0);
+  call_q(1, [&] { core_.settle_open_activations(t, clock_.virtual_ns() + 5'000'000); });
+  call_q(2, [&] { busy_wait_ns(source_, 1'000'000); });
+  core_.exit_procedure(t, 0);
+  const ContextTree& tree = t.records->contexts;
+  const ContextNode* p = context_at(tree, {0});
+  const ContextNode* first = context_at(tree, {0, 1, 4});
+  const ContextNode* second = context_at(tree, {0, 2, 4});
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_GE(first->time_ns.load(), 5'000'000u) << "expected the settled 5 ms kept";
+  EXPECT_GE(p->time_ns.load(), first->time_ns.load() + second->time_ns.load())
+      << "expected p to cover both calls of q";
+}
+
 TEST_F(ProbeCoreTest, EachCallingContextHoldsItsOwnExactRecords) {
   register_unit();
   ThreadState& t = *thread_;

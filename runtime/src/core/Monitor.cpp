@@ -244,11 +244,10 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
   return record;
 }
 
-CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
+CollectedRecords Monitor::collect_with_totals(bool settle_this_thread, std::uint64_t now_ns) {
   // The records' moment is read before collecting them: the collection is the monitor's work
   // (its caller's scope charges it afterwards), and a moment read after it counted that work
   // as the program's time, open activations (main) and totals alike.
-  const std::uint64_t now_ns = source_.now_ns();
   const std::uint64_t real_ns = clock_.real_at(now_ns);
   // The thread that settles (main's) ends its open activations no earlier than its own
   // probes and every ended thread saw: main covers the threads it joined.
@@ -275,11 +274,11 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread) {
 }
 
 tables::RankRecords Monitor::local_rank_records(bool settle_this_thread) {
-  return std::move(collect_with_totals(settle_this_thread).records);
+  return std::move(collect_with_totals(settle_this_thread, source_.now_ns()).records);
 }
 
-tables::RankRecords Monitor::collect_rank_records() {
-  CollectedRecords collected = collect_with_totals(true);
+tables::RankRecords Monitor::collect_rank_records(std::uint64_t at_ns) {
+  CollectedRecords collected = collect_with_totals(true, at_ns);
   if (collected.folded_activations + collected.unmatched_exits + collected.dropped_records > 0) {
     log_line(LogLevel::Warning,
              "rank %d: %llu activations beyond depth %u were folded, %llu unmatched "
@@ -363,9 +362,9 @@ void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int3
   }
 }
 
-void Monitor::write_job_profile(bool final_profile) {
+void Monitor::write_job_profile(bool final_profile, std::uint64_t at_ns) {
   const bool written_before = final_profile && profile_written_.exchange(true);
-  const tables::RankRecords mine = collect_rank_records();
+  const tables::RankRecords mine = collect_rank_records(at_ns);
   const MPI_Comm comm = monitor_communicator();
   tables::RunMetadata meta;
   tables::ProgramGraph graph;
@@ -390,10 +389,11 @@ void Monitor::on_mpi_finalize() {
   if (!enabled() || mpi_finalized_.exchange(true)) {
     return;
   }
-  const vclock::IntrusionScope finalize(clock_, action_cost_ns_);
+  const std::uint64_t entry_ns = source_.now_ns();
+  const vclock::IntrusionScope finalize(clock_, action_cost_ns_, entry_ns);
   MonitorEvents::raise_mpi_ending(); // stops the publisher: the monitor's work too
   try {
-    write_job_profile(true);
+    write_job_profile(true, entry_ns);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
@@ -403,9 +403,10 @@ void Monitor::write_profile_now() {
   if (!enabled() || !mpi_initialized_.load() || mpi_finalized_.load()) {
     return;
   }
-  const vclock::IntrusionScope now(clock_, action_cost_ns_);
+  const std::uint64_t entry_ns = source_.now_ns();
+  const vclock::IntrusionScope now(clock_, action_cost_ns_, entry_ns);
   try {
-    write_job_profile(false);
+    write_job_profile(false, entry_ns);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
@@ -416,7 +417,7 @@ void Monitor::write_partial_profile(std::string_view reason) {
     return;
   }
   try {
-    write_profile_of({collect_rank_records()}, world_size_, reason);
+    write_profile_of({collect_rank_records(source_.now_ns())}, world_size_, reason);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the partial profile was not written: %s", error.what());
   }
@@ -443,7 +444,7 @@ void Monitor::on_exit() {
     return;
   }
   try {
-    write_profile_of({collect_rank_records()}, 1, {});
+    write_profile_of({collect_rank_records(source_.now_ns())}, 1, {});
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }

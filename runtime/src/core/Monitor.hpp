@@ -125,14 +125,16 @@ private:
   // Every later clock reading is `delta_ns` more (VirtualClock::advance), and the calling
   // thread's open activations move with it.
   void shift_time_base(std::int64_t delta_ns);
-  // This rank's records; synthetic comm sites numbered after the registered sites. The
-  // calling thread's open activations count up to now.
-  tables::RankRecords collect_rank_records();
-  // The records summed over threads, with this rank's totals filled in.
-  CollectedRecords collect_with_totals(bool settle_this_thread);
-  // Every rank writes its records into one profile, rank 0 the head and the rank index
-  // (collective; CollectiveProfileWriter.hpp).
-  void write_job_profile(bool final_profile);
+  // This rank's records at `at_ns` (a reading of the clock source); synthetic comm sites
+  // numbered after the registered sites. The calling thread's open activations count up to
+  // that moment. A caller inside an intrusion scope passes the scope's start: the scope's work
+  // (stopping the publisher, the writing itself) is the monitor's, not main's.
+  tables::RankRecords collect_rank_records(std::uint64_t at_ns);
+  // The records summed over threads, with this rank's totals at `at_ns` filled in.
+  CollectedRecords collect_with_totals(bool settle_this_thread, std::uint64_t at_ns);
+  // Every rank writes its records at `at_ns` into one profile, rank 0 the head and the rank
+  // index (collective; CollectiveProfileWriter.hpp).
+  void write_job_profile(bool final_profile, std::uint64_t at_ns);
   // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty; its name
   // ends in `suffix`, see write_profile) and prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,

@@ -379,9 +379,15 @@ void ProbeCore::exit_statement(ThreadState& thread, std::uint32_t site, SiteKind
 void ProbeCore::settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns) {
   for (std::uint32_t i = 0; i < thread.stack.depth; ++i) {
     Frame& frame = thread.stack.frames[i];
-    add_elapsed(frame, now_vt_ns);
-    frame.entry_vt_ns = now_vt_ns;
+    // A frame entered after `now_vt_ns` keeps its entry: moving it back would count time
+    // before the activation began.
+    if (now_vt_ns > frame.entry_vt_ns) {
+      add_elapsed(frame, now_vt_ns);
+      frame.entry_vt_ns = now_vt_ns;
+    }
   }
+  // The thread's later readings start there, so its exits never fall below what was settled.
+  thread.last_vt_ns = std::max(thread.last_vt_ns, now_vt_ns);
 }
 
 void ProbeCore::rebase_open_activations(ThreadState& thread, std::int64_t delta_ns) {

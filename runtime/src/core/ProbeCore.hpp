@@ -60,7 +60,10 @@ public:
 
   // Records the time so far of every open procedure and loop of this thread (the profile is
   // written while main is still open), restarting them at `now_vt_ns` so that their exits
-  // add only what follows.
+  // add only what follows. `now_vt_ns` must be a time the clock never goes back below (the
+  // floor, or a reading after it with no wait since): time settled and then taken back by a
+  // receive or collective (VirtualClock::continue_from) would stay counted in an activation
+  // that then exits below it, and children would add up to more than their parent.
   void settle_open_activations(ThreadState& thread, std::uint64_t now_vt_ns);
 
   // The thread ends with activations open: they will never exit, and its records go to a new

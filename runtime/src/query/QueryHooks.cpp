@@ -81,7 +81,10 @@ void settle_if_published(Monitor& monitor) {
     return;
   }
   settled_round = round;
-  monitor.probes().settle_open_activations(monitor.this_thread(), monitor.clock().virtual_ns());
+  // Up to the floor, not to the clock's reading: inside a layer scope the reading may still
+  // hold a wait that continuing the clock takes back (the waiting becomes intrusion), and an
+  // activation settled past where it then exits keeps time it did not take.
+  monitor.probes().settle_open_activations(monitor.this_thread(), monitor.clock().floor_ns());
 }
 
 namespace {
