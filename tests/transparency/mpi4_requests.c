@@ -10,6 +10,8 @@
  * wildcard receive still being decided on another rank (the Irecv below) could not be decided
  * until it had done so, which it never did (3 runs in 10 hung).
  *
+ * An Isendrecv from MPI_PROC_NULL still sends (the layer stamps it and leaves the call to MPI).
+ *
  * Only the data an Isendrecv received is logged, not its status (see docs/pmpi.md). */
 #include "rank_log.h"
 
@@ -63,6 +65,15 @@ int main(int argc, char** argv) {
   MPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   rank_log_ints("Isendrecv_replace from any", values, 3);
+
+  /* From MPI_PROC_NULL: the receive is done at once and empty, the send still goes right. */
+  in = -1;
+  MPI_Isendrecv(&out, 1, MPI_INT, right, 41, &in, 1, MPI_INT, MPI_PROC_NULL, 41, MPI_COMM_WORLD,
+                &request);
+  MPI_Wait(&request, &status);
+  int from_left = -1;
+  MPI_Recv(&from_left, 1, MPI_INT, left, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  rank_log("Isendrecv from MPI_PROC_NULL: %d untouched, the left sent %d", in, from_left);
 
   /* A wildcard receive completed, then a generalized request of the program's own: MPI may give
    * it the handle the receive's request had. */

@@ -605,6 +605,26 @@ public:
                .has_value();
   }
 
+  // Stamps `outgoing` as a standard send, runs `send_call` (the PMPI call that sends it) and
+  // records the send once that call returned.
+  template <typename Count, typename Call>
+  static int stamped(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+                     const MessageArguments<Count>& outgoing, Call&& send_call) {
+    std::optional<StampedSend> send;
+    {
+      LayerWork work(monitor, stamps);
+      send = stamp(monitor, stamps, function, outgoing, SendMode::Standard,
+                   Moment::now(monitor.clock()));
+    }
+    const int rc = send_call();
+    LayerWork work(monitor, stamps);
+    if (send) {
+      ClockUpdate unused;
+      sent(monitor, *send, rc, nullptr, unused);
+    }
+    return rc;
+  }
+
   // Isendrecv and Isendrecv_replace (`sendbuf` null: the send's data is `recvbuf` as the call
   // finds it, packed first, since the receive overwrites it). MPICH 4.0 leaves such a request's
   // status unset, so the receive's stamp and partner cannot be found from it: the layer posts
@@ -625,52 +645,33 @@ public:
     }
     StampProtocol& stamps = *process;
     if (incoming.peer == MPI_PROC_NULL) {
-      std::optional<StampedSend> send;
-      {
-        LayerWork work(*monitor, stamps);
-        send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
-                     Moment::now(monitor->clock()));
-      }
-      const int rc = pmpi();
-      LayerWork work(*monitor, stamps);
-      if (send) {
-        ClockUpdate unused;
-        sent(*monitor, *send, rc, nullptr, unused);
-      }
-      return rc;
+      return stamped(*monitor, stamps, function, outgoing, pmpi);
     }
     if (incoming.peer != MPI_ANY_SOURCE) {
       DeferredReceives::before_matching(*shadow);
     }
     std::vector<char> copy;
-    std::optional<StampedSend> send;
-    Moment post;
-    {
+    if (sendbuf == nullptr) {
       LayerWork work(*monitor, stamps);
-      if (sendbuf == nullptr) {
-        if (const int rc = packed(recvbuf, outgoing.count, outgoing.datatype, outgoing.comm, copy);
-            rc != MPI_SUCCESS) {
-          return rc;
-        }
+      if (const int rc = packed(recvbuf, outgoing.count, outgoing.datatype, outgoing.comm, copy);
+          rc != MPI_SUCCESS) {
+        return rc;
       }
-      send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
-                   Moment::now(monitor->clock()));
-      post = Moment::now(monitor->clock());
     }
     MPI_Request send_request = MPI_REQUEST_NULL;
-    const int rc = sendbuf == nullptr
-                       ? PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED,
-                                      outgoing.peer, outgoing.tag, outgoing.comm, &send_request)
-                       : PMPI_Isend_c(sendbuf, outgoing.count, outgoing.datatype, outgoing.peer,
-                                      outgoing.tag, outgoing.comm, &send_request);
-    LayerWork work(*monitor, stamps);
-    if (send) {
-      ClockUpdate unused;
-      sent(*monitor, *send, rc, nullptr, unused);
-    }
+    Moment post;
+    const int rc = stamped(*monitor, stamps, function, outgoing, [&] {
+      post = Moment::now(monitor->clock());
+      return sendbuf == nullptr
+                 ? PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED,
+                                outgoing.peer, outgoing.tag, outgoing.comm, &send_request)
+                 : PMPI_Isend_c(sendbuf, outgoing.count, outgoing.datatype, outgoing.peer,
+                                outgoing.tag, outgoing.comm, &send_request);
+    });
     if (rc != MPI_SUCCESS) {
       return rc;
     }
+    LayerWork work(*monitor, stamps);
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
     return DeferredReceives::pair(*monitor, stamps, function,
