@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build mpich libmpich-dev
   clang-16 libclang-16-dev libclang-cpp16-dev libclang-rt-16-dev llvm-16-dev
-  libboost-graph-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libboost-graph-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   gfortran chromium jq pkg-config libomp-16-dev libotf2-trace-dev otf2-tools)
 # gfortran: vcmon-mpifort's test; chromium: the HTML report's browser test; jq: the live query
