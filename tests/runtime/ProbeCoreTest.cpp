@@ -373,9 +373,6 @@ void busy_wait_ns(const vclock::ClockSource& source, std::uint64_t ns) {
   }
 }
 
-// q called from c1 with one unit of work and from c2 twice with ten: each calling context
-// holds its own exact count, time, loop iterations and communication, where the per-site
-// records (the paper's) hold q's sum.
 // Settling (the live publication's count of open activations, docs/query.md) restarts the
 // open frames at a time; a frame entered after that time keeps its own entry.
 TEST_F(ProbeCoreTest, SettlingLeavesAFrameEnteredAfterItsTimeAlone) {
@@ -428,6 +425,9 @@ TEST_F(ProbeCoreTest, ReadingsAfterSettlingNeverFallBelowIt) {
       << "expected p to cover both calls of q";
 }
 
+// q called from c1 with one unit of work and from c2 twice with ten: each calling context
+// holds its own exact count, time, loop iterations and communication, where the per-site
+// records (the paper's) hold q's sum.
 TEST_F(ProbeCoreTest, EachCallingContextHoldsItsOwnExactRecords) {
   register_unit();
   ThreadState& t = *thread_;
