@@ -245,9 +245,9 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
 }
 
 CollectedRecords Monitor::collect_with_totals(bool settle_this_thread, std::uint64_t now_ns) {
-  // The records' moment is read before collecting them: the collection is the monitor's work
-  // (its caller's scope charges it afterwards), and a moment read after it counted that work
-  // as the program's time, open activations (main) and totals alike.
+  // The records' moment `now_ns` was read before collecting them: the collection is the
+  // monitor's work (its caller's scope charges it afterwards), and a moment read after it
+  // counted that work as the program's time, open activations (main) and totals alike.
   const std::uint64_t real_ns = clock_.real_at(now_ns);
   // The thread that settles (main's) ends its open activations no earlier than its own
   // probes and every ended thread saw: main covers the threads it joined.
@@ -412,20 +412,21 @@ void Monitor::write_profile_now() {
   }
 }
 
-void Monitor::write_partial_profile(std::string_view reason) {
+void Monitor::write_partial_profile(std::string_view reason, std::uint64_t at_ns) {
   if (!enabled() || profile_written_.exchange(true)) {
     return;
   }
   try {
-    write_profile_of({collect_rank_records(source_.now_ns())}, world_size_, reason);
+    write_profile_of({collect_rank_records(at_ns)}, world_size_, reason);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the partial profile was not written: %s", error.what());
   }
 }
 
 void Monitor::on_abort(std::string_view reason) {
+  const std::uint64_t at_ns = source_.now_ns(); // before stopping the publisher, as in Finalize
   MonitorEvents::raise_mpi_ending();
-  write_partial_profile(reason);
+  write_partial_profile(reason, at_ns);
 }
 
 void Monitor::on_exit() {
@@ -434,9 +435,10 @@ void Monitor::on_exit() {
   if (!enabled() || mpi_finalized_.load() || ::getpid() != process_id_) {
     return;
   }
+  const std::uint64_t at_ns = source_.now_ns(); // before stopping the publisher, as in Finalize
   MonitorEvents::raise_mpi_ending();
   if (mpi_initialized_.load()) {
-    write_partial_profile("exit without MPI_Finalize");
+    write_partial_profile("exit without MPI_Finalize", at_ns);
     return;
   }
   // A program that never initialised MPI ran completely: its one process is the whole job.
@@ -444,7 +446,7 @@ void Monitor::on_exit() {
     return;
   }
   try {
-    write_profile_of({collect_rank_records(source_.now_ns())}, 1, {});
+    write_profile_of({collect_rank_records(at_ns)}, 1, {});
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }

@@ -99,9 +99,9 @@ public:
     }
     return state;
   }
-  // Writes what this rank has as a partial profile, once per process; safe to call from
-  // exit handlers and the signal helper thread.
-  void write_partial_profile(std::string_view reason);
+  // Writes what this rank had at `at_ns` (a reading of the clock source) as a partial profile,
+  // once per process; safe to call from exit handlers and the signal helper thread.
+  void write_partial_profile(std::string_view reason, std::uint64_t at_ns);
   // At exit: a partial profile when MPI was initialised and not finalised, the whole profile
   // of a program that never used MPI.
   void on_exit();

@@ -39,7 +39,8 @@ void write_then_reraise(Monitor& monitor) {
     }
   }
   const int signal = byte;
-  monitor.write_partial_profile(signal == SIGINT ? "SIGINT" : "SIGTERM");
+  monitor.write_partial_profile(signal == SIGINT ? "SIGINT" : "SIGTERM",
+                                monitor.clock().source().now_ns());
   std::signal(signal, SIG_DFL);
   ::kill(::getpid(), signal);
 }
