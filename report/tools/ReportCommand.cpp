@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <malloc.h>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -202,6 +203,12 @@ void suggest(const std::vector<std::string>& profiles, const report::cli::ViewOp
 } // namespace
 
 int main(int argc, char** argv) {
+  // A profile's ranks are read one at a time, each into vectors of megabytes that are freed
+  // before the next: with glibc's defaults each became a fresh mmap and every page a fault
+  // (a third of the CPU time on 1024 ranks of 100 000 contexts, docs/evaluation.md). Kept in
+  // the heap, the next rank reuses them; the peak stays what the largest rank needs.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"The top-down profile of a vcmon run: program -> procedures -> call sites -> loops "
                "-> communication statements -> partners.",
                std::string(kTool)};

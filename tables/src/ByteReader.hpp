@@ -32,19 +32,33 @@ public:
   std::uint64_t fixed_u64(const char* what) { return fixed(8, what); }
   double f64(const char* what) { return std::bit_cast<double>(fixed_u64(what)); }
 
+  // Most numbers in a profile are below 128, one byte: that case is read inline, the rest (and
+  // every error) out of line, so that the callers' loops stay small.
   std::uint64_t varint(const char* what) {
+    if (pos_ < bytes_.size()) [[likely]] {
+      const auto byte = static_cast<std::uint8_t>(bytes_[pos_]);
+      if (byte < 0x80) [[likely]] {
+        ++pos_;
+        return byte;
+      }
+    }
+    return varint_of_several_bytes(what);
+  }
+
+  [[gnu::noinline]] std::uint64_t varint_of_several_bytes(const char* what) {
     const std::size_t start = offset();
     std::uint64_t value = 0;
-    for (int shift = 0;; shift += 7) {
-      const std::uint8_t byte = u8(what);
+    for (int shift = 0; pos_ < bytes_.size(); shift += 7) {
+      const auto byte = static_cast<std::uint8_t>(bytes_[pos_++]);
       if (shift == 63 && byte > 1) {
-        fail_at(start, std::string("varint ") + what + " does not fit in 64 bits");
+        too_wide(start, what);
       }
       value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
       if ((byte & 0x80) == 0) {
         return value;
       }
     }
+    truncated_at(base_ + bytes_.size(), what);
   }
 
   std::uint32_t varint_u32(const char* what) {
@@ -117,7 +131,14 @@ private:
     }
   }
 
-  [[noreturn]] static void truncated_at(std::size_t offset, const char* what) {
+  // Out of line, so that building the message costs the decoding loop nothing.
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_wide(std::size_t offset,
+                                                              const char* what) {
+    fail_at(offset, std::string("varint ") + what + " does not fit in 64 bits");
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void truncated_at(std::size_t offset,
+                                                                  const char* what) {
     throw ProfileError("profile truncated at byte " + std::to_string(offset) + " while reading " +
                        what);
   }

@@ -290,24 +290,25 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
   }
   if (version >= 6) {
     r.counters.folded_contexts = in.varint("the folded context counter");
-    r.contexts.resize(in.count(kMinContextRecordBytes, "context records"));
+    const std::size_t count = in.count(kMinContextRecordBytes, "context records");
     const std::unordered_map<SiteId, ContextRecord> totals =
-        r.contexts.empty() ? std::unordered_map<SiteId, ContextRecord>{} : per_site_totals(r);
+        count == 0 ? std::unordered_map<SiteId, ContextRecord>{} : per_site_totals(r);
+    // Reserved and appended, not resized and overwritten: a rank may hold 100 000 contexts,
+    // and zeroing them first was a pass of its own over memory.
+    r.contexts.reserve(count);
     SiteIdDeltas contexts;
-    for (std::size_t i = 0; i < r.contexts.size(); ++i) {
-      ContextRecord& c = r.contexts[i];
+    for (std::size_t i = 0; i < count; ++i) {
+      ContextRecord c;
       const std::size_t start = in.offset();
       const std::uint64_t distance_and_derived = in.varint("a context record's parent distance");
       const std::uint64_t distance = distance_and_derived >> 1;
       if (distance == 0 || distance > i + 1) {
         ByteReader::fail_at(start, "a context record's parent does not come before it");
       }
-      c.parent = static_cast<std::uint32_t>(i + 1 - distance);
       c.site = contexts.read(in, "a context record's site");
       if ((distance_and_derived & 1) != 0) {
         if (const auto total = totals.find(c.site); total != totals.end()) {
           c = total->second;
-          c.parent = static_cast<std::uint32_t>(i + 1 - distance);
           c.site = total->first;
         }
       } else {
@@ -318,7 +319,9 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
         c.sync_delay_ns = in.varint("a context record's synchronisation delay");
         c.bytes = in.varint("a context record's bytes");
       }
+      c.parent = static_cast<std::uint32_t>(i + 1 - distance);
       c.folded = in.varint("a context record's folded activations");
+      r.contexts.push_back(c);
     }
   }
   return r;
