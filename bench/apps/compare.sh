@@ -15,7 +15,12 @@
 # to plain (with the range of the per-round ratios), and per phase the median seconds and
 # |variant - plain| / plain. Fails (after printing) when a run fails or a `verify` value differs
 # between any two runs.
+# Code layout (bench/code_layout.sh): by default each round builds every variant anew with the
+# program's code shifted by a different offset (the same offset for the three builds of a
+# round), so that the medians are over layouts, not over one layout that may favour either
+# build. LAYOUT=fixed builds once, unshifted.
 # Environment: RUNS and RANKS (when not given as arguments, as from the bench_apps target),
+# LAYOUT (random, the default, or fixed),
 # CFLAGS (every build's compiler flags, default -O3; see docs/evaluation.md on -falign-loops),
 # APPS (default "cg hydro particles kernels"), APP_ARGS (arguments for every application, default
 # none: their default sizes), RUN_TIMEOUT (seconds per run, default 3600: with every probe
@@ -29,7 +34,14 @@ mpiexec=$1 mpicc=$2 vcmon_mpicc=$3 libdir=$4 runs=${5:-${RUNS:-5}} ranks=${6:-${
 apps=${APPS:-cg hydro particles kernels}
 read -r -a app_args <<<"${APP_ARGS:-}"
 run_timeout=${RUN_TIMEOUT:-3600}
+layout=${LAYOUT:-random}
+if [ "$layout" != random ] && [ "$layout" != fixed ]; then
+  echo "$0: LAYOUT must be random or fixed, not '$layout'" >&2
+  exit 2
+fi
 sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../code_layout.sh
+source "$sources/../code_layout.sh"
 variants=(plain linked instrumented inject1000)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vcmon-apps.XXXXXX")
@@ -41,7 +53,7 @@ read -r -a cflags <<<"${CFLAGS:--O3}"
 printf '# command:'
 printf ' %q' "$0" "$@"
 printf '\n'
-for setting in RUNS RANKS CFLAGS APPS APP_ARGS RUN_TIMEOUT; do
+for setting in RUNS RANKS LAYOUT CFLAGS APPS APP_ARGS RUN_TIMEOUT; do
   if [ -n "${!setting:-}" ]; then
     echo "# $setting=${!setting}"
   fi
@@ -55,22 +67,35 @@ echo "# building in $work" >&2
 # (they may take long) cannot mix two versions in one table.
 mkdir "$work/lib"
 cp "$libdir"/libvcmon.so* "$work/lib/"
-for app in $apps; do
-  source=$sources/$app.c
-  "$mpicc" "${cflags[@]}" "$source" -o "$work/$app.plain" -lm
-  "$mpicc" "${cflags[@]}" "$source" -o "$work/$app.linked" -L"$work/lib" -Wl,--no-as-needed -lvcmon \
-    -Wl,-rpath,"$work/lib" -lm
-  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "$source" -o "$work/$app.instrumented" -lm
-  # Linked-only must really load libvcmon, or the comparison measures nothing.
-  for build in linked instrumented; do
-    libraries=$(ldd "$work/$app.$build")
-    if ! grep -q -F "$work/lib/libvcmon" <<<"$libraries"; then
-      echo "FAIL: $app.$build does not load libvcmon:" >&2
-      echo "$libraries" >&2
-      exit 1
-    fi
+
+# build OFFSET: the three builds of every application, their code shifted by OFFSET bytes,
+# as $work/APP.VARIANT.OFFSET (built once per offset).
+build() {
+  local offset=$1
+  local pad=$work/pad-$offset.o
+  [ -e "$work/built.$offset" ] && return 0
+  code_pad "$mpicc" "$offset" "$pad"
+  local app source
+  for app in $apps; do
+    source=$sources/$app.c
+    "$mpicc" "${cflags[@]}" "$pad" "$source" -o "$work/$app.plain.$offset" -lm
+    "$mpicc" "${cflags[@]}" "$pad" "$source" -o "$work/$app.linked.$offset" -L"$work/lib" \
+      -Wl,--no-as-needed -lvcmon -Wl,-rpath,"$work/lib" -lm
+    VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "$pad" "$source" \
+      -o "$work/$app.instrumented.$offset" -lm
+    # Linked-only must really load libvcmon, or the comparison measures nothing.
+    local variant libraries
+    for variant in linked instrumented; do
+      libraries=$(ldd "$work/$app.$variant.$offset")
+      if ! grep -q -F "$work/lib/libvcmon" <<<"$libraries"; then
+        echo "FAIL: $app.$variant.$offset does not load libvcmon:" >&2
+        echo "$libraries" >&2
+        exit 1
+      fi
+    done
   done
-done
+  touch "$work/built.$offset"
+}
 
 failed=0
 results=$work/results
@@ -79,14 +104,16 @@ results=$work/results
 # run APP VARIANT ROUND: one run; appends wall, phase and verify records to $results.
 run() {
   local app=$1 variant=$2 round=$3
-  local binary=$work/$app.$variant
+  local offset
+  offset=$(code_offset "$round" "$layout")
+  local binary=$work/$app.$variant.$offset
   local -a environment=()
   local profiles=$work/profiles-$app-$variant-$round
   case $variant in
   plain) ;;
   linked | instrumented) environment=(VCMON_WTIME=virtual VCMON_OUTPUT="$profiles") ;;
   inject1000)
-    binary=$work/$app.instrumented
+    binary=$work/$app.instrumented.$offset
     environment=(VCMON_WTIME=virtual VCMON_OUTPUT="$profiles" VCMON_INJECT_PROBE_NS=1000) ;;
   esac
   mkdir -p "$profiles"
@@ -127,7 +154,11 @@ run() {
     $1 == "verify" { print "verify", app, variant, round, $2 }' "$out" >>"$results"
 }
 
+offsets=""
 for ((round = 1; round <= runs; ++round)); do
+  echo "# round $round/$runs: building with the code shifted by $(code_offset "$round" "$layout") bytes" >&2
+  build "$(code_offset "$round" "$layout")"
+  offsets+=" $(code_offset "$round" "$layout")"
   order=("${variants[@]}")
   if ((round % 2 == 0)); then
     order=(inject1000 instrumented linked plain)
@@ -140,6 +171,7 @@ for ((round = 1; round <= runs; ++round)); do
   done
 done
 
+echo "# code offsets of the rounds (bytes):$offsets"
 echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
   "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain," \
   "! where that exceeds the plain phase's own noise);" \

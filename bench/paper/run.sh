@@ -7,10 +7,12 @@
 #     selection). TOLERANCE_RUNS rounds, each running plain, the instrumented binary under
 #     VCMON_DISABLE=1, and monitored with every injected probe cost (VCMON_INJECT_PROBE_NS)
 #     once, the order reversed every other round; monitored runs set VCMON_WTIME=virtual, so
-#     MPI_Wtime reads virtual time. Per stage: medians of the plain time (and its own spread),
-#     the real and virtual times, the signed tolerance (virtual - plain) / plain, how far the
-#     virtual time moves with the injected cost; wall overhead with the range of the per-round
-#     ratios.
+#     MPI_Wtime reads virtual time. Both builds are made anew every round with the program's
+#     code shifted by another offset (LAYOUT=random, the default; LAYOUT=fixed: unshifted), so
+#     that the medians are over code layouts (bench/code_layout.sh). Per stage: medians of the
+#     plain time (and its own spread), the real and virtual times, the signed tolerance
+#     (virtual - plain) / plain, how far the virtual time moves with the injected cost; wall
+#     overhead with the range of the per-round ratios.
 #  2. Data volume. pipeline_loop.c instrumented, for each rank count and iteration count: the
 #     profile's size against an OTF2 trace of the same events (trace_volume), and the paper's
 #     own comparison (its 4 loop statements: 144 B of records against a 31.25 KB trace).
@@ -22,7 +24,8 @@
 # Environment (defaults in brackets): MPIEXEC [mpiexec], MPICC [mpicc], CFLAGS (both builds)
 # ["-O3 -falign-loops=64": the hot loops at the same alignment in both builds, see
 # docs/evaluation.md], RUNS (runs per cell of table 3) [5], SECTIONS ["tolerance volume
-# control"]; stage tolerance: TOLERANCE_RUNS (rounds) [15, or RUNS when that is set], RANKS [2],
+# control"]; stage tolerance: TOLERANCE_RUNS (rounds) [15, or RUNS when that is set], LAYOUT
+# [random], RANKS [2],
 # ORDER [1536], TILES [8], CHECKS [40], INJECT_NS ["0 1000 10000 100000"]; data volume:
 # VOLUME_RUNS (RANKS:ITERATIONS pairs) ["2:200 2:2000 2:20000", then 200 and 2000 iterations on
 # 3 to 8 ranks: on 3 or more ranks a monitored 20000-iteration run takes seconds to minutes on 2
@@ -40,6 +43,8 @@ if [ $# -ne 1 ]; then
 fi
 build=$(cd "$1" && pwd)
 sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../code_layout.sh
+source "$sources/../code_layout.sh"
 mpiexec=${MPIEXEC:-mpiexec} mpicc=${MPICC:-mpicc}
 read -r -a cflags <<<"${CFLAGS:--O3 -falign-loops=64}"
 runs=${RUNS:-5} sections=${SECTIONS:-tolerance volume control}
@@ -50,6 +55,11 @@ default_volume_runs="2:200 2:2000 2:20000 $(for n in 3 4 5 6 7 8; do echo "$n:20
 volume_runs=${VOLUME_RUNS:-$default_volume_runs}
 control_ranks=${CONTROL_RANKS:-2 4 6 8} lookahead=${LOOKAHEAD:-100000}
 run_timeout=${RUN_TIMEOUT:-600}
+layout=${LAYOUT:-random}
+if [ "$layout" != random ] && [ "$layout" != fixed ]; then
+  echo "$0: LAYOUT must be random or fixed, not '$layout'" >&2
+  exit 2
+fi
 vcmon_mpicc=$build/bin/vcmon-mpicc
 trace_volume=$build/bench/paper/paper_trace_volume
 for needed in "$vcmon_mpicc" "$build/runtime/libvcmon.so" "$trace_volume" \
@@ -70,7 +80,7 @@ failed=0
 printf '# command:'
 printf ' %q' "$0" "$@"
 printf '\n'
-for setting in RUNS TOLERANCE_RUNS SECTIONS RANKS ORDER TILES CHECKS INJECT_NS VOLUME_RUNS \
+for setting in RUNS TOLERANCE_RUNS LAYOUT SECTIONS RANKS ORDER TILES CHECKS INJECT_NS VOLUME_RUNS \
   CONTROL_RANKS \
   LOOKAHEAD MASTER_ROUNDS RING_ROUNDS; do
   if [ -n "${!setting:-}" ]; then
@@ -87,10 +97,15 @@ echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # versions in one table (as bench/apps/compare.sh does).
 mkdir "$work/lib"
 cp "$build"/runtime/libvcmon.so* "$work/lib/"
-instrumented_build() { # SOURCE OUTPUT
-  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "$1" -o "$2" -lm
-  if ! ldd "$2" | grep -q -F "$work/lib/libvcmon"; then
-    echo "FAIL: $2 does not load libvcmon" >&2
+instrumented_build() { # INPUTS... OUTPUT
+  local output=${*: -1}
+  VCMON_LIBDIR=$work/lib "$vcmon_mpicc" "${cflags[@]}" "${@:1:$#-1}" -o "$output" -lm
+  # Not `ldd | grep -q`: under pipefail, grep leaving at the first match can kill ldd with
+  # SIGPIPE and fail the check.
+  local libraries
+  libraries=$(ldd "$output")
+  if ! grep -q -F "$work/lib/libvcmon" <<<"$libraries"; then
+    echo "FAIL: $output does not load libvcmon" >&2
     exit 1
   fi
 }
@@ -123,14 +138,23 @@ stage_tolerance() {
   echo
   echo "## 1. Stage tolerance: matmul_stages, order $order, $tiles x $tiles tiles, mpiexec -n" \
     "$ranks (1 master, $((ranks - 1)) worker(s)), $tolerance_runs rounds"
-  "$mpicc" "${cflags[@]}" "$sources/matmul_stages.c" -o "$work/matmul.plain" -lm
-  instrumented_build "$sources/matmul_stages.c" "$work/matmul.instrumented"
   # disabled: the instrumented binary under VCMON_DISABLE=1, which separates what the
   # instrumented build's own code changes from what the monitor does.
   local variants=(plain disabled) variant round results=$work/tolerance
   for ns in "${injections[@]}"; do variants+=("inject$ns"); done
   : >"$results"
+  local offsets=""
   for ((round = 1; round <= tolerance_runs; ++round)); do
+    # Both builds anew each round, their code shifted (bench/code_layout.sh).
+    local offset plain instrumented
+    offset=$(code_offset "$round" "$layout")
+    offsets+=" $offset"
+    plain=$work/matmul.plain.$offset instrumented=$work/matmul.instrumented.$offset
+    if [ ! -e "$instrumented" ]; then
+      code_pad "$mpicc" "$offset" "$work/pad-$offset.o"
+      "$mpicc" "${cflags[@]}" "$work/pad-$offset.o" "$sources/matmul_stages.c" -o "$plain" -lm
+      instrumented_build "$work/pad-$offset.o" "$sources/matmul_stages.c" "$instrumented"
+    fi
     local order_of_round=("${variants[@]}")
     if ((round % 2 == 0)); then
       order_of_round=()
@@ -142,15 +166,15 @@ stage_tolerance() {
       local profiles=$work/profiles.$variant.$round
       mkdir -p "$profiles"
       if [ "$variant" = plain ]; then
-        seconds=$(run_program "$out" "$err" "$ranks" "$work/matmul.plain" "$order" "$tiles" \
+        seconds=$(run_program "$out" "$err" "$ranks" "$plain" "$order" "$tiles" \
           "$checks") || status=$?
       elif [ "$variant" = disabled ]; then
         seconds=$(VCMON_DISABLE=1 run_program "$out" "$err" "$ranks" \
-          "$work/matmul.instrumented" "$order" "$tiles" "$checks") || status=$?
+          "$instrumented" "$order" "$tiles" "$checks") || status=$?
       else
         seconds=$(VCMON_WTIME=virtual VCMON_OUTPUT=$profiles \
           VCMON_INJECT_PROBE_NS=${variant#inject} run_program "$out" "$err" "$ranks" \
-          "$work/matmul.instrumented" "$order" "$tiles" "$checks") || status=$?
+          "$instrumented" "$order" "$tiles" "$checks") || status=$?
       fi
       if [ $status -ne 0 ]; then
         report_failure "matmul_stages $variant round $round: exit status $status" "$out" "$err"
@@ -166,6 +190,7 @@ stage_tolerance() {
         $1 == "phase" || $1 == "verify" { print $1, variant, round, $2, $3 }' "$out" >>"$results"
     done
   done
+  echo "# code offsets of the rounds (bytes, bench/code_layout.sh):$offsets"
   echo "# load average after stage tolerance: $(cut -d' ' -f1-3 /proc/loadavg)"
   awk "$awk_lib"'
     function add(key, x) { value[key, ++count[key]] = x }
