@@ -317,4 +317,25 @@ tables::Profile triangle_profile() {
   return profile;
 }
 
+tables::Profile ring_profile(std::int32_t ranks) {
+  tables::Profile profile;
+  profile.meta = metadata("./ring", ranks);
+  auto& g = profile.graph;
+  const auto main_proc =
+      g.add_site(SiteKind::Procedure, at("ring.c", 1), "main", tables::kNoSite, "main");
+  const auto send = g.add_site(SiteKind::Comm, at("ring.c", 2), "MPI_Send", main_proc);
+  for (std::int32_t r = 0; r < ranks; ++r) {
+    tables::RankRecords rec;
+    rec.rank = r;
+    rec.host = "node1";
+    const auto weight = static_cast<std::uint64_t>(r + 1);
+    rec.virtual_ns = 2'000'000 + 1'000 * weight;
+    rec.real_ns = rec.virtual_ns;
+    rec.procs = {{main_proc, tables::kNoSite, rec.virtual_ns, 1}};
+    rec.coms = {{send, (r + 1) % ranks, 1'000 * weight, 0, 10, 100 * weight}};
+    profile.ranks.push_back(rec);
+  }
+  return profile;
+}
+
 } // namespace vcmon::report::testing

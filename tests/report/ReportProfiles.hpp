@@ -42,4 +42,8 @@ tables::Profile even_odd_profile();
 // a -> b -> c -> a, and a -> c directly (cycle.c): one component reached along two paths.
 tables::Profile triangle_profile();
 
+// RANKS ranks in a ring: rank r sends 10 messages of 10 * (r + 1) bytes to rank r + 1 (the last
+// to rank 0) in (r + 1) us: the costliest pair is the last rank's.
+tables::Profile ring_profile(std::int32_t ranks);
+
 } // namespace vcmon::report::testing

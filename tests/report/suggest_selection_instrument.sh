@@ -2,13 +2,13 @@
 # vcmon-report --suggest-selection on figure 12 with p4 small and very frequent, its file given
 # to the real vcmon-instrument with the real figure-12 source: p4 (fig12.c:47) is left out, p3
 # (fig12.c:35, holding MPI calls) stays a site.
-# Usage: suggest_selection_instrument.sh VCMON_REPORT WRITE_FIGURE12_PROFILE VCMON_INSTRUMENT FIG12_C
+# Usage: suggest_selection_instrument.sh VCMON_REPORT WRITE_TEST_PROFILE VCMON_INSTRUMENT FIG12_C
 set -euo pipefail
 report=$1 writer=$2 instrument=$3 source=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "suggest_selection_instrument: $*" >&2; exit 1; }
-"$writer" "$work/fig12.vcmon" 1000000
+"$writer" figure12 "$work/fig12.vcmon" 1000000
 "$report" --suggest-selection "$work/fig12.vcmon" -o "$work/selection"
 cat "$work/selection"
 grep -qx p4 "$work/selection" || fail "p4 was not suggested"
