@@ -1,7 +1,7 @@
 /* Completion calls: every rank receives from every other, completing the receives with Waitany,
  * Waitsome, Testsome, Testany and Testall (the order of completion is open, so outcomes are
- * logged sorted), Waitall with MPI_STATUSES_IGNORE, and the special results for arrays of null
- * requests. */
+ * logged sorted), Waitall with MPI_STATUSES_IGNORE, and the special results for empty arrays
+ * and for arrays of null requests. */
 #include "rank_log.h"
 #include <sched.h>
 
@@ -115,6 +115,24 @@ static void with_waitall_ignoring_statuses(struct exchange* x) {
   MPI_Waitall(x->size, x->receives, MPI_STATUSES_IGNORE);
   rank_log_ints("Waitall ignoring statuses", x->incoming, x->size * length);
 }
+
+/* Empty arrays (count 0, no array at all), right after calls that completed tracked requests:
+ * the monitor once ran its bookkeeping of the previous call around them and crashed. */
+static void empty_arrays(void) {
+  int index = -2, flag = -2, count = -2;
+  MPI_Status status;
+  rank_log("Waitall of none: rc %d", MPI_Waitall(0, NULL, MPI_STATUSES_IGNORE));
+  rank_log("Testall of none: rc %d", MPI_Testall(0, NULL, &flag, MPI_STATUSES_IGNORE));
+  rank_log("Testall of none: flag %d", flag);
+  rank_log("Waitany of none: rc %d", MPI_Waitany(0, NULL, &index, &status));
+  rank_log("Waitany of none: index undefined %d", index == MPI_UNDEFINED);
+  rank_log("Testany of none: rc %d", MPI_Testany(0, NULL, &index, &flag, &status));
+  rank_log("Testany of none: flag %d, index undefined %d", flag, index == MPI_UNDEFINED);
+  rank_log("Waitsome of none: rc %d", MPI_Waitsome(0, NULL, &count, NULL, MPI_STATUSES_IGNORE));
+  rank_log("Waitsome of none: count undefined %d", count == MPI_UNDEFINED);
+  rank_log("Testsome of none: rc %d", MPI_Testsome(0, NULL, &count, NULL, MPI_STATUSES_IGNORE));
+  rank_log("Testsome of none: count undefined %d", count == MPI_UNDEFINED);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -167,6 +185,7 @@ int main(int argc, char** argv) {
   finish_sends(&x);
   post(&x, rank, 6);
   with_waitall_ignoring_statuses(&x);
+  empty_arrays();
   finish_sends(&x);
   null_requests();
 

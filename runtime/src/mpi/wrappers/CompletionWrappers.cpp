@@ -122,21 +122,21 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
-  const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, stamps, function, all, needs, blocking, call, [&] {
-      batch.hide_while_completing();
-      const int rc = pmpi(st);
-      batch.show_if_alive(requests);
-      return rc;
-    });
-  };
   if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
+    // No tracked request here: nothing to hide. The batch may still hold an earlier call's
+    // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run(statuses, nullptr);
+    return run_completion(monitor, stamps, function, all, needs, blocking, nullptr,
+                          [&] { return pmpi(statuses); });
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = run(st, &call);
+  const int rc = run_completion(monitor, stamps, function, all, needs, blocking, &call, [&] {
+    batch.hide_while_completing();
+    const int result = pmpi(st);
+    batch.show_if_alive(requests);
+    return result;
+  });
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
