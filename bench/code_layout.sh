@@ -10,6 +10,7 @@
 # the program's code shifted by a different offset (a pad object linked first), and their
 # medians are over layouts, as Stabilizer (Curtsinger and Berger, 2013) randomises them.
 #
+#   code_layout_valid LAYOUT   succeeds for random or fixed; else says so on stderr
 #   code_offset ROUND LAYOUT   the shift of ROUND in bytes: 0 for LAYOUT=fixed, else a
 #                              multiple of 16 below 4096 from a fixed sequence (Knuth's
 #                              multiplicative hash), so that a table can be made again
@@ -17,6 +18,13 @@
 #                              objects, shifts its code: at -O3 main goes to .text.startup and
 #                              the other functions to .text after it, so main moves by OFFSET
 #                              bytes and the rest by twice that
+
+code_layout_valid() {
+  if [ "$1" != random ] && [ "$1" != fixed ]; then
+    echo "$0: LAYOUT must be random or fixed, not '$1'" >&2
+    return 1
+  fi
+}
 
 code_offset() {
   if [ "$2" = fixed ]; then

@@ -35,13 +35,10 @@ apps=${APPS:-cg hydro particles kernels}
 read -r -a app_args <<<"${APP_ARGS:-}"
 run_timeout=${RUN_TIMEOUT:-3600}
 layout=${LAYOUT:-random}
-if [ "$layout" != random ] && [ "$layout" != fixed ]; then
-  echo "$0: LAYOUT must be random or fixed, not '$layout'" >&2
-  exit 2
-fi
 sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../code_layout.sh
 source "$sources/../code_layout.sh"
+code_layout_valid "$layout" || exit 2
 variants=(plain linked instrumented inject1000)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vcmon-apps.XXXXXX")
@@ -156,9 +153,10 @@ run() {
 
 offsets=""
 for ((round = 1; round <= runs; ++round)); do
-  echo "# round $round/$runs: building with the code shifted by $(code_offset "$round" "$layout") bytes" >&2
-  build "$(code_offset "$round" "$layout")"
-  offsets+=" $(code_offset "$round" "$layout")"
+  offset=$(code_offset "$round" "$layout")
+  echo "# round $round/$runs: building with the code shifted by $offset bytes" >&2
+  build "$offset"
+  offsets+=" $offset"
   order=("${variants[@]}")
   if ((round % 2 == 0)); then
     order=(inject1000 instrumented linked plain)

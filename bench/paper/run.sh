@@ -56,10 +56,7 @@ volume_runs=${VOLUME_RUNS:-$default_volume_runs}
 control_ranks=${CONTROL_RANKS:-2 4 6 8} lookahead=${LOOKAHEAD:-100000}
 run_timeout=${RUN_TIMEOUT:-600}
 layout=${LAYOUT:-random}
-if [ "$layout" != random ] && [ "$layout" != fixed ]; then
-  echo "$0: LAYOUT must be random or fixed, not '$layout'" >&2
-  exit 2
-fi
+code_layout_valid "$layout" || exit 2
 vcmon_mpicc=$build/bin/vcmon-mpicc
 trace_volume=$build/bench/paper/paper_trace_volume
 for needed in "$vcmon_mpicc" "$build/runtime/libvcmon.so" "$trace_volume" \

@@ -45,22 +45,6 @@ public:
     return varint_of_several_bytes(what);
   }
 
-  [[gnu::noinline]] std::uint64_t varint_of_several_bytes(const char* what) {
-    const std::size_t start = offset();
-    std::uint64_t value = 0;
-    for (int shift = 0; pos_ < bytes_.size(); shift += 7) {
-      const auto byte = static_cast<std::uint8_t>(bytes_[pos_++]);
-      if (shift == 63 && byte > 1) {
-        too_wide(start, what);
-      }
-      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) {
-        return value;
-      }
-    }
-    truncated_at(base_ + bytes_.size(), what);
-  }
-
   std::uint32_t varint_u32(const char* what) {
     const std::size_t start = offset();
     const std::uint64_t value = varint(what);
@@ -125,6 +109,22 @@ public:
   }
 
 private:
+  [[gnu::noinline]] std::uint64_t varint_of_several_bytes(const char* what) {
+    const std::size_t start = offset();
+    std::uint64_t value = 0;
+    for (int shift = 0; pos_ < bytes_.size(); shift += 7) {
+      const auto byte = static_cast<std::uint8_t>(bytes_[pos_++]);
+      if (shift == 63 && byte > 1) {
+        too_wide(start, what);
+      }
+      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) {
+        return value;
+      }
+    }
+    truncated_at(base_ + bytes_.size(), what);
+  }
+
   void need(std::size_t n, const char* what) const {
     if (n > remaining()) {
       truncated_at(base_ + bytes_.size(), what);
