@@ -87,16 +87,17 @@ int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmp
 template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&& pmpi) {
   const MPI_Comm handle = *comm;
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const CallTime time(monitor, function);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
-    LayerWork work(*monitor, *stamps);
-    stamps->shadows().release(handle, [](const Shadow& shadow) {
+    StampProtocol& stamps = context->stamps;
+    LayerWork work(*monitor, stamps);
+    stamps.shadows().release(handle, [&](const Shadow& shadow) {
       return request_table().any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
-             ProbedMessages::refers_to(shadow) || DeferredReceives::refers_to(shadow);
+             context->probed.refers_to(shadow) || DeferredReceives::refers_to(shadow);
     });
   }
   return rc;

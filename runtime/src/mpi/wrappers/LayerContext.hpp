@@ -8,6 +8,7 @@
 
 #include "mpi/stamps/ProcessStampMail.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wrappers/ProbedMessages.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -28,6 +29,8 @@ public:
 
   ProcessStampMail mail;
   StampProtocol stamps;
+  // The messages Mprobe took, until their Mrecv.
+  ProbedMessages probed;
 
 private:
   static LayerContext* process_;

@@ -686,8 +686,9 @@ public:
     if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
       return pmpi(status);
     }
-    StampProtocol& stamps = process_stamps();
-    const ProbedMessage probe = ProbedMessages::take_matched(*message);
+    LayerContext& context = LayerContext::process();
+    StampProtocol& stamps = context.stamps;
+    const ProbedMessage probe = context.probed.take_matched(*message);
     if (probe.shadow == nullptr) {
       return pmpi(status);
     }
@@ -706,9 +707,10 @@ public:
     if (monitor == nullptr || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL) {
       return pmpi();
     }
-    StampProtocol& stamps = process_stamps();
+    LayerContext& context = LayerContext::process();
+    StampProtocol& stamps = context.stamps;
     const Moment entry = Moment::now(monitor->clock());
-    const ProbedMessage probe = ProbedMessages::take_matched(*message);
+    const ProbedMessage probe = context.probed.take_matched(*message);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor, stamps);

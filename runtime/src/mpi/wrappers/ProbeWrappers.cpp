@@ -30,10 +30,10 @@ namespace {
 // A probe entered at `probed` found the message of `stamp` and returns now: its record holds
 // the waiting for the sender (synchronisation delay) and the rest (transmission), as a
 // receive's would, and the clock goes on from the message's arrival, where the unmonitored
-// probe would have returned. An Mprobe'd message is remembered for its Mrecv.
+// probe would have returned. An Mprobe'd message is remembered in `matched` for its Mrecv.
 void found(Monitor& monitor, StampProtocol& stamps, tables::SiteId site, const Shadow& shadow,
            const Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
-           MPI_Message* message) {
+           MPI_Message* message, ProbedMessages& matched) {
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(monitor, stamps, end_ns, update);
@@ -45,7 +45,7 @@ void found(Monitor& monitor, StampProtocol& stamps, tables::SiteId site, const S
                      timing.sync_delay_ns, 0, false);
   update.include(completion_vt(probed, sender, end_rt));
   if (message != nullptr && *message != MPI_MESSAGE_NO_PROC) {
-    ProbedMessages::remember_matched(*message, shadow, status);
+    matched.remember_matched(*message, shadow, status);
   }
 }
 
@@ -67,7 +67,8 @@ template <typename Call>
 int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
                    MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
@@ -84,7 +85,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
-    found(*monitor, *stamps, site, *shadow, probed, stamp, *st, message);
+    found(*monitor, *stamps, site, *shadow, probed, stamp, *st, message, context->probed);
   }
   return rc;
 }
@@ -114,7 +115,8 @@ template <typename Call>
 int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status, MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
@@ -156,7 +158,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
       poll.decision.reset();
     }
     found(*monitor, *stamps, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st,
-          message);
+          message, context->probed);
   } else if (rc == MPI_SUCCESS) {
     record_call_time(*monitor, function, probed.vt);
   }

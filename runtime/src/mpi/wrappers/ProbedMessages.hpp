@@ -1,5 +1,6 @@
 // The messages Mprobe/Improbe took out of matching, by message handle: Mrecv/Imrecv need their
-// communicator, which the handle does not reveal.
+// communicator, which the handle does not reveal. One instance per process, in its LayerContext
+// (preallocated, O(1), no lock: HandleTable).
 #pragma once
 
 #include "mpi/layer/HandleTable.hpp"
@@ -17,12 +18,11 @@ struct ProbedMessage {
 
 class ProbedMessages {
 public:
-  static void remember_matched(MPI_Message message, const Shadow& shadow,
-                               const MPI_Status& status) {
+  void remember_matched(MPI_Message message, const Shadow& shadow, const MPI_Status& status) {
     matched_.insert(message, {&shadow, status.MPI_SOURCE, status.MPI_TAG});
   }
   // The probe that matched `message`, removed; nullopt-like empty shadow when unknown.
-  static ProbedMessage take_matched(MPI_Message message) {
+  ProbedMessage take_matched(MPI_Message message) {
     ProbedMessage* entry = matched_.find(message);
     if (entry == nullptr) {
       return {};
@@ -33,12 +33,12 @@ public:
   }
 
   // Whether a message Mprobe took on `shadow` still waits for its Mrecv.
-  static bool refers_to(const Shadow& shadow) {
+  bool refers_to(const Shadow& shadow) const {
     return matched_.any_of([&](const ProbedMessage& probe) { return probe.shadow == &shadow; });
   }
 
 private:
-  static inline HandleTable<ProbedMessage, 1024> matched_;
+  HandleTable<ProbedMessage, 1024> matched_;
 };
 
 static_assert(sizeof(MPI_Message) == sizeof(std::int32_t), "MPICH message handles are ints");

@@ -1,0 +1,82 @@
+// The messages Mprobe took out of matching (ProbedMessages), without MPI: what a matched probe
+// left for its Mrecv, taken once, and which communicators it keeps alive. Each process's layer
+// has its own (LayerContext), so two are made side by side here as two ranks' would be.
+#include "mpi/wrappers/ProbedMessages.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using vcmon::runtime::mpi::ProbedMessage;
+using vcmon::runtime::mpi::ProbedMessages;
+using vcmon::runtime::mpi::Shadow;
+
+namespace {
+
+// Message handles shaped like MPICH's (kind and object bits high, index low).
+MPI_Message message(int index) {
+  return static_cast<MPI_Message>(static_cast<std::int32_t>(0x6c000000u) + index);
+}
+
+MPI_Status status_from(int source, int tag) {
+  MPI_Status status{};
+  status.MPI_SOURCE = source;
+  status.MPI_TAG = tag;
+  return status;
+}
+
+TEST(ProbedMessages, MrecvTakesWhatItsProbeMatchedOnce) {
+  ProbedMessages probed;
+  const Shadow comm;
+  probed.remember_matched(message(1), comm, status_from(3, 17));
+  const ProbedMessage taken = probed.take_matched(message(1));
+  EXPECT_EQ(taken.shadow, &comm);
+  EXPECT_EQ(taken.source, 3);
+  EXPECT_EQ(taken.tag, 17);
+  EXPECT_EQ(probed.take_matched(message(1)).shadow, nullptr);
+}
+
+TEST(ProbedMessages, AMessageNoProbeMatchedHasNoCommunicator) {
+  ProbedMessages probed;
+  const Shadow comm;
+  probed.remember_matched(message(1), comm, status_from(0, 0));
+  const ProbedMessage unknown = probed.take_matched(message(2));
+  EXPECT_EQ(unknown.shadow, nullptr);
+  EXPECT_EQ(unknown.source, MPI_ANY_SOURCE);
+  EXPECT_EQ(unknown.tag, MPI_ANY_TAG);
+  EXPECT_EQ(probed.take_matched(message(1)).shadow, &comm);
+}
+
+TEST(ProbedMessages, ACommunicatorIsInUseUntilItsLastMessageIsTaken) {
+  ProbedMessages probed;
+  const Shadow comm;
+  const Shadow other;
+  probed.remember_matched(message(1), comm, status_from(1, 5));
+  probed.remember_matched(message(2), comm, status_from(2, 5));
+  EXPECT_TRUE(probed.refers_to(comm));
+  EXPECT_FALSE(probed.refers_to(other));
+  probed.take_matched(message(1));
+  EXPECT_TRUE(probed.refers_to(comm));
+  probed.take_matched(message(2));
+  EXPECT_FALSE(probed.refers_to(comm));
+}
+
+// Before the layer's state was one object per process, every rank's probes went to one
+// process-wide table.
+TEST(ProbedMessages, TwoRanksKeepTheirOwnMessages) {
+  ProbedMessages rank0;
+  ProbedMessages rank1;
+  const Shadow comm0;
+  const Shadow comm1;
+  rank0.remember_matched(message(1), comm0, status_from(1, 9));
+  rank1.remember_matched(message(1), comm1, status_from(0, 9));
+  EXPECT_FALSE(rank0.refers_to(comm1));
+  EXPECT_FALSE(rank1.refers_to(comm0));
+  EXPECT_EQ(rank1.take_matched(message(1)).shadow, &comm1);
+  EXPECT_EQ(rank1.take_matched(message(1)).shadow, nullptr);
+  const ProbedMessage kept = rank0.take_matched(message(1));
+  EXPECT_EQ(kept.shadow, &comm0);
+  EXPECT_EQ(kept.source, 1);
+}
+
+} // namespace
