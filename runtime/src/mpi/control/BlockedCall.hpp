@@ -158,26 +158,4 @@ private:
   const MPI_Request& entry_;
 };
 
-// Wait*, on requests: described in RequestsWait.cpp (it needs the request table).
-class RequestsWait final : public BlockedCall {
-public:
-  enum class Needs { One, All };
-  // `stamps`: the process's, whose inboxes a deferred receive among `requests` looks at.
-  RequestsWait(StampProtocol& stamps, WaitPlace place, std::uint64_t since_vt,
-               std::span<const MPI_Request> requests, Needs needs)
-      : BlockedCall(place, since_vt), stamps_(stamps), requests_(requests), needs_(needs) {}
-
-  // Whether the completion call would return now: all of the requests complete (Needs::All),
-  // or one of them (also when none is active, as MPI returns at once then).
-  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
-  bool satisfied() const override { return would_return(requests_, needs_); }
-
-private:
-  void describe_wait(deadlock::ProcessState& state, bool) const override;
-
-  StampProtocol& stamps_;
-  std::span<const MPI_Request> requests_;
-  Needs needs_;
-};
-
 } // namespace vcmon::runtime::mpi

@@ -7,6 +7,7 @@
 #include "mpi/requests/CompletionLedger.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/requests/RequestsWait.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/SafeDecision.hpp"
@@ -21,13 +22,13 @@ namespace {
 constexpr std::size_t kNotInInbox = ~std::size_t{0};
 
 // The communicator all active requests receive on from specific sources, or nullptr.
-const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
+const Shadow* common_receive_shadow(RequestTable& table, std::span<const MPI_Request> requests) {
   const Shadow* shadow = nullptr;
   for (const MPI_Request request : requests) {
     if (request == MPI_REQUEST_NULL) {
       continue;
     }
-    const TrackedRequest* tracked = request_table().find(request);
+    const TrackedRequest* tracked = table.find(request);
     if (tracked == nullptr) {
       return nullptr;
     }
@@ -48,16 +49,17 @@ const Shadow* common_receive_shadow(std::span<const MPI_Request> requests) {
 } // namespace
 
 std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtocol& stamps,
-                                                   MpiFunction function,
+                                                   RequestTable& table, MpiFunction function,
                                                    std::span<MPI_Request> requests, int* index,
                                                    int* flag, MPI_Status* status) {
-  const Shadow* shadow = common_receive_shadow(requests);
+  const Shadow* shadow = common_receive_shadow(table, requests);
   if (shadow == nullptr) {
     return std::nullopt;
   }
   const Moment call = Moment::now(monitor.clock());
-  const RequestsWait waiting(stamps, {index_of(function), monitor.comm_site(index_of(function))},
-                             call.vt, requests, RequestsWait::Needs::One);
+  const RequestsWait waiting(stamps, table,
+                             {index_of(function), monitor.comm_site(index_of(function))}, call.vt,
+                             requests, RequestsWait::Needs::One);
   SafeDecision decision(monitor, stamps, *shadow);
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
@@ -76,7 +78,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtoc
       stamps.drain();
       for (std::size_t i = 0; i < requests.size(); ++i) {
         TrackedRequest* tracked =
-            requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+            requests[i] != MPI_REQUEST_NULL ? table.find(requests[i]) : nullptr;
         if (tracked == nullptr || (tracked->persistent() && !tracked->active)) {
           continue;
         }
@@ -144,7 +146,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtoc
   }
   const std::size_t i = chosen->slot;
   const MPI_Request handle = requests[i];
-  TrackedRequest& tracked = *request_table().find(handle);
+  TrackedRequest& tracked = *table.find(handle);
   const PendingStamp stamp = candidate_stamps[static_cast<std::size_t>(
       std::distance(candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
                                                      [&](const auto& c) { return c.slot == i; })))];
@@ -162,16 +164,16 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtoc
         return done != 0;
       },
       [&] {
-        request_table().hide_while_completing(&tracked);
+        table.hide_while_completing(&tracked);
         const int wait_rc = PMPI_Wait(&requests[i], st);
-        request_table().show_if_alive(requests[i], &tracked);
+        table.show_if_alive(requests[i], &tracked);
         return wait_rc;
       });
   *index = static_cast<int>(i);
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   CompletionCharge charge(monitor, stamps, function, call, end_ns);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
-  RequestCompletion::completed(monitor, stamps, tracked, *st, rc, {call.vt, decided.rt},
+  RequestCompletion::completed(monitor, stamps, table, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), charge.update());
   return rc;
 }

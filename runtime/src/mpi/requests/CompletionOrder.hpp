@@ -8,6 +8,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/MpiFunctionTable.hpp"
+#include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
 #include <mpi.h>
@@ -22,10 +23,12 @@ public:
   // nullopt when the rule does not apply (the caller lets PMPI complete). Otherwise the call's
   // return code, with *index (MPI_UNDEFINED when a Test-style call has nothing safe yet: then
   // *flag is 0) and *status set, the chosen request completed and its receipt recorded.
-  // `flag`: nullptr for Waitany/Waitsome (block until one is chosen).
+  // `flag`: nullptr for Waitany/Waitsome (block until one is chosen). `table`: the process's
+  // tracked requests, which `requests` are looked up in.
   static std::optional<int> complete_first(Monitor& monitor, StampProtocol& stamps,
-                                           MpiFunction function, std::span<MPI_Request> requests,
-                                           int* index, int* flag, MPI_Status* status);
+                                           RequestTable& table, MpiFunction function,
+                                           std::span<MPI_Request> requests, int* index, int* flag,
+                                           MPI_Status* status);
 };
 
 } // namespace vcmon::runtime::mpi

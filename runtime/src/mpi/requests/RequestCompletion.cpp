@@ -10,14 +10,9 @@
 
 namespace vcmon::runtime::mpi {
 
-RequestTable& request_table() {
-  static RequestTable table;
-  return table;
-}
-
-void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request,
-                                  const MPI_Status& status, int error, const Moment& call,
-                                  std::uint64_t end_rt, ClockUpdate& update) {
+void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
+                                  TrackedRequest& request, const MPI_Status& status, int error,
+                                  const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
   if (request.persistent() && !request.active) {
     return; // an inactive persistent request completes at once, with an empty status
   }
@@ -69,7 +64,7 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Track
   if (request.persistent()) {
     request.active = false;
   } else {
-    request_table().erase(request);
+    table.erase(request);
   }
 }
 
@@ -114,7 +109,7 @@ void RequestCompletion::start_failed(StampProtocol& stamps, TrackedRequest& requ
   }
 }
 
-void RequestCompletion::freed(StampProtocol& stamps, TrackedRequest& request) {
+void RequestCompletion::freed(StampProtocol& stamps, RequestTable& table, TrackedRequest& request) {
   // A freed request that is still active completes unseen: a synchronous send's reply still
   // comes, unused.
   if (request.layer != nullptr) {
@@ -123,30 +118,35 @@ void RequestCompletion::freed(StampProtocol& stamps, TrackedRequest& request) {
   if (stamps.claimed(request.stamp)) {
     stamps.release(*request.shadow, request.stamp);
   }
-  request_table().erase(request);
+  table.erase(request);
 }
 
 namespace {
+struct Orphan {
+  MPI_Request handle;
+  RequestTable* table; // which tracks it
+};
 std::mutex orphans_mutex;
-std::vector<MPI_Request> orphans;
+std::vector<Orphan> orphans;
 } // namespace
 
-void RequestCompletion::orphan(MPI_Request handle) {
+void RequestCompletion::orphan(RequestTable& table, MPI_Request handle) {
   const std::lock_guard lock(orphans_mutex);
-  orphans.push_back(handle);
+  orphans.push_back({handle, &table});
   orphan_count_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps) {
   const std::lock_guard lock(orphans_mutex);
-  std::erase_if(orphans, [&](MPI_Request handle) {
-    MPI_Request request = handle;
+  std::erase_if(orphans, [&](const Orphan& orphan) {
+    RequestTable& table = *orphan.table;
+    MPI_Request request = orphan.handle;
     int done = 0;
     MPI_Status status;
-    TrackedRequest* tracked = request_table().find(handle);
-    request_table().hide_while_completing(tracked);
+    TrackedRequest* tracked = table.find(orphan.handle);
+    table.hide_while_completing(tracked);
     const int error = PMPI_Test(&request, &done, &status);
-    request_table().show_if_alive(request, tracked);
+    table.show_if_alive(request, tracked);
     if (!done) {
       return false;
     }
@@ -161,7 +161,7 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps
         Receipt::unseen(monitor, stamps, {tracked->site, *tracked->shadow, tracked->post}, error,
                         status);
       }
-      request_table().erase(*tracked);
+      table.erase(*tracked);
     }
     orphan_count_.fetch_sub(1, std::memory_order_relaxed);
     return true;
@@ -170,11 +170,11 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps
 
 void RequestCompletion::free_orphans() {
   const std::lock_guard lock(orphans_mutex);
-  for (MPI_Request request : orphans) {
-    if (TrackedRequest* tracked = request_table().find(request)) {
-      request_table().erase(*tracked);
+  for (Orphan& orphan : orphans) {
+    if (TrackedRequest* tracked = orphan.table->find(orphan.handle)) {
+      orphan.table->erase(*tracked);
     }
-    PMPI_Request_free(&request);
+    PMPI_Request_free(&orphan.handle);
   }
   orphans.clear();
   orphan_count_.store(0, std::memory_order_relaxed);
@@ -185,14 +185,14 @@ CompletionBatch& CompletionBatch::for_this_thread() {
   return batch;
 }
 
-bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
+bool CompletionBatch::collect(RequestTable& table, std::span<const MPI_Request> requests) {
   handles_.assign(requests.begin(), requests.end());
   tracked_.resize(requests.size());
   deferred_.assign(requests.size(), 0);
   const bool deferring = DeferredReceives::exist();
   bool any = false;
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    tracked_[i] = requests[i] != MPI_REQUEST_NULL ? request_table().find(requests[i]) : nullptr;
+    tracked_[i] = requests[i] != MPI_REQUEST_NULL ? table.find(requests[i]) : nullptr;
     deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring &&
                    DeferredReceives::shadow_of(requests[i]) != nullptr;
     any = any || tracked_[i] != nullptr || deferred_[i];
@@ -200,15 +200,15 @@ bool CompletionBatch::collect(std::span<const MPI_Request> requests) {
   return any;
 }
 
-void CompletionBatch::hide_while_completing() {
+void CompletionBatch::hide_while_completing(RequestTable& table) {
   for (TrackedRequest* tracked : tracked_) {
-    request_table().hide_while_completing(tracked);
+    table.hide_while_completing(tracked);
   }
 }
 
-void CompletionBatch::show_if_alive(const MPI_Request* after) {
+void CompletionBatch::show_if_alive(RequestTable& table, const MPI_Request* after) {
   for (std::size_t i = 0; i < tracked_.size(); ++i) {
-    request_table().show_if_alive(after[i], tracked_[i]);
+    table.show_if_alive(after[i], tracked_[i]);
   }
 }
 

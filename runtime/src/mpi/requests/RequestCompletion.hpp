@@ -20,26 +20,27 @@ namespace vcmon::runtime::mpi {
 
 class RequestCompletion {
 public:
-  // `request` completed with `status` and `error` in a call entered at
+  // `request` (an entry of `table`) completed with `status` and `error` in a call entered at
   // `call` whose PMPI part returned at real time `end_rt`.
-  static void completed(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request,
-                        const MPI_Status& status, int error, const Moment& call,
-                        std::uint64_t end_rt, ClockUpdate& update);
+  static void completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
+                        TrackedRequest& request, const MPI_Status& status, int error,
+                        const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post.
   static void starting(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
   static void start_failed(StampProtocol& stamps, TrackedRequest& request);
 
-  // MPI_Request_free of a tracked request succeeded.
-  static void freed(StampProtocol& stamps, TrackedRequest& request);
+  // MPI_Request_free of a tracked request (an entry of `table`) succeeded.
+  static void freed(StampProtocol& stamps, RequestTable& table, TrackedRequest& request);
 
   // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
   // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
   // and completes it itself once its message came, so that its stamp is taken and a
   // synchronous sender answered: left behind, the next receive from that source took the stamp,
-  // and the sender's reply went unmatched.
-  static void orphan(MPI_Request handle);
+  // and the sender's reply went unmatched. The orphan keeps `table`, which tracks it: every
+  // LayerWork polls the orphans, and not every one is given the table.
+  static void orphan(RequestTable& table, MPI_Request handle);
   // Completes the orphans whose messages came; one load when there are none.
   static void poll_orphans(Monitor& monitor, StampProtocol& stamps) {
     if (orphan_count_.load(std::memory_order_relaxed) != 0) {
@@ -61,18 +62,18 @@ class CompletionBatch {
 public:
   static CompletionBatch& for_this_thread();
 
-  // False when none of `requests` is tracked nor deferred (the call then needs nothing from
-  // the layer).
-  bool collect(std::span<const MPI_Request> requests);
+  // False when none of `requests` is tracked in `table` nor deferred (the call then needs
+  // nothing from the layer).
+  bool collect(RequestTable& table, std::span<const MPI_Request> requests);
   TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
   // Whether the request at `index` is a deferred receive's (DeferredReceives).
   bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }
   MPI_Request handle(int index) const { return handles_[static_cast<std::size_t>(index)]; }
 
-  // Around the PMPI call that may complete them (RequestTable::hide_while_completing);
-  // `after`: the program's handles after the call.
-  void hide_while_completing();
-  void show_if_alive(const MPI_Request* after);
+  // Around the PMPI call that may complete them (RequestTable::hide_while_completing), in the
+  // `table` they were collected from; `after`: the program's handles after the call.
+  void hide_while_completing(RequestTable& table);
+  void show_if_alive(RequestTable& table, const MPI_Request* after);
 
   // `user` unless it is MPI_STATUSES_IGNORE, else room for `count` statuses.
   MPI_Status* statuses(MPI_Status* user, int count);

@@ -56,7 +56,8 @@ struct TrackedRequest {
 static_assert(sizeof(MPI_Request) == sizeof(std::int32_t), "MPICH request handles are ints");
 
 // A program rarely keeps more requests in flight; beyond, requests go untracked (documented in
-// docs/pmpi.md: their receives leave their stamps behind).
+// docs/pmpi.md: their receives leave their stamps behind). One per process, in its LayerContext,
+// passed to what completes, starts or frees requests.
 class RequestTable {
 public:
   // Stores `tracked` under `request`; nullptr when full, or when `request` is one of MPICH's
@@ -97,6 +98,5 @@ private:
   }
   HandleTable<TrackedRequest, 16384> table_;
 };
-RequestTable& request_table();
 
 } // namespace vcmon::runtime::mpi

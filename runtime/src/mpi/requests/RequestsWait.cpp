@@ -2,9 +2,9 @@
 // Wait/Waitany/Waitsome... (one suffices) and AND for Waitall. A request the layer does not
 // know (another communicator, a generalized or I/O request) has no known partner: the call
 // then reports Running, which never makes a decider take an unsafe message.
-#include "mpi/control/BlockedCall.hpp"
+#include "mpi/requests/RequestsWait.hpp"
+
 #include "mpi/requests/DeferredReceives.hpp"
-#include "mpi/requests/RequestTable.hpp"
 
 namespace vcmon::runtime::mpi {
 
@@ -52,7 +52,7 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
       }
       continue;
     }
-    const TrackedRequest* tracked = request_table().find(request);
+    const TrackedRequest* tracked = table_.find(request);
     if (tracked == nullptr || tracked->shadow == nullptr ||
         (tracked->persistent() && !tracked->active)) {
       state.activity = deadlock::Activity::Running;

@@ -97,7 +97,8 @@ public:
   static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                          MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -116,7 +117,7 @@ public:
     }
     const int rc = pmpi();
     LayerWork work(*monitor, *stamps);
-    if (rc != MPI_SUCCESS || request_table().insert(*request, tracked) == nullptr) {
+    if (rc != MPI_SUCCESS || context->requests.insert(*request, tracked) == nullptr) {
       LayerRequests::withdraw(*tracked.layer);
     }
     return rc;
@@ -129,7 +130,8 @@ public:
   static int persistent(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                         MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     const int rc = pmpi();
     if (shadow == nullptr || rc != MPI_SUCCESS) {
@@ -142,7 +144,7 @@ public:
     tracked.site = monitor->comm_site(index_of(function));
     tracked.bytes = bytes();
     tracked.call = call_of(*monitor, *shadow, function, root, tracked.site);
-    request_table().insert(*request, tracked);
+    context->requests.insert(*request, tracked);
     return rc;
   }
 

@@ -95,7 +95,7 @@ template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&
     StampProtocol& stamps = context->stamps;
     LayerWork work(*monitor, stamps);
     stamps.shadows().release(handle, [&](const Shadow& shadow) {
-      return request_table().any_of(
+      return context->requests.any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
              context->probed.refers_to(shadow) || DeferredReceives::refers_to(shadow);
     });

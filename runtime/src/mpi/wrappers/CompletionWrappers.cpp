@@ -10,6 +10,7 @@
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/requests/RequestsWait.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 
 #include <mpi.h>
@@ -20,15 +21,16 @@ namespace {
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
-int wait_then(Monitor* monitor, StampProtocol* stamps, MpiFunction function,
+int wait_then(Monitor* monitor, StampProtocol* stamps, RequestTable* table, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
               const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
   const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-  const RequestsWait wait(*stamps, {index_of(function), monitor->comm_site(index_of(function))},
-                          entry.vt, requests, needs);
+  const RequestsWait wait(*stamps, *table,
+                          {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
+                          requests, needs);
   return WaitPolicy::block(
       *monitor, *stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
 }
@@ -38,11 +40,11 @@ int wait_then(Monitor* monitor, StampProtocol* stamps, MpiFunction function,
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
 // `call`: the call's entry, if the caller has read it.
 template <typename Call>
-int run_completion(Monitor* monitor, StampProtocol* stamps, MpiFunction function,
-                   std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
-                   const Moment* call, Call&& pmpi) {
+int run_completion(Monitor* monitor, StampProtocol* stamps, RequestTable* table,
+                   MpiFunction function, std::span<const MPI_Request> requests,
+                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
   if (blocking) {
-    return wait_then(monitor, stamps, function, requests, needs, pmpi, call);
+    return wait_then(monitor, stamps, table, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
@@ -68,16 +70,21 @@ template <typename Call>
 int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status, const int* done,
                  bool blocking, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
-      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, stamps, function, {request, 1}, RequestsWait::Needs::All,
+    return run_completion(monitor, stamps, table, function, {request, 1}, RequestsWait::Needs::All,
                           blocking, call, [&] {
-                            request_table().hide_while_completing(tracked);
+                            if (tracked == nullptr) {
+                              return pmpi(st);
+                            }
+                            table->hide_while_completing(tracked);
                             const int rc = pmpi(st);
-                            request_table().show_if_alive(*request, tracked);
+                            table->show_if_alive(*request, tracked);
                             return rc;
                           });
   };
@@ -106,7 +113,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
-  RequestCompletion::completed(*monitor, *stamps, *tracked, *st, rc, call,
+  RequestCompletion::completed(*monitor, *stamps, *table, *tracked, *st, rc, call,
                                monitor->clock().real_at(end_ns), charge.update());
   return rc;
 }
@@ -119,22 +126,24 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
                   bool blocking, RequestsWait::Needs needs, Call&& pmpi,
                   EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
-  if (monitor == nullptr || count <= 0 || !batch.collect(all)) {
+  if (monitor == nullptr || count <= 0 || !batch.collect(*table, all)) {
     // No tracked request here: nothing to hide. The batch may still hold an earlier call's
     // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run_completion(monitor, stamps, function, all, needs, blocking, nullptr,
+    return run_completion(monitor, stamps, table, function, all, needs, blocking, nullptr,
                           [&] { return pmpi(statuses); });
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = run_completion(monitor, stamps, function, all, needs, blocking, &call, [&] {
-    batch.hide_while_completing();
+  const int rc = run_completion(monitor, stamps, table, function, all, needs, blocking, &call, [&] {
+    batch.hide_while_completing(*table);
     const int result = pmpi(st);
-    batch.show_if_alive(requests);
+    batch.show_if_alive(*table, requests);
     return result;
   });
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
@@ -148,8 +157,8 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
       if (error != MPI_ERR_PENDING) {
-        RequestCompletion::completed(*monitor, *stamps, *tracked, status, error, call, end_rt,
-                                     update);
+        RequestCompletion::completed(*monitor, *stamps, *table, *tracked, status, error, call,
+                                     end_rt, update);
       }
     }
   });
@@ -193,9 +202,10 @@ template <typename Call>
 int complete_any(MpiFunction function, int count, MPI_Request requests[], int* index, int* flag,
                  MPI_Status* status, Call&& pmpi) {
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
+    LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, process_stamps(), function, {requests, static_cast<std::size_t>(count)},
-            index, flag, status)) {
+            *monitor, context.stamps, context.requests, function,
+            {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
       return *rc;
     }
   }
@@ -211,9 +221,11 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     int index = MPI_UNDEFINED;
     int flag = 0;
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
-    if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, process_stamps(), function, {requests, static_cast<std::size_t>(incount)},
-            &index, blocking ? nullptr : &flag, status)) {
+    LayerContext& context = LayerContext::process();
+    if (const std::optional<int> rc =
+            CompletionOrder::complete_first(*monitor, context.stamps, context.requests, function,
+                                            {requests, static_cast<std::size_t>(incount)}, &index,
+                                            blocking ? nullptr : &flag, status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
       return *rc;
@@ -279,9 +291,11 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Start(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Start);
-  TrackedRequest* tracked = monitor != nullptr ? request_table().find(*request) : nullptr;
+  TrackedRequest* tracked = monitor != nullptr ? table->find(*request) : nullptr;
   if (tracked == nullptr) {
     return PMPI_Start(request);
   }
@@ -299,11 +313,13 @@ extern "C" int MPI_Start(MPI_Request* request) {
 
 extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 ||
-      !batch.collect({requests, static_cast<std::size_t>(count)})) {
+      !batch.collect(*table, {requests, static_cast<std::size_t>(count)})) {
     return PMPI_Startall(count, requests);
   }
   {
@@ -350,7 +366,9 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
 
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
   if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
@@ -359,19 +377,22 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
     return PMPI_Request_free(request);
   }
   TrackedRequest* tracked =
-      monitor != nullptr && handle != MPI_REQUEST_NULL ? request_table().find(handle) : nullptr;
-  if (tracked != nullptr && tracked->kind == TrackedRequest::Kind::Receive) {
+      monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
+  if (tracked == nullptr) {
+    return PMPI_Request_free(request);
+  }
+  if (tracked->kind == TrackedRequest::Kind::Receive) {
     LayerWork work(*monitor, *stamps);
-    RequestCompletion::orphan(handle);
+    RequestCompletion::orphan(*table, handle);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
-  request_table().hide_while_completing(tracked);
+  table->hide_while_completing(tracked);
   const int rc = PMPI_Request_free(request);
-  request_table().show_if_alive(*request, tracked);
-  if (tracked != nullptr && rc == MPI_SUCCESS) {
+  table->show_if_alive(*request, tracked);
+  if (rc == MPI_SUCCESS) {
     LayerWork work(*monitor, *stamps);
-    RequestCompletion::freed(*stamps, *tracked);
+    RequestCompletion::freed(*stamps, *table, *tracked);
   }
   return rc;
 }

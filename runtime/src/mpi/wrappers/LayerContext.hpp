@@ -1,11 +1,13 @@
 // The PMPI layer's per-process state, as one object made at MPI_Init (MPI_Init_thread) and
-// destroyed at MPI_Finalize: the stamp transport over this node and the private world, and the
-// stamp protocol over it (its shadows, counts, bounds and lock). The wrappers reach it through
-// process_stamps() (one load of a process-global pointer) and pass what they reach explicitly to
-// everything below them, which takes it as a parameter and so can be made more than once in one
-// process (a test's ranks: tests/mpi/StampProtocolTest.cpp).
+// destroyed at MPI_Finalize: the stamp transport over this node and the private world, the
+// stamp protocol over it (its shadows, counts, bounds and lock), the user requests the layer
+// tracks and the messages Mprobe matched. The wrappers reach it through LayerContext::process()
+// or process_stamps() (one load of a process-global pointer) and pass what they reach explicitly
+// to everything below them, which takes it as a parameter and so can be made more than once in
+// one process (a test's ranks: tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp).
 #pragma once
 
+#include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
@@ -29,6 +31,8 @@ public:
 
   ProcessStampMail mail;
   StampProtocol stamps;
+  // The user requests the layer tracks until they complete or are freed.
+  RequestTable requests;
   // The messages Mprobe took, until their Mrecv.
   ProbedMessages probed;
 

@@ -222,22 +222,25 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    StampProtocol& stamps = process_stamps();
+    LayerContext& context = LayerContext::process();
+    StampProtocol& stamps = context.stamps;
     SendEntry entry = enter_send(*monitor, stamps, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment returned = Moment::at(monitor->clock(), end_ns);
     LayerWork work(*monitor, stamps, end_ns);
     if (stamp_after(*monitor, stamps, entry, message.tag, mode, rc)) {
-      track_send(*monitor, *entry.send, rc, *request, elapsed(entry.start.vt, returned.vt));
+      track_send(*monitor, context.requests, *entry.send, rc, *request,
+                 elapsed(entry.start.vt, returned.vt));
     }
     return rc;
   }
 
   // A nonblocking send posted, in `own_ns`: synchronous ones wait for their reply at
-  // completion; the others hold their own time (the completion call holds the rest).
-  static void track_send(Monitor& monitor, const StampedSend& send, int rc, MPI_Request request,
-                         std::uint64_t own_ns) {
+  // completion; the others hold their own time (the completion call holds the rest). Tracked
+  // in `table`.
+  static void track_send(Monitor& monitor, RequestTable& table, const StampedSend& send, int rc,
+                         MPI_Request request, std::uint64_t own_ns) {
     TrackedRequest tracked;
     tracked.site = send.site;
     tracked.shadow = send.shadow;
@@ -252,13 +255,13 @@ public:
       monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), own_ns, 0, send.bytes);
       if (rc == MPI_SUCCESS) {
         tracked.kind = TrackedRequest::Kind::Send;
-        request_table().insert(request, tracked);
+        table.insert(request, tracked);
       }
       return;
     }
     tracked.kind = TrackedRequest::Kind::SyncSend;
     tracked.layer = send.reply;
-    if (request_table().insert(request, tracked) == nullptr) {
+    if (table.insert(request, tracked) == nullptr) {
       LayerRequests::withdraw(*send.reply);
     }
   }
@@ -272,7 +275,8 @@ public:
     if (monitor == nullptr || rc != MPI_SUCCESS) {
       return rc;
     }
-    StampProtocol& stamps = process_stamps();
+    LayerContext& context = LayerContext::process();
+    StampProtocol& stamps = context.stamps;
     LayerWork work(*monitor, stamps);
     const Shadow* shadow = stamps.shadows().find(message.comm);
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
@@ -288,7 +292,7 @@ public:
       tracked.peer = message.peer;
       tracked.tag = message.tag;
       tracked.bytes = *bytes;
-      request_table().insert(*request, tracked);
+      context.requests.insert(*request, tracked);
     }
     return rc;
   }
@@ -428,7 +432,8 @@ public:
   static int irecv(MpiFunction function, void* buffer, const MessageArguments<Count>& message,
                    MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = process != nullptr ? process->shadows().find(message.comm) : nullptr;
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return pmpi();
@@ -451,7 +456,8 @@ public:
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
       const Moment returned = Moment::at(monitor->clock(), end_ns);
       LayerWork work(*monitor, stamps, end_ns);
-      track_receive(stamps, {site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
+      track_receive(stamps, context->requests,
+                    {site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
                     message.tag, *request);
     }
     return rc;
@@ -460,9 +466,9 @@ public:
   // A nonblocking receive from `source` with `tag` posted as `posted` (`own_ns`: the posting
   // call's own time). `claim`: the receive's stamp is claimed now (PostedStamp); not for a
   // matched probe's message, whose stamp the probe left first in line, nor for a wildcard
-  // (decided later).
-  static void track_receive(StampProtocol& stamps, const ReceivePost& posted, int source, int tag,
-                            MPI_Request request, bool claim = true) {
+  // (decided later). Tracked in `table`.
+  static void track_receive(StampProtocol& stamps, RequestTable& table, const ReceivePost& posted,
+                            int source, int tag, MPI_Request request, bool claim = true) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = posted.site;
@@ -471,7 +477,7 @@ public:
     tracked.tag = tag;
     tracked.post = posted.post;
     tracked.own_ns = posted.own_ns;
-    TrackedRequest* const inserted = request_table().insert(request, tracked);
+    TrackedRequest* const inserted = table.insert(request, tracked);
     if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
       stamps.claim(posted.shadow, source, tag, inserted->stamp);
     }
@@ -482,7 +488,8 @@ public:
                        MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
     const int rc = pmpi();
-    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    StampProtocol* const process = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = process != nullptr ? process->shadows().find(comm) : nullptr;
     if (rc == MPI_SUCCESS && shadow != nullptr && source != MPI_PROC_NULL) {
       StampProtocol& stamps = *process;
@@ -493,7 +500,7 @@ public:
       tracked.shadow = shadow;
       tracked.peer = source;
       tracked.tag = tag;
-      request_table().insert(*request, tracked);
+      context->requests.insert(*request, tracked);
     }
     return rc;
   }
@@ -714,8 +721,9 @@ public:
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
       LayerWork work(*monitor, stamps);
-      track_receive(stamps, {monitor->comm_site(index_of(function)), *probe.shadow, entry},
-                    probe.source, probe.tag, *request, false);
+      track_receive(stamps, context.requests,
+                    {monitor->comm_site(index_of(function)), *probe.shadow, entry}, probe.source,
+                    probe.tag, *request, false);
     }
     return rc;
   }

@@ -1,0 +1,41 @@
+// What a Wait* call on requests waits for (a BlockedCall): the partners of its incomplete
+// requests, as the process's request table knows them. In requests/, not control/ with the
+// other blocked calls, because it reads the request table.
+#pragma once
+
+#include "mpi/control/BlockedCall.hpp"
+#include "mpi/requests/RequestTable.hpp"
+#include "mpi/stamps/StampProtocol.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+
+namespace vcmon::runtime::mpi {
+
+class RequestsWait final : public BlockedCall {
+public:
+  enum class Needs { One, All };
+  // `stamps`: the process's, whose inboxes a deferred receive among `requests` looks at;
+  // `table`: the process's, which tracks the others.
+  RequestsWait(StampProtocol& stamps, RequestTable& table, WaitPlace place, std::uint64_t since_vt,
+               std::span<const MPI_Request> requests, Needs needs)
+      : BlockedCall(place, since_vt), stamps_(stamps), table_(table), requests_(requests),
+        needs_(needs) {}
+
+  // Whether the completion call would return now: all of the requests complete (Needs::All),
+  // or one of them (also when none is active, as MPI returns at once then).
+  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
+  bool satisfied() const override { return would_return(requests_, needs_); }
+
+private:
+  void describe_wait(deadlock::ProcessState& state, bool) const override;
+
+  StampProtocol& stamps_;
+  RequestTable& table_;
+  std::span<const MPI_Request> requests_;
+  Needs needs_;
+};
+
+} // namespace vcmon::runtime::mpi
