@@ -38,14 +38,14 @@ std::string describe(Monitor& monitor, const CollectiveCall& call) {
 
 } // namespace
 
-void CollectiveEntry::open() {
-  PMPI_Type_contiguous(kWords, MPI_UINT64_T, &datatype_);
+void EntryReduction::open() {
+  PMPI_Type_contiguous(CollectiveEntry::kWords, MPI_UINT64_T, &datatype_);
   PMPI_Type_commit(&datatype_);
-  PMPI_Op_create(&CollectiveEntry::reduce, 1, &reduction_);
+  PMPI_Op_create(&CollectiveEntry::reduce, 1, &operation_);
 }
 
-void CollectiveEntry::close() {
-  PMPI_Op_free(&reduction_);
+void EntryReduction::close() {
+  PMPI_Op_free(&operation_);
   PMPI_Type_free(&datatype_);
 }
 

@@ -28,14 +28,6 @@ class CollectiveEntry {
 public:
   static constexpr int kWords = 8;
 
-  // At MPI_Init: the MPI datatype of one entry and the reduction over entries (the latest
-  // entry; the greatest and the least call). Both are the layer's own.
-  static void open();
-  // At MPI_Finalize, once no reduction can be pending.
-  static void close();
-  static MPI_Datatype datatype() { return datatype_; }
-  static MPI_Op reduction() { return reduction_; }
-
   CollectiveEntry() = default;
   CollectiveEntry(const Moment& entry, const CollectiveCall& call);
 
@@ -52,13 +44,32 @@ public:
   CollectiveCall least() const;
 
 private:
+  friend class EntryReduction;
+  // The reduction's function (MPI_User_function): the latest entry, the greatest and the least
+  // call.
   static void reduce(void* in, void* inout, int* count, MPI_Datatype* datatype);
-  static inline MPI_Datatype datatype_ = MPI_DATATYPE_NULL;
-  static inline MPI_Op reduction_ = MPI_OP_NULL;
 
   // vt, rt, then the greatest and the least call as (signature, world rank, site): a
   // signature is (operation, root), so a mismatch names two calls with their callers.
   std::uint64_t words_[kWords] = {};
+};
+
+// The MPI datatype of one CollectiveEntry and the reduction over entries, both the layer's own:
+// one pair per process, in its LayerContext, made at MPI_Init and freed at MPI_Finalize once no
+// reduction can be pending.
+class EntryReduction {
+public:
+  void open();
+  void close();
+  // Starts reducing every member's `mine` into `reduced` over `comm` (its request in *request).
+  void start(CollectiveEntry& mine, CollectiveEntry& reduced, MPI_Comm comm,
+             MPI_Request* request) const {
+    PMPI_Iallreduce(mine.words(), reduced.words(), 1, datatype_, operation_, comm, request);
+  }
+
+private:
+  MPI_Datatype datatype_ = MPI_DATATYPE_NULL;
+  MPI_Op operation_ = MPI_OP_NULL;
 };
 
 // After the reduction of `reduced`, the collective number `sequence` of a communicator: on a

@@ -89,7 +89,8 @@ LayerRequest& LayerRequests::post_sync_reply(const Shadow& shadow, int dest, int
   return request;
 }
 
-LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables::SiteId site,
+LayerRequest& LayerRequests::post_collective_entry(const EntryReduction& reduction,
+                                                   const Shadow& shadow, tables::SiteId site,
                                                    std::uint64_t bytes, std::uint64_t sequence,
                                                    const CollectiveEntry& entry) {
   LayerRequest& request = acquire();
@@ -99,8 +100,7 @@ LayerRequest& LayerRequests::post_collective_entry(const Shadow& shadow, tables:
   request.bytes = bytes;
   request.sequence = sequence;
   request.entry = entry;
-  PMPI_Iallreduce(request.entry.words(), request.reduced.words(), 1, CollectiveEntry::datatype(),
-                  CollectiveEntry::reduction(), shadow.duplicate, &request.request);
+  reduction.start(request.entry, request.reduced, shadow.duplicate, &request.request);
   return request;
 }
 

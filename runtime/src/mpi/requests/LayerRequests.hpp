@@ -50,10 +50,11 @@ public:
   // The synchronous send's reply receive, posted before the data leaves.
   static LayerRequest& post_sync_reply(const Shadow& shadow, int dest, int tag, tables::SiteId site,
                                        std::uint64_t bytes);
-  // The nonblocking collective's entry reduction, posted before the user's collective.
-  static LayerRequest& post_collective_entry(const Shadow& shadow, tables::SiteId site,
-                                             std::uint64_t bytes, std::uint64_t sequence,
-                                             const CollectiveEntry& entry);
+  // The nonblocking collective's entry reduction (with the process's `reduction`), posted
+  // before the user's collective.
+  static LayerRequest& post_collective_entry(const EntryReduction& reduction, const Shadow& shadow,
+                                             tables::SiteId site, std::uint64_t bytes,
+                                             std::uint64_t sequence, const CollectiveEntry& entry);
 
   // The user's operation completed in a call entered at `call`: applies the correction into
   // `update` when the layer's request is complete too, else defers it.

@@ -68,7 +68,8 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
   }
 }
 
-void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request) {
+void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps,
+                                 const EntryReduction& reduction, TrackedRequest& request) {
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
     DeferredReceives::before_matching(*request.shadow);
   }
@@ -77,9 +78,9 @@ void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps, Tracke
   if (request.kind == TrackedRequest::Kind::PersistentCollective) {
     const Shadow& shadow = *request.shadow;
     request.sequence = shadow.collectives_entered++;
-    request.layer =
-        &LayerRequests::post_collective_entry(shadow, request.site, request.bytes, request.sequence,
-                                              CollectiveEntry(request.post, request.call));
+    request.layer = &LayerRequests::post_collective_entry(
+        reduction, shadow, request.site, request.bytes, request.sequence,
+        CollectiveEntry(request.post, request.call));
     return;
   }
   if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {

@@ -26,8 +26,10 @@ public:
                         TrackedRequest& request, const MPI_Status& status, int error,
                         const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
-  // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post.
-  static void starting(Monitor& monitor, StampProtocol& stamps, TrackedRequest& request);
+  // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post, a
+  // persistent collective posts its entry reduction (with the process's `reduction`).
+  static void starting(Monitor& monitor, StampProtocol& stamps, const EntryReduction& reduction,
+                       TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
   static void start_failed(StampProtocol& stamps, TrackedRequest& request);
 

@@ -44,7 +44,8 @@ public:
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -65,8 +66,7 @@ public:
     const std::uint64_t sequence = shadow->collectives_entered++;
     CollectiveEntry mine(entry, call_of(*monitor, *shadow, function, root, site));
     MPI_Request reduction = MPI_REQUEST_NULL;
-    PMPI_Iallreduce(mine.words(), reduced.words(), 1, CollectiveEntry::datatype(),
-                    CollectiveEntry::reduction(), shadow->duplicate, &reduction);
+    context->entry_reduction.start(mine, reduced, shadow->duplicate, &reduction);
     const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
     WaitPolicy::wait_until(*monitor, *stamps, wait, [&] {
       int done = 0;
@@ -112,7 +112,7 @@ public:
       tracked.site = monitor->comm_site(index_of(function));
       tracked.post = Moment::now(monitor->clock());
       tracked.layer = &LayerRequests::post_collective_entry(
-          *shadow, tracked.site, bytes(), tracked.sequence,
+          context->entry_reduction, *shadow, tracked.site, bytes(), tracked.sequence,
           CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));
     }
     const int rc = pmpi();

@@ -301,7 +301,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
   }
   {
     LayerWork work(*monitor, *stamps);
-    RequestCompletion::starting(*monitor, *stamps, *tracked);
+    RequestCompletion::starting(*monitor, *stamps, context->entry_reduction, *tracked);
   }
   const int rc = PMPI_Start(request);
   if (rc != MPI_SUCCESS) {
@@ -326,7 +326,7 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
     LayerWork work(*monitor, *stamps);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::starting(*monitor, *stamps, *tracked);
+        RequestCompletion::starting(*monitor, *stamps, context->entry_reduction, *tracked);
       }
     }
   }

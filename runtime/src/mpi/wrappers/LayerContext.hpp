@@ -1,12 +1,14 @@
 // The PMPI layer's per-process state, as one object made at MPI_Init (MPI_Init_thread) and
 // destroyed at MPI_Finalize: the stamp transport over this node and the private world, the
 // stamp protocol over it (its shadows, counts, bounds and lock), the user requests the layer
-// tracks and the messages Mprobe matched. The wrappers reach it through LayerContext::process()
-// or process_stamps() (one load of a process-global pointer) and pass what they reach explicitly
-// to everything below them, which takes it as a parameter and so can be made more than once in
-// one process (a test's ranks: tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp).
+// tracks, the messages Mprobe matched and the collectives' entry reduction. The wrappers reach
+// it through LayerContext::process() or process_stamps() (one load of a process-global pointer)
+// and pass what they reach explicitly to everything below them, which takes it as a parameter
+// and so can be made more than once in one process (a test's ranks:
+// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp).
 #pragma once
 
+#include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
@@ -35,6 +37,9 @@ public:
   RequestTable requests;
   // The messages Mprobe took, until their Mrecv.
   ProbedMessages probed;
+  // The datatype and operation of every collective's entry reduction (opened after the
+  // context, closed before it).
+  EntryReduction entry_reduction;
 
 private:
   static LayerContext* process_;

@@ -96,7 +96,7 @@ void start_layer(std::uint64_t called_vt) {
     LayerContext::open(monitor);
     ControlChannel::open(monitor, process_stamps());
     WaitingWork::install(&DeferredReceives::progress_waiting);
-    CollectiveEntry::open();
+    LayerContext::process().entry_reduction.open();
     WildcardTrace::open(monitor);
     process_stamps().shadows().attach_predefined();
     const Shadow& world = *process_stamps().shadows().find(MPI_COMM_WORLD);
@@ -161,7 +161,7 @@ extern "C" int MPI_Finalize() {
       RequestCompletion::poll_orphans(*monitor, process_stamps());
       RequestCompletion::free_orphans();
       LayerRequests::finish_all(*monitor);
-      CollectiveEntry::close();
+      LayerContext::process().entry_reduction.close();
       WildcardTrace::close();
     }
     // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.
