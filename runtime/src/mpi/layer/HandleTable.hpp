@@ -2,21 +2,32 @@
 // preallocated, O(1), no allocation and no lock. Keys are claimed with a compare-and-swap, so
 // threads of an MPI_THREAD_MULTIPLE program may insert concurrently; a key is only ever
 // erased by the thread that completes or frees its handle.
+//
+// The slots are one calloc'd block: a large block comes as fresh zero pages from the kernel, so
+// a table costs memory only where it was used (a 16384-request table is 2.2 MB, of which a
+// program that keeps a few requests in flight touches a few pages), and making one writes
+// nothing. Keys are plain ints read and written through std::atomic_ref (zero is kEmpty);
+// a value is constructed when it is inserted.
 #pragma once
 
 #include "mpi/layer/CallerCounters.hpp"
 
-#include <array>
 #include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <optional>
+#include <type_traits>
 
 namespace vcmon::runtime::mpi {
 
 template <typename Value, std::size_t Capacity> class HandleTable {
   static_assert(std::has_single_bit(Capacity), "capacity must be a power of two");
+  // Inserting constructs over an erased slot's value without destroying it.
+  static_assert(std::is_trivially_destructible_v<Value>);
 
 public:
   // 0 is never an MPICH handle (its kind bits are "invalid"); the two markers are never
@@ -25,14 +36,21 @@ public:
   static constexpr std::int32_t kErased = -1;
   static constexpr std::int32_t kClaimed = -2;
 
+  HandleTable()
+      : slots_(static_cast<Slots*>(std::calloc(1, sizeof(Slots)))) {
+    if (slots_ == nullptr) {
+      throw std::bad_alloc();
+    }
+  }
+
   // Stores `value` under `handle`; nullptr when the table is full.
   Value* insert(std::int32_t handle, const Value& value) {
     for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
-      std::int32_t key = keys_[i].load(std::memory_order_relaxed);
-      if ((key == kEmpty || key == kErased) && claim(keys_[i], key)) {
-        values_[i] = value;
-        keys_[i].store(handle, std::memory_order_release);
-        return &values_[i];
+      std::int32_t key = key_at(i).load(std::memory_order_relaxed);
+      if ((key == kEmpty || key == kErased) && claim(key_at(i), key)) {
+        Value* stored = std::construct_at(&slots_->values[i], value);
+        key_at(i).store(handle, std::memory_order_release);
+        return stored;
       }
     }
     return nullptr;
@@ -40,33 +58,33 @@ public:
 
   Value* find(std::int32_t handle) {
     const std::optional<std::size_t> i = index_of(handle);
-    return i ? &values_[*i] : nullptr;
+    return i ? &slots_->values[*i] : nullptr;
   }
 
   void erase(std::int32_t handle) {
     if (const std::optional<std::size_t> i = index_of(handle)) {
-      keys_[*i].store(kErased, std::memory_order_release);
+      key_at(*i).store(kErased, std::memory_order_release);
     }
   }
   // Erases the entry `value` (one this table returned), found or hidden.
   void erase_entry(Value& value) {
-    keys_[slot_of(value)].store(kErased, std::memory_order_release);
+    key_at(slot_of(value)).store(kErased, std::memory_order_release);
   }
 
   // Hides the entry `value` from lookups and inserts, keeping it: MPI may give the handle of a
   // request it completes to another thread's new request before this thread is done with the
   // completion (MPI_THREAD_MULTIPLE), which then must not find or overwrite this entry.
-  void hide(Value& value) { keys_[slot_of(value)].store(kClaimed, std::memory_order_release); }
+  void hide(Value& value) { key_at(slot_of(value)).store(kClaimed, std::memory_order_release); }
   // Files a hidden entry under `handle` again (the request lives on).
   void show(std::int32_t handle, Value& value) {
-    keys_[slot_of(value)].store(handle, std::memory_order_release);
+    key_at(slot_of(value)).store(handle, std::memory_order_release);
   }
 
   // Whether a stored value satisfies `predicate` (a scan of the whole table: rare calls only).
   template <typename Predicate> bool any_of(Predicate&& predicate) const {
     for (std::size_t i = 0; i < Capacity; ++i) {
-      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
-      if (key != kEmpty && key != kErased && key != kClaimed && predicate(values_[i])) {
+      const std::int32_t key = key_at(i).load(std::memory_order_acquire);
+      if (key != kEmpty && key != kErased && key != kClaimed && predicate(slots_->values[i])) {
         return true;
       }
     }
@@ -77,7 +95,7 @@ private:
   // Takes a free slot whose key read `key`. A compare-and-swap only when several threads may
   // insert at once: a locked instruction right after MPI wrote a message into shared memory
   // waits for that store (about 20 ns, on every Isend and Irecv).
-  static bool claim(std::atomic<std::int32_t>& slot, std::int32_t key) {
+  static bool claim(std::atomic_ref<std::int32_t> slot, std::int32_t key) {
     if (!CallerCounters::concurrent_callers()) {
       slot.store(kClaimed, std::memory_order_relaxed);
       return true;
@@ -87,7 +105,7 @@ private:
 
   std::optional<std::size_t> index_of(std::int32_t handle) const {
     for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
-      const std::int32_t key = keys_[i].load(std::memory_order_acquire);
+      const std::int32_t key = key_at(i).load(std::memory_order_acquire);
       if (key == handle) {
         return i;
       }
@@ -99,7 +117,7 @@ private:
   }
 
   std::size_t slot_of(const Value& value) const {
-    return static_cast<std::size_t>(&value - values_.data());
+    return static_cast<std::size_t>(&value - slots_->values);
   }
 
   // Fibonacci hashing spreads MPICH's consecutive handle indices over the table.
@@ -108,8 +126,18 @@ private:
   }
   static std::size_t next(std::size_t i) { return (i + 1) & (Capacity - 1); }
 
-  std::array<std::atomic<std::int32_t>, Capacity> keys_{};
-  std::array<Value, Capacity> values_{};
+  std::atomic_ref<std::int32_t> key_at(std::size_t i) const {
+    return std::atomic_ref<std::int32_t>(slots_->keys[i]);
+  }
+
+  struct Slots {
+    std::int32_t keys[Capacity];
+    Value values[Capacity];
+  };
+  struct Free {
+    void operator()(Slots* slots) const { std::free(slots); }
+  };
+  const std::unique_ptr<Slots, Free> slots_;
 };
 
 } // namespace vcmon::runtime::mpi
