@@ -76,4 +76,19 @@ TEST(RecordsExclusion, PauseLeavesOutContextsGainedMeanwhile) {
                                         context(2, kWork, 2, 110)}));
 }
 
+TEST(RecordsExclusion, ResetTakesOutThrottledActivations) {
+  // A throttled procedure: untimed activations are among its count, and must stay so (the
+  // profile reader refuses a record with more untimed activations than activations).
+  RecordsExclusion exclusion;
+  RankRecords before;
+  before.procs = {{.proc = kWork, .call_site = kCallA, .time_ns = 10, .count = 100, .untimed = 90}};
+  exclusion.reset(before);
+  RankRecords now;
+  now.procs = {{.proc = kWork, .call_site = kCallA, .time_ns = 15, .count = 130, .untimed = 115}};
+  exclusion.apply(now);
+  EXPECT_EQ(now.procs,
+            (std::vector<vcmon::tables::ProcRecord>{
+                {.proc = kWork, .call_site = kCallA, .time_ns = 5, .count = 30, .untimed = 25}}));
+}
+
 } // namespace

@@ -68,6 +68,7 @@ void combine(std::uint64_t& a, std::uint64_t b, bool add) {
 void combine(ProcRecord& a, const ProcRecord& b, bool add) {
   combine(a.time_ns, b.time_ns, add);
   combine(a.count, b.count, add);
+  combine(a.untimed, b.untimed, add);
 }
 void combine(LoopRecord& a, const LoopRecord& b, bool add) {
   combine(a.time_ns, b.time_ns, add);
