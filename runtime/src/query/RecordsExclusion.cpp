@@ -143,10 +143,24 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
   const auto path_key = [](std::uint32_t parent, tables::SiteId site) {
     return (static_cast<std::uint64_t>(parent) << 32) | site;
   };
-  std::unordered_map<std::uint64_t, std::uint32_t> position; // (parent, site) -> index + 1
-  for (std::uint32_t i = 0; i < sum.size(); ++i) {
-    position.emplace(path_key(sum[i].parent, sum[i].site), i + 1);
-  }
+  // (parent, site) -> index + 1, made at the first context not found at its own position:
+  // readings mostly list the same paths in the same order (a thread's contexts in the order it
+  // made them), so most contexts are found without hashing.
+  std::unordered_map<std::uint64_t, std::uint32_t> position;
+  bool indexed = false;
+  const auto find = [&](std::size_t i, std::uint32_t parent, tables::SiteId site) {
+    if (i < sum.size() && sum[i].parent == parent && sum[i].site == site) {
+      return static_cast<std::uint32_t>(i + 1);
+    }
+    if (!indexed) {
+      indexed = true;
+      for (std::uint32_t k = 0; k < sum.size(); ++k) {
+        position.emplace(path_key(sum[k].parent, sum[k].site), k + 1);
+      }
+    }
+    const auto found = position.find(path_key(parent, site));
+    return found != position.end() ? found->second : 0;
+  };
   constexpr std::uint32_t kNoPath = ~std::uint32_t{0};  // under a path `a` lacks
   std::vector<std::uint32_t> in_sum(b.size(), kNoPath); // b's index -> sum's index + 1
   for (std::size_t i = 0; i < b.size(); ++i) {
@@ -154,14 +168,16 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
     if (parent == kNoPath) {
       continue;
     }
-    if (const auto found = position.find(path_key(parent, b[i].site)); found != position.end()) {
-      combine(sum[found->second - 1], b[i], add);
-      in_sum[i] = found->second;
+    if (const std::uint32_t found = find(i, parent, b[i].site); found != 0) {
+      combine(sum[found - 1], b[i], add);
+      in_sum[i] = found;
     } else if (add) {
       sum.push_back(b[i]);
       sum.back().parent = parent;
       in_sum[i] = static_cast<std::uint32_t>(sum.size());
-      position.emplace(path_key(parent, b[i].site), in_sum[i]);
+      if (indexed) {
+        position.emplace(path_key(parent, b[i].site), in_sum[i]);
+      }
     }
   }
   if (add) {
@@ -177,6 +193,7 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
     }
   }
   std::vector<ContextRecord> out;
+  out.reserve(sum.size());
   std::vector<std::uint32_t> renumbered(sum.size(), 0); // sum's index -> out's index + 1
   for (std::size_t i = 0; i < sum.size(); ++i) {
     if (kept[i]) {
