@@ -6,9 +6,10 @@
  * and checks that the live figures grew in between; pauses recording with MPI_Pcontrol(0),
  * works, resumes with MPI_Pcontrol(1) and checks that the paused work is not in its records;
  * resets them with MPI_Pcontrol(2) and works a little more; then rank 0 gathers every rank's
- * records and prints their totals and the costliest path from main (when the program was
- * instrumented with vcmon-mpicc) or the costliest communication statement (when it was only linked
- * with libvcmon); MPI_Pcontrol(3) writes a profile on the spot. */
+ * records and prints their totals, the costliest path of calling contexts (from main when the
+ * program was instrumented with vcmon-mpicc, an MPI function when it was only linked with
+ * libvcmon) and the costliest communication statement; MPI_Pcontrol(3) writes a profile on the
+ * spot. */
 #include <mpi.h>
 #include <stdio.h>
 #include <vcmon/query.h>
@@ -43,34 +44,49 @@ static vcmon_totals local_totals(void) {
   return totals;
 }
 
-/* From main, follow the costliest child (a call leads to its callee) down to a leaf. */
+/* The costliest path of exact calling contexts on the rank that ran longest: from the top,
+ * the child with the most virtual time at each level (a call leads to the procedure it
+ * activated). Compiled with vcmon-mpicc it runs from main through loops and calls; only linked
+ * with libvcmon, it is the costliest MPI function. */
 static void print_hot_path(const vcmon_snapshot* all) {
-  unsigned site = vcmon_snapshot_find_procedure(all, "main");
-  if (site == VCMON_NO_SITE) {
-    return;
-  }
-  printf("hot path:");
-  for (int depth = 0; depth < 32 && site != VCMON_NO_SITE; ++depth) {
-    vcmon_site_info info;
-    vcmon_snapshot_site(all, site, &info);
-    printf(" %s %s:%u (%.3f ms)", depth > 0 ? "->" : "", info.name, info.line,
-           vcmon_snapshot_site_time(all, VCMON_ALL_RANKS, site) * 1e-6);
-    if (info.kind == VCMON_SITE_CALL) {
-      site = vcmon_snapshot_callee(all, site);
-      continue;
+  int longest = 0;
+  uint64_t longest_ns = 0;
+  for (int i = 0; i < vcmon_snapshot_rank_count(all); ++i) {
+    vcmon_totals t;
+    if (vcmon_snapshot_totals(all, i, &t) == VCMON_QUERY_OK && t.virtual_ns > longest_ns) {
+      longest = i;
+      longest_ns = t.virtual_ns;
     }
-    const unsigned* children = NULL;
-    const size_t n = vcmon_snapshot_children(all, site, &children);
-    unsigned best = VCMON_NO_SITE;
+  }
+  const vcmon_context_record* contexts = NULL;
+  vcmon_snapshot_contexts(all, longest, &contexts);
+  printf("hot path on rank %d:", vcmon_snapshot_rank(all, longest));
+  const char* separator = "";
+  for (size_t context = VCMON_NO_CONTEXT;;) {
+    const size_t* children = NULL;
+    const size_t n = vcmon_snapshot_context_children(all, longest, context, &children);
     uint64_t best_time = 0;
+    context = VCMON_NO_CONTEXT;
     for (size_t i = 0; i < n; ++i) {
-      const uint64_t time = vcmon_snapshot_site_time(all, VCMON_ALL_RANKS, children[i]);
+      const uint64_t time = vcmon_snapshot_context_time(all, longest, children[i]);
       if (time > best_time) {
-        best = children[i];
+        context = children[i];
         best_time = time;
       }
     }
-    site = best;
+    if (context == VCMON_NO_CONTEXT) {
+      break;
+    }
+    vcmon_site_info info;
+    vcmon_snapshot_site(all, contexts[context].site, &info);
+    if (info.kind != VCMON_SITE_CALL) { /* a call's procedure is next */
+      printf("%s %s", separator, info.name);
+      if (info.line > 0) {
+        printf(":%u", info.line);
+      }
+      printf(" (%.3f ms)", best_time * 1e-6);
+      separator = " ->";
+    }
   }
   printf("\n");
 }

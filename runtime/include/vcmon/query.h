@@ -17,6 +17,7 @@ extern "C" {
 #define VCMON_NO_SITE 0xFFFFFFFFu /* no call site (entered from uninstrumented code), no parent */
 #define VCMON_COLLECTIVE (-1)     /* partner of a collective operation's com record */
 #define VCMON_ALL_RANKS (-1)      /* rank index meaning every rank of the snapshot */
+#define VCMON_NO_CONTEXT ((size_t)-1) /* parent of a context at the top (no caller) */
 
 /* Return codes. */
 enum vcmon_query_status {
@@ -70,6 +71,24 @@ typedef struct vcmon_com_record {
   uint64_t bytes;
 } vcmon_com_record;
 
+/* One calling context of a rank (docs/runtime.md, "Calling contexts"): a path of sites from a
+ * thread's start, with that path's exact records (the threads' contexts merged by path). Which
+ * fields a context uses depends on its site's kind: a procedure's activations (count, time_ns,
+ * untimed), a loop's executions (count, time_ns, iterations), a call statement's executions
+ * (count), a comm statement's operations over all partners (count, transmission in time_ns,
+ * sync_delay_ns, bytes). */
+typedef struct vcmon_context_record {
+  size_t parent; /* index of the enclosing context (listed before it), or VCMON_NO_CONTEXT */
+  unsigned site;
+  uint64_t count;
+  uint64_t time_ns;
+  uint64_t untimed;    /* throttled activations: counted, not timed */
+  uint64_t iterations; /* over all executions of a loop */
+  uint64_t sync_delay_ns;
+  uint64_t bytes;
+  uint64_t folded; /* activations inside it that got no context of their own; in its time */
+} vcmon_context_record;
+
 /* Records of one or several ranks plus the static tables, as a profile would hold them
  * (after MPI_Pcontrol's exclusions). Opaque; free with vcmon_snapshot_free. */
 typedef struct vcmon_snapshot vcmon_snapshot;
@@ -98,6 +117,20 @@ size_t vcmon_snapshot_loops(const vcmon_snapshot* snapshot, int index,
                             const vcmon_loop_record** records);
 size_t vcmon_snapshot_coms(const vcmon_snapshot* snapshot, int index,
                            const vcmon_com_record** records);
+
+/* The index-th rank's calling contexts, parents first: *records points into the snapshot;
+ * returns how many. VCMON_ALL_RANKS is no rank here (returns 0): contexts are each rank's. */
+size_t vcmon_snapshot_contexts(const vcmon_snapshot* snapshot, int index,
+                               const vcmon_context_record** records);
+/* Indices of the index-th rank's contexts directly under context `context` (VCMON_NO_CONTEXT:
+ * the contexts at the top), in list order: *children points into the snapshot; returns how
+ * many. */
+size_t vcmon_snapshot_context_children(const vcmon_snapshot* snapshot, int index, size_t context,
+                                       const size_t** children);
+/* Virtual time in a context of the index-th rank: a procedure's or loop's time, a comm
+ * statement's transmission plus synchronisation delay, a call statement's the time of what ran
+ * under it (the procedure it activated); 0 for an index or context out of range. */
+uint64_t vcmon_snapshot_context_time(const vcmon_snapshot* snapshot, int index, size_t context);
 
 /* The static tables: sites are numbered 0 .. site_count - 1. */
 unsigned vcmon_snapshot_site_count(const vcmon_snapshot* snapshot);

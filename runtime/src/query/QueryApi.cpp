@@ -172,6 +172,29 @@ size_t vcmon_snapshot_coms(const vcmon_snapshot* snapshot, int index,
   return records_of(snapshot, index, records, &vcmon_snapshot::RankView::coms);
 }
 
+size_t vcmon_snapshot_contexts(const vcmon_snapshot* snapshot, int index,
+                               const vcmon_context_record** records) {
+  return records_of(snapshot, index, records, &vcmon_snapshot::RankView::contexts);
+}
+
+size_t vcmon_snapshot_context_children(const vcmon_snapshot* snapshot, int index, size_t context,
+                                       const size_t** children) {
+  const vcmon_snapshot::RankView* view = rank_view(snapshot, index);
+  // The top is group 0, context k group k + 1 (VCMON_NO_CONTEXT + 1 wraps to 0).
+  const std::size_t group = context + 1;
+  const bool known = view != nullptr && group <= view->contexts.size();
+  if (children != nullptr) {
+    *children = known ? view->context_children.data() + view->child_begin[group] : nullptr;
+  }
+  return known ? view->child_begin[group + 1] - view->child_begin[group] : 0;
+}
+
+uint64_t vcmon_snapshot_context_time(const vcmon_snapshot* snapshot, int index, size_t context) {
+  const vcmon_snapshot::RankView* view = rank_view(snapshot, index);
+  return view != nullptr && context < view->contexts.size() ? snapshot->context_time(*view, context)
+                                                            : 0;
+}
+
 unsigned vcmon_snapshot_site_count(const vcmon_snapshot* snapshot) {
   return snapshot != nullptr ? static_cast<unsigned>(snapshot->profile.graph.size()) : 0;
 }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace vcmon::runtime::query {
 namespace {
 
 using tables::ComRecord;
+using tables::ContextRecord;
 using tables::LoopRecord;
 using tables::ProcRecord;
 using tables::RankRecords;
@@ -57,23 +59,36 @@ void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
   }
 }
 
-// Each field a + sign × b (saturating at zero).
+// a + b, or a − b saturating at zero.
+void combine(std::uint64_t& a, std::uint64_t b, bool add) {
+  a = add ? a + b : minus(a, b);
+}
+
+// Each field a ± b.
 void combine(ProcRecord& a, const ProcRecord& b, bool add) {
-  a.time_ns = add ? a.time_ns + b.time_ns : minus(a.time_ns, b.time_ns);
-  a.count = add ? a.count + b.count : minus(a.count, b.count);
+  combine(a.time_ns, b.time_ns, add);
+  combine(a.count, b.count, add);
+  combine(a.untimed, b.untimed, add);
 }
 void combine(LoopRecord& a, const LoopRecord& b, bool add) {
-  a.time_ns = add ? a.time_ns + b.time_ns : minus(a.time_ns, b.time_ns);
-  a.count = add ? a.count + b.count : minus(a.count, b.count);
-  a.iterations = add ? a.iterations + b.iterations : minus(a.iterations, b.iterations);
+  combine(a.time_ns, b.time_ns, add);
+  combine(a.count, b.count, add);
+  combine(a.iterations, b.iterations, add);
+}
+void combine(ContextRecord& a, const ContextRecord& b, bool add) {
+  combine(a.count, b.count, add);
+  combine(a.time_ns, b.time_ns, add);
+  combine(a.untimed, b.untimed, add);
+  combine(a.iterations, b.iterations, add);
+  combine(a.sync_delay_ns, b.sync_delay_ns, add);
+  combine(a.bytes, b.bytes, add);
+  combine(a.folded, b.folded, add);
 }
 void combine(ComRecord& a, const ComRecord& b, bool add) {
-  a.transmission_ns =
-      add ? a.transmission_ns + b.transmission_ns : minus(a.transmission_ns, b.transmission_ns);
-  a.sync_delay_ns =
-      add ? a.sync_delay_ns + b.sync_delay_ns : minus(a.sync_delay_ns, b.sync_delay_ns);
-  a.count = add ? a.count + b.count : minus(a.count, b.count);
-  a.bytes = add ? a.bytes + b.bytes : minus(a.bytes, b.bytes);
+  combine(a.transmission_ns, b.transmission_ns, add);
+  combine(a.sync_delay_ns, b.sync_delay_ns, add);
+  combine(a.count, b.count, add);
+  combine(a.bytes, b.bytes, add);
   combine_sizes(a, b, add);
 }
 
@@ -85,6 +100,10 @@ bool is_empty(const LoopRecord& r) {
 }
 bool is_empty(const ComRecord& r) {
   return r.count == 0 && r.transmission_ns == 0 && r.sync_delay_ns == 0 && r.bytes == 0;
+}
+bool is_empty(const ContextRecord& r) {
+  return r.count == 0 && r.time_ns == 0 && r.untimed == 0 && r.iterations == 0 &&
+         r.sync_delay_ns == 0 && r.bytes == 0 && r.folded == 0;
 }
 
 // `a` with `b` added or subtracted record by record, sorted by key, without empty records.
@@ -111,10 +130,86 @@ std::vector<Record> combined(const std::vector<Record>& a, const std::vector<Rec
   return out;
 }
 
+// Contexts are matched by path, not by position: each collection numbers them afresh (a thread
+// that started since lists its contexts among the others'). The result lists `a`'s contexts
+// first, then `b`'s new paths, parents first; subtracting drops the contexts left empty with
+// everything under them, as the per-site records drop empty records.
+std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
+                                    const std::vector<ContextRecord>& b, bool add) {
+  if (b.empty()) {
+    return a;
+  }
+  std::vector<ContextRecord> sum = a;
+  const auto path_key = [](std::uint32_t parent, tables::SiteId site) {
+    return (static_cast<std::uint64_t>(parent) << 32) | site;
+  };
+  // (parent, site) -> index + 1, made at the first context not found at its own position:
+  // readings mostly list the same paths in the same order (a thread's contexts in the order it
+  // made them), so most contexts are found without hashing.
+  std::unordered_map<std::uint64_t, std::uint32_t> position;
+  bool indexed = false;
+  const auto find = [&](std::size_t i, std::uint32_t parent, tables::SiteId site) {
+    if (i < sum.size() && sum[i].parent == parent && sum[i].site == site) {
+      return static_cast<std::uint32_t>(i + 1);
+    }
+    if (!indexed) {
+      indexed = true;
+      for (std::uint32_t k = 0; k < sum.size(); ++k) {
+        position.emplace(path_key(sum[k].parent, sum[k].site), k + 1);
+      }
+    }
+    const auto found = position.find(path_key(parent, site));
+    return found != position.end() ? found->second : 0;
+  };
+  constexpr std::uint32_t kNoPath = ~std::uint32_t{0};  // under a path `a` lacks
+  std::vector<std::uint32_t> in_sum(b.size(), kNoPath); // b's index -> sum's index + 1
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const std::uint32_t parent = b[i].parent == 0 ? 0 : in_sum[b[i].parent - 1];
+    if (parent == kNoPath) {
+      continue;
+    }
+    if (const std::uint32_t found = find(i, parent, b[i].site); found != 0) {
+      combine(sum[found - 1], b[i], add);
+      in_sum[i] = found;
+    } else if (add) {
+      sum.push_back(b[i]);
+      sum.back().parent = parent;
+      in_sum[i] = static_cast<std::uint32_t>(sum.size());
+      if (indexed) {
+        position.emplace(path_key(parent, b[i].site), in_sum[i]);
+      }
+    }
+  }
+  if (add) {
+    return sum;
+  }
+  // Children come after their parents: from the end, a context is kept when it or anything
+  // under it is not empty.
+  std::vector<bool> kept(sum.size(), false);
+  for (std::size_t i = sum.size(); i-- > 0;) {
+    kept[i] = kept[i] || !is_empty(sum[i]);
+    if (kept[i] && sum[i].parent != 0) {
+      kept[sum[i].parent - 1] = true;
+    }
+  }
+  std::vector<ContextRecord> out;
+  out.reserve(sum.size());
+  std::vector<std::uint32_t> renumbered(sum.size(), 0); // sum's index -> out's index + 1
+  for (std::size_t i = 0; i < sum.size(); ++i) {
+    if (kept[i]) {
+      out.push_back(sum[i]);
+      out.back().parent = sum[i].parent == 0 ? 0 : renumbered[sum[i].parent - 1];
+      renumbered[i] = static_cast<std::uint32_t>(out.size());
+    }
+  }
+  return out;
+}
+
 void combine_records(RankRecords& a, const RankRecords& b, bool add) {
   a.procs = combined(a.procs, b.procs, add);
   a.loops = combined(a.loops, b.loops, add);
   a.coms = combined(a.coms, b.coms, add);
+  a.contexts = combined(a.contexts, b.contexts, add);
 }
 
 } // namespace
@@ -162,6 +257,7 @@ void RecordsExclusion::apply(RankRecords& records) const {
     records.procs = paused_at_->procs;
     records.loops = paused_at_->loops;
     records.coms = paused_at_->coms;
+    records.contexts = paused_at_->contexts;
   }
   combine_records(records, excluded_, false);
 }

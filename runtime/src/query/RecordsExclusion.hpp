@@ -23,7 +23,7 @@ public:
   bool paused() const;
 
   // Turns raw records into what the profile shows: totals unchanged, proc, loop and com
-  // records without what was excluded.
+  // records and calling contexts without what was excluded.
   void apply(tables::RankRecords& records) const;
 
 private:

@@ -11,6 +11,28 @@ void add_communication(vcmon_totals& into, const vcmon_totals& from) {
   into.bytes += from.bytes;
 }
 
+// The C view of a rank's contexts and, for walking them, each context's children.
+void add_contexts(vcmon_snapshot::RankView& view,
+                  const std::vector<vcmon::tables::ContextRecord>& contexts) {
+  view.contexts.reserve(contexts.size());
+  // Grouped by the record's parent field (0: the top, k + 1: under context k), in list order.
+  view.child_begin.assign(contexts.size() + 2, 0);
+  for (const vcmon::tables::ContextRecord& c : contexts) {
+    view.contexts.push_back({c.parent == 0 ? VCMON_NO_CONTEXT : c.parent - std::size_t{1}, c.site,
+                             c.count, c.time_ns, c.untimed, c.iterations, c.sync_delay_ns, c.bytes,
+                             c.folded});
+    ++view.child_begin[c.parent + 1];
+  }
+  for (std::size_t g = 1; g < view.child_begin.size(); ++g) {
+    view.child_begin[g] += view.child_begin[g - 1];
+  }
+  std::vector<std::size_t> next(view.child_begin.begin(), view.child_begin.end() - 1);
+  view.context_children.resize(contexts.size());
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    view.context_children[next[contexts[i].parent]++] = i;
+  }
+}
+
 } // namespace
 
 vcmon_snapshot::vcmon_snapshot(vcmon::tables::Profile p) : profile(std::move(p)) {
@@ -34,6 +56,7 @@ vcmon_snapshot::vcmon_snapshot(vcmon::tables::Profile p) : profile(std::move(p))
       view.totals.messages += com.messages();
       view.totals.bytes += com.bytes;
     }
+    add_contexts(view, r.contexts);
     add_communication(job_totals, view.totals);
     if (longest == nullptr || r.virtual_ns > longest->virtual_ns) {
       longest = &r;
@@ -75,6 +98,24 @@ std::uint64_t vcmon_snapshot::site_time(const RankView& rank, unsigned site) con
       time += r.comm == site ? r.transmission_ns + r.sync_delay_ns : 0;
     }
     break;
+  }
+  return time;
+}
+
+std::uint64_t vcmon_snapshot::context_time(const RankView& rank, std::size_t context) const {
+  const vcmon_context_record& c = rank.contexts[context];
+  switch (profile.graph.site(c.site).kind) {
+  case SiteKind::Procedure:
+  case SiteKind::Loop:
+    return c.time_ns;
+  case SiteKind::Comm:
+    return c.time_ns + c.sync_delay_ns;
+  case SiteKind::Call:
+    break;
+  }
+  std::uint64_t time = 0;
+  for (std::size_t k = rank.child_begin[context + 1]; k < rank.child_begin[context + 2]; ++k) {
+    time += context_time(rank, rank.context_children[k]);
   }
   return time;
 }
