@@ -17,6 +17,20 @@ void ContextMerge::Spread::add(std::int32_t rank, double value) {
   }
 }
 
+void ContextMerge::Spread::absorb(const Spread& later) {
+  if (later.holders == 0) {
+    return;
+  }
+  min = holders == 0 ? later.min : std::min(min, later.min);
+  holders += later.holders;
+  total += later.total;
+  // Strictly greater, as add: on a tie the earlier rank, which is this spread's, keeps it.
+  if (later.max > max) {
+    max = later.max;
+    max_rank = later.max_rank;
+  }
+}
+
 RankStats ContextMerge::Spread::stats(std::span<const std::int32_t> ranks) const {
   RankStats s;
   if (ranks.empty()) {
@@ -82,6 +96,38 @@ void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRe
     n.time.add(rank, time + sync);
   }
   previous_.swap(mapped_);
+}
+
+void ContextMerge::absorb(const ContextMerge& later) {
+  std::vector<std::uint32_t> placed(later.nodes_.size()); // later's node i is node placed[i]
+  for (std::size_t i = 0; i < later.nodes_.size(); ++i) {
+    const Node& from = later.nodes_[i];
+    const std::uint32_t parent = from.parent == 0 ? 0 : placed[from.parent - 1] + 1;
+    const auto [found, added] =
+        index_.try_emplace(key(parent, from.site), static_cast<std::uint32_t>(nodes_.size()));
+    if (added) {
+      Node added_node;
+      added_node.parent = parent;
+      added_node.site = from.site;
+      nodes_.push_back(added_node);
+    }
+    Node& n = nodes_[found->second];
+    n.last_rank = from.last_rank;
+    n.time.absorb(from.time);
+    n.count += from.count;
+    n.untimed += from.untimed;
+    n.iterations += from.iterations;
+    n.transmission += from.transmission;
+    n.sync_delay += from.sync_delay;
+    n.bytes += from.bytes;
+    n.folded += from.folded;
+    placed[i] = found->second;
+  }
+  // The next rank added looks for its contexts first where `later`'s last rank's went.
+  previous_.resize(later.previous_.size());
+  for (std::size_t i = 0; i < previous_.size(); ++i) {
+    previous_[i] = placed[later.previous_[i]];
+  }
 }
 
 std::vector<std::vector<std::uint32_t>> ContextMerge::children() const {

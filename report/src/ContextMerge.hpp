@@ -1,7 +1,8 @@
 // The ranks' calling contexts (tables::ContextRecord, docs/runtime.md, "Calling contexts")
 // merged by path: two contexts of different ranks are one node when their paths of sites from
 // the top are the same. Ranks are added one at a time, so a report of many ranks holds the
-// merged tree, never every rank's contexts (docs/report.md, "The tree").
+// merged tree, never every rank's contexts (docs/report.md, "The tree"); merges of consecutive
+// blocks of ranks, built on several threads, are then absorbed in block order.
 #pragma once
 
 #include "vcmon/report/RankStats.hpp"
@@ -25,7 +26,10 @@ public:
     std::int32_t max_rank = -1;
     std::uint32_t holders = 0; // ranks holding the context
     void add(std::int32_t rank, double value);
+    // As if the ranks `later` holds, all after this spread's, had been added here one by one.
+    void absorb(const Spread& later);
     RankStats stats(std::span<const std::int32_t> ranks) const;
+    bool operator==(const Spread&) const = default;
   };
   struct Node {
     std::uint32_t parent = 0; // the parent's index + 1; 0 at the top
@@ -39,6 +43,7 @@ public:
     double sync_delay = 0;
     double bytes = 0;
     double folded = 0;
+    bool operator==(const Node&) const = default;
   };
 
   // Adds one rank's contexts (listed parents first, as the profile holds them). Ranks come in
@@ -46,6 +51,12 @@ public:
   // `sites`, or repeats the path of another context of the same rank.
   void add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
                 std::size_t sites);
+  // Adds the ranks merged into `later`, which all come after this merge's ranks: the result is
+  // the merge of all of them added one by one. Nodes first seen in `later` are appended in its
+  // order (parents before children). The sums are the same whatever the grouping because the
+  // values are integers (nanoseconds, counts, bytes) held exactly as doubles: every partial
+  // sum is exact while the totals over all ranks stay below 2^53 (104 days of nanoseconds).
+  void absorb(const ContextMerge& later);
 
   bool empty() const { return nodes_.empty(); }
   std::span<const Node> nodes() const { return nodes_; }
