@@ -49,14 +49,29 @@ RankStats ContextMerge::Spread::stats(std::span<const std::int32_t> ranks) const
 
 void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
                             std::size_t sites) {
-  mapped_.resize(contexts.size());
-  for (std::size_t i = 0; i < contexts.size(); ++i) {
-    const tables::ContextRecord& c = contexts[i];
-    if (c.site >= sites || c.parent > i) {
-      throw ReportError(fmt::format("rank {}: context {} names {} {}, which the profile does not "
-                                    "have",
-                                    rank, i, c.site >= sites ? "site" : "parent context",
-                                    c.site >= sites ? c.site : c.parent));
+  begin_rank(rank, sites);
+  add_contexts(contexts);
+  end_rank();
+}
+
+void ContextMerge::begin_rank(std::int32_t rank, std::size_t sites) {
+  rank_ = rank;
+  sites_ = sites;
+  mapped_.clear();
+  problem_.reset();
+}
+
+void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts) {
+  if (problem_) {
+    return;
+  }
+  for (const tables::ContextRecord& c : contexts) {
+    const std::size_t i = mapped_.size();
+    if (c.site >= sites_ || c.parent > i) {
+      problem_ = fmt::format("rank {}: context {} names {} {}, which the profile does not have",
+                             rank_, i, c.site >= sites_ ? "site" : "parent context",
+                             c.site >= sites_ ? c.site : c.parent);
+      return;
     }
     const std::uint32_t parent = c.parent == 0 ? 0 : mapped_[c.parent - 1] + 1;
     std::uint32_t node = 0;
@@ -75,12 +90,12 @@ void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRe
       }
     }
     Node& n = nodes_[node];
-    if (n.last_rank == rank) {
-      throw ReportError(fmt::format("rank {}: context {} repeats the path of an earlier context "
-                                    "(site {})",
-                                    rank, i, c.site));
+    if (n.last_rank == rank_) {
+      problem_ = fmt::format("rank {}: context {} repeats the path of an earlier context (site {})",
+                             rank_, i, c.site);
+      return;
     }
-    n.last_rank = rank;
+    n.last_rank = rank_;
     const auto time = static_cast<double>(c.time_ns);
     const auto sync = static_cast<double>(c.sync_delay_ns);
     n.count += static_cast<double>(c.count);
@@ -90,10 +105,16 @@ void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRe
     n.sync_delay += sync;
     n.bytes += static_cast<double>(c.bytes);
     n.folded += static_cast<double>(c.folded);
-    mapped_[i] = node;
+    mapped_.push_back(node);
     // The record's time is a comm statement's transmission; its spread is transmission + delay
     // (a procedure's or loop's delay is 0).
-    n.time.add(rank, time + sync);
+    n.time.add(rank_, time + sync);
+  }
+}
+
+void ContextMerge::end_rank() {
+  if (problem_) {
+    throw ReportError(*problem_);
   }
   previous_.swap(mapped_);
 }

@@ -9,7 +9,9 @@
 #include "vcmon/tables/Records.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -51,6 +53,12 @@ public:
   // `sites`, or repeats the path of another context of the same rank.
   void add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
                 std::size_t sites);
+  // The same a piece at a time, as a rank is read: begin_rank, add_contexts with each piece
+  // of its contexts in order, end_rank. A problem found in a piece is thrown by end_rank only,
+  // so that a reader's own error about the rank, found later, can come first.
+  void begin_rank(std::int32_t rank, std::size_t sites);
+  void add_contexts(std::span<const tables::ContextRecord> contexts);
+  void end_rank();
   // Adds the ranks merged into `later`, which all come after this merge's ranks: the result is
   // the merge of all of them added one by one. Nodes first seen in `later` are appended in its
   // order (parents before children). The sums are the same whatever the grouping because the
@@ -73,7 +81,12 @@ private:
   // The previous rank's context i was merged into node previous_[i]: ranks of one job mostly
   // list the same paths in the same order, so most contexts are found without hashing.
   std::vector<std::uint32_t> previous_;
+  // The rank being added: its number, the program's sites, where its contexts so far went, and
+  // the first problem found in them.
+  std::int32_t rank_ = -1;
+  std::size_t sites_ = 0;
   std::vector<std::uint32_t> mapped_;
+  std::optional<std::string> problem_;
 };
 
 } // namespace vcmon::report

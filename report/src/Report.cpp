@@ -93,7 +93,7 @@ Report assemble(const tables::Profile& profile, const ReportOptions& options,
 struct RankBlock {
   std::span<const std::size_t> positions; // in the rank index, in rank order
   ContextMerge contexts;
-  std::vector<tables::RankRecords> ranks; // their records, contexts freed once merged
+  std::vector<tables::RankRecords> ranks; // their records but the contexts
   std::exception_ptr error;               // what the block's first failing rank threw
 };
 
@@ -109,11 +109,14 @@ void read_block(const tables::ProfileReader& reader, RankBlock& block,
       return;
     }
     try {
-      tables::RankRecords records = reader.read_rank_at(position);
-      block.contexts.add_rank(records.rank, records.contexts, reader.graph().size());
-      // Merged: the rank's contexts are freed, so memory holds a few ranks' at a time.
-      std::vector<tables::ContextRecord>().swap(records.contexts);
-      block.ranks.push_back(std::move(records));
+      // The contexts are merged as they are decoded, a piece at a time, never held. A problem
+      // the merge finds is thrown after the reader's own about the rank, as when reading first.
+      block.contexts.begin_rank(reader.rank_at(position), reader.graph().size());
+      block.ranks.push_back(
+          reader.read_rank_at(position, [&](std::span<const tables::ContextRecord> piece) {
+            block.contexts.add_contexts(piece);
+          }));
+      block.contexts.end_rank();
     } catch (...) {
       block.error = std::current_exception();
       std::size_t seen = first_failed.load(std::memory_order_relaxed);
