@@ -7,16 +7,6 @@
 
 namespace vcmon::report {
 
-void ContextMerge::Spread::add(std::int32_t rank, double value) {
-  min = holders == 0 ? value : std::min(min, value);
-  ++holders;
-  total += value;
-  if (value > max) {
-    max = value;
-    max_rank = rank;
-  }
-}
-
 void ContextMerge::Spread::absorb(const Spread& later) {
   if (later.holders == 0) {
     return;

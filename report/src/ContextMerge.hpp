@@ -8,6 +8,7 @@
 #include "vcmon/report/RankStats.hpp"
 #include "vcmon/tables/Records.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,7 +28,16 @@ public:
     double max = 0;
     std::int32_t max_rank = -1;
     std::uint32_t holders = 0; // ranks holding the context
-    void add(std::int32_t rank, double value);
+    // Inline: called for every context of every rank.
+    void add(std::int32_t rank, double value) {
+      min = holders == 0 ? value : std::min(min, value);
+      ++holders;
+      total += value;
+      if (value > max) {
+        max = value;
+        max_rank = rank;
+      }
+    }
     // As if the ranks `later` holds, all after this spread's, had been added here one by one.
     void absorb(const Spread& later);
     RankStats stats(std::span<const std::int32_t> ranks) const;

@@ -169,14 +169,17 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   }
   tables::Profile profile{reader.meta(), reader.graph(), {}};
   profile.ranks.reserve(wanted.size());
-  ContextMerge contexts;
+  // The first block's merge is where the others go: absorbed, its nodes would be hashed again.
+  ContextMerge contexts = std::move(blocks.front().contexts);
   for (RankBlock& block : blocks) {
     // Every block before the first that failed was read whole: its error is the first rank's.
     if (block.error) {
       std::rethrow_exception(block.error);
     }
-    contexts.absorb(block.contexts);
-    block.contexts = {};
+    if (&block != &blocks.front()) {
+      contexts.absorb(block.contexts);
+      block.contexts = {};
+    }
     std::move(block.ranks.begin(), block.ranks.end(), std::back_inserter(profile.ranks));
   }
   return assemble(profile, options, contexts);
