@@ -184,4 +184,5 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   }
   return assemble(profile, options, contexts);
 }
+
 } // namespace vcmon::report

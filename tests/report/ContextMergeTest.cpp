@@ -9,6 +9,7 @@
 #include "vcmon/report/Report.hpp"
 #include "vcmon/report/ReportError.hpp"
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileParts.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
 
 #include <gtest/gtest.h>
@@ -99,8 +100,28 @@ std::string error_of(auto&& action) {
     action();
   } catch (const ReportError& e) {
     return e.what();
+  } catch (const tables::ProfileError& e) {
+    return e.what();
   }
   return "no error";
+}
+
+// `profile` as the runtime's ranks write it, each rank's records as they are: unlike
+// write_profile_file, nothing refuses an inconsistent profile.
+std::vector<std::byte> encode_unchecked(const tables::Profile& profile) {
+  std::vector<std::byte> bytes = tables::encode_profile_head(profile.meta, profile.graph);
+  std::vector<std::vector<std::byte>> records;
+  std::vector<tables::RankSectionSize> sections;
+  for (const tables::RankRecords& r : profile.ranks) {
+    records.push_back(tables::encode_rank_records(r));
+    sections.push_back(tables::rank_section_size(r.rank, records.back()));
+  }
+  const std::vector<std::byte> index = tables::encode_rank_index(bytes.size(), sections);
+  bytes.insert(bytes.end(), index.begin(), index.end());
+  for (const std::vector<std::byte>& r : records) {
+    bytes.insert(bytes.end(), r.begin(), r.end());
+  }
+  return bytes;
 }
 
 TEST(ContextMerge, SpreadAbsorbedIsTheSpreadOfTheRanksAddedOneByOne) {
@@ -194,6 +215,28 @@ TEST(ContextMerge, ReadingRanksInBlocksGivesTheReportAndTheErrorOfReadingThemOne
         << expected;
     EXPECT_EQ(error_of([&] { build_report(tables::ProfileReader(path)); }), expected);
   }
+}
+
+TEST(ContextMerge, AReaderErrorAboutARankComesBeforeTheMergeErrorAboutIt) {
+  tables::testing::ProfileShape shape;
+  shape.sites = 60;
+  shape.ranks = 8;
+  tables::Profile profile = tables::testing::make_synthetic_profile(shape, 7);
+  // Rank 5 repeats a path, which only the merge sees, and names a partner outside the run,
+  // which the reader finds after decoding the whole rank, contexts included.
+  tables::RankRecords& rank = profile.ranks[5];
+  rank.contexts.push_back(rank.contexts.back());
+  ASSERT_FALSE(rank.coms.empty());
+  rank.coms.front().partner = 99;
+  const std::vector<std::byte> bytes = encode_unchecked(profile);
+  const std::string expected = error_of([&] { tables::decode_profile(bytes); });
+  EXPECT_NE(expected.find("corrupt profile: rank 5: com record"), std::string::npos) << expected;
+  EXPECT_EQ(error_of([&] { build_report(tables::ProfileReader(bytes)); }), expected);
+  // The partner put right, the merge's error is the one left.
+  rank.coms.front().partner = 0;
+  const std::vector<std::byte> repeating = encode_unchecked(profile);
+  EXPECT_EQ(error_of([&] { build_report(tables::ProfileReader(repeating)); }),
+            error_of([&] { build_report(profile); }));
 }
 
 } // namespace
