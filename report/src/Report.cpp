@@ -14,6 +14,7 @@
 #include <exception>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <thread>
 
@@ -156,7 +157,7 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
                                                       std::max<std::size_t>(wanted.size(), 1));
   std::vector<RankBlock> blocks(workers);
-  std::atomic<std::size_t> first_failed{wanted.size()};
+  std::atomic<std::size_t> first_failed{std::numeric_limits<std::size_t>::max()}; // none yet
   {
     std::vector<std::jthread> threads;
     for (std::size_t w = 0; w < workers; ++w) {

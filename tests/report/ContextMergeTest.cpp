@@ -200,6 +200,13 @@ TEST(ContextMerge, ReadingRanksInBlocksGivesTheReportAndTheErrorOfReadingThemOne
   tables::write_profile_file(profile, path);
   EXPECT_EQ(JsonRenderer().to_json(build_report(tables::ProfileReader(path))),
             JsonRenderer().to_json(build_report(profile)));
+  for (const std::int32_t rank : {0, 1, 2, 21, 39}) { // --rank: one block, any position
+    ReportOptions one;
+    one.rank = rank;
+    EXPECT_EQ(JsonRenderer().to_json(build_report(tables::ProfileReader(path), one)),
+              JsonRenderer().to_json(build_report(profile, one)))
+        << "rank " << rank;
+  }
 
   // Ranks whose last context repeats an earlier one's path, in several blocks whatever the
   // number of threads: the error is the first of them's, as one by one.
