@@ -7,13 +7,17 @@
 
 namespace vcmon::report {
 
-void ContextMerge::Spread::add(std::int32_t rank, double value) {
-  min = holders == 0 ? value : std::min(min, value);
-  ++holders;
-  total += value;
-  if (value > max) {
-    max = value;
-    max_rank = rank;
+void ContextMerge::Spread::absorb(const Spread& later) {
+  if (later.holders == 0) {
+    return;
+  }
+  min = holders == 0 ? later.min : std::min(min, later.min);
+  holders += later.holders;
+  total += later.total;
+  // Strictly greater, as add: on a tie the earlier rank, which is this spread's, keeps it.
+  if (later.max > max) {
+    max = later.max;
+    max_rank = later.max_rank;
   }
 }
 
@@ -35,14 +39,29 @@ RankStats ContextMerge::Spread::stats(std::span<const std::int32_t> ranks) const
 
 void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
                             std::size_t sites) {
-  mapped_.resize(contexts.size());
-  for (std::size_t i = 0; i < contexts.size(); ++i) {
-    const tables::ContextRecord& c = contexts[i];
-    if (c.site >= sites || c.parent > i) {
-      throw ReportError(fmt::format("rank {}: context {} names {} {}, which the profile does not "
-                                    "have",
-                                    rank, i, c.site >= sites ? "site" : "parent context",
-                                    c.site >= sites ? c.site : c.parent));
+  begin_rank(rank, sites);
+  add_contexts(contexts);
+  end_rank();
+}
+
+void ContextMerge::begin_rank(std::int32_t rank, std::size_t sites) {
+  rank_ = rank;
+  sites_ = sites;
+  mapped_.clear();
+  problem_.reset();
+}
+
+void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts) {
+  if (problem_) {
+    return;
+  }
+  for (const tables::ContextRecord& c : contexts) {
+    const std::size_t i = mapped_.size();
+    if (c.site >= sites_ || c.parent > i) {
+      problem_ = fmt::format("rank {}: context {} names {} {}, which the profile does not have",
+                             rank_, i, c.site >= sites_ ? "site" : "parent context",
+                             c.site >= sites_ ? c.site : c.parent);
+      return;
     }
     const std::uint32_t parent = c.parent == 0 ? 0 : mapped_[c.parent - 1] + 1;
     std::uint32_t node = 0;
@@ -61,12 +80,12 @@ void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRe
       }
     }
     Node& n = nodes_[node];
-    if (n.last_rank == rank) {
-      throw ReportError(fmt::format("rank {}: context {} repeats the path of an earlier context "
-                                    "(site {})",
-                                    rank, i, c.site));
+    if (n.last_rank == rank_) {
+      problem_ = fmt::format("rank {}: context {} repeats the path of an earlier context (site {})",
+                             rank_, i, c.site);
+      return;
     }
-    n.last_rank = rank;
+    n.last_rank = rank_;
     const auto time = static_cast<double>(c.time_ns);
     const auto sync = static_cast<double>(c.sync_delay_ns);
     n.count += static_cast<double>(c.count);
@@ -76,12 +95,50 @@ void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRe
     n.sync_delay += sync;
     n.bytes += static_cast<double>(c.bytes);
     n.folded += static_cast<double>(c.folded);
-    mapped_[i] = node;
+    mapped_.push_back(node);
     // The record's time is a comm statement's transmission; its spread is transmission + delay
     // (a procedure's or loop's delay is 0).
-    n.time.add(rank, time + sync);
+    n.time.add(rank_, time + sync);
+  }
+}
+
+void ContextMerge::end_rank() {
+  if (problem_) {
+    throw ReportError(*problem_);
   }
   previous_.swap(mapped_);
+}
+
+void ContextMerge::absorb(const ContextMerge& later) {
+  std::vector<std::uint32_t> placed(later.nodes_.size()); // later's node i is node placed[i]
+  for (std::size_t i = 0; i < later.nodes_.size(); ++i) {
+    const Node& from = later.nodes_[i];
+    const std::uint32_t parent = from.parent == 0 ? 0 : placed[from.parent - 1] + 1;
+    const auto [found, added] =
+        index_.try_emplace(key(parent, from.site), static_cast<std::uint32_t>(nodes_.size()));
+    if (added) {
+      Node added_node;
+      added_node.parent = parent;
+      added_node.site = from.site;
+      nodes_.push_back(added_node);
+    }
+    Node& n = nodes_[found->second];
+    n.last_rank = from.last_rank;
+    n.time.absorb(from.time);
+    n.count += from.count;
+    n.untimed += from.untimed;
+    n.iterations += from.iterations;
+    n.transmission += from.transmission;
+    n.sync_delay += from.sync_delay;
+    n.bytes += from.bytes;
+    n.folded += from.folded;
+    placed[i] = found->second;
+  }
+  // The next rank added looks for its contexts first where `later`'s last rank's went.
+  previous_.resize(later.previous_.size());
+  for (std::size_t i = 0; i < previous_.size(); ++i) {
+    previous_[i] = placed[later.previous_[i]];
+  }
 }
 
 std::vector<std::vector<std::uint32_t>> ContextMerge::children() const {

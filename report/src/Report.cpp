@@ -10,8 +10,12 @@
 #include "vcmon/tables/ProfileReader.hpp"
 
 #include <algorithm>
-#include <deque>
-#include <future>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <span>
 #include <thread>
 
 namespace vcmon::report {
@@ -86,6 +90,44 @@ Report assemble(const tables::Profile& profile, const ReportOptions& options,
   return report;
 }
 
+// A contiguous block of the wanted ranks, read by one thread.
+struct RankBlock {
+  std::span<const std::size_t> positions; // in the rank index, in rank order
+  ContextMerge contexts;
+  std::vector<tables::RankRecords> ranks; // their records but the contexts
+  std::exception_ptr error;               // what the block's first failing rank threw
+};
+
+// Reads and merges `block`'s ranks in order. It stops at its first failing rank, and before a
+// rank after `first_failed` (the position of the first failing rank found so far by any
+// block), which could not change the error reported: the first failing rank's in rank order,
+// as when the ranks are read one by one.
+void read_block(const tables::ProfileReader& reader, RankBlock& block,
+                std::atomic<std::size_t>& first_failed) {
+  block.ranks.reserve(block.positions.size());
+  for (const std::size_t position : block.positions) {
+    if (position > first_failed.load(std::memory_order_relaxed)) {
+      return;
+    }
+    try {
+      // The contexts are merged as they are decoded, a piece at a time, never held. A problem
+      // the merge finds is thrown after the reader's own about the rank, as when reading first.
+      block.contexts.begin_rank(reader.rank_at(position), reader.graph().size());
+      block.ranks.push_back(
+          reader.read_rank_at(position, [&](std::span<const tables::ContextRecord> piece) {
+            block.contexts.add_contexts(piece);
+          }));
+      block.contexts.end_rank();
+    } catch (...) {
+      block.error = std::current_exception();
+      std::size_t seen = first_failed.load(std::memory_order_relaxed);
+      while (position < seen && !first_failed.compare_exchange_weak(seen, position)) {
+      }
+      return;
+    }
+  }
+}
+
 } // namespace
 
 Report build_report(const tables::Profile& profile, const ReportOptions& options) {
@@ -108,31 +150,38 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   if (options.rank && wanted.empty()) {
     throw rank_not_in_profile(*options.rank, reader.rank_count());
   }
-  // Reading, checking and decoding a rank's section is most of the work and ranks are
-  // independent: a few are read ahead on other threads, and merged here in rank order.
-  const std::size_t ahead = std::max(1u, std::thread::hardware_concurrency());
-  std::deque<std::future<tables::RankRecords>> reading;
-  std::size_t next = 0;
-  auto read_next = [&] {
-    reading.push_back(std::async(std::launch::async,
-                                 [&reader, i = wanted[next]] { return reader.read_rank_at(i); }));
-    ++next;
-  };
-  while (next < wanted.size() && reading.size() < ahead) {
-    read_next();
+  // Reading, checking and decoding a rank's section is most of the work, merging its contexts
+  // the rest, and ranks are independent: each thread reads a contiguous block of the ranks into
+  // its own merge, and the blocks' merges are absorbed in block order, which gives the merge of
+  // the ranks added one by one.
+  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                      std::max<std::size_t>(wanted.size(), 1));
+  std::vector<RankBlock> blocks(workers);
+  std::atomic<std::size_t> first_failed{std::numeric_limits<std::size_t>::max()}; // none yet
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t w = 0; w < workers; ++w) {
+      const std::size_t begin = wanted.size() * w / workers;
+      const std::size_t end = wanted.size() * (w + 1) / workers;
+      blocks[w].positions = std::span(wanted).subspan(begin, end - begin);
+      threads.emplace_back(read_block, std::cref(reader), std::ref(blocks[w]),
+                           std::ref(first_failed));
+    }
   }
   tables::Profile profile{reader.meta(), reader.graph(), {}};
-  ContextMerge contexts;
-  while (!reading.empty()) {
-    tables::RankRecords records = reading.front().get();
-    reading.pop_front();
-    if (next < wanted.size()) {
-      read_next();
+  profile.ranks.reserve(wanted.size());
+  // The first block's merge is where the others go: absorbed, its nodes would be hashed again.
+  ContextMerge contexts = std::move(blocks.front().contexts);
+  for (RankBlock& block : blocks) {
+    // Every block before the first that failed was read whole: its error is the first rank's.
+    if (block.error) {
+      std::rethrow_exception(block.error);
     }
-    contexts.add_rank(records.rank, records.contexts, profile.graph.size());
-    // Merged: the rank's contexts are freed, so memory holds a few ranks' at a time.
-    std::vector<tables::ContextRecord>().swap(records.contexts);
-    profile.ranks.push_back(std::move(records));
+    if (&block != &blocks.front()) {
+      contexts.absorb(block.contexts);
+      block.contexts = {};
+    }
+    std::move(block.ranks.begin(), block.ranks.end(), std::back_inserter(profile.ranks));
   }
   return assemble(profile, options, contexts);
 }

@@ -58,8 +58,12 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Progra
              to_string(c.min_bytes) + " to " + to_string(c.max_bytes) + " bytes)";
     }
   }
-  for (std::size_t i = 0; i < r.contexts.size(); ++i) {
-    const ContextRecord& c = r.contexts[i];
+  return find_inconsistency(r.contexts, 0, graph);
+}
+
+std::optional<std::string> find_inconsistency(std::span<const ContextRecord> contexts,
+                                              std::size_t first, const ProgramGraph& graph) {
+  for (std::size_t i = first; const ContextRecord& c : contexts) {
     if (c.parent > i) {
       return "context record " + to_string(i) + ": its parent " + to_string(c.parent) +
              " does not come before it";
@@ -72,6 +76,7 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Progra
       return "context record " + to_string(i) + ": " + to_string(c.untimed) +
              " untimed activations of " + to_string(c.count);
     }
+    ++i;
   }
   return std::nullopt;
 }

@@ -121,7 +121,9 @@ struct ProfileReader::State {
                                        meta.ranks);
   }
 
-  RankRecords read_section(const detail::RankSection& s) const {
+  // The records of section `s`, their contexts held, or given to `pass_contexts` when not null.
+  RankRecords read_section(const detail::RankSection& s,
+                           const ContextPieces* pass_contexts = nullptr) const {
     std::vector<std::byte> buffer;
     const std::span<const std::byte> encoded = bytes->read(s.offset, s.size, buffer);
     const std::string whose = "rank " + to_string(s.rank) + "'s records";
@@ -133,13 +135,32 @@ struct ProfileReader::State {
       throw ProfileError("checksum mismatch: " + whose + " are corrupt");
     }
     ByteReader in(encoded, s.offset);
-    RankRecords records = detail::read_rank_records(in, version);
+    // Passed contexts are checked as they pass, their first problem reported where
+    // find_inconsistency reports held contexts' problems: after the rest of the section's.
+    std::optional<std::string> context_problem;
+    RankRecords records;
+    if (pass_contexts != nullptr) {
+      std::size_t passed = 0;
+      records = detail::read_rank_records(in, version, [&](std::span<const ContextRecord> piece) {
+        if (!context_problem) {
+          context_problem = detail::find_inconsistency(piece, passed, graph);
+        }
+        passed += piece.size();
+        (*pass_contexts)(piece);
+      });
+    } else {
+      records = detail::read_rank_records(in, version);
+    }
     detail::expect_end(in, whose.c_str());
     if (records.rank != s.rank) {
       throw ProfileError("corrupt profile: the rank index says " + whose + " are at byte " +
                          to_string(s.offset) + ", they say rank " + to_string(records.rank));
     }
-    if (auto problem = detail::find_inconsistency(records, graph, meta.ranks)) {
+    auto problem = detail::find_inconsistency(records, graph, meta.ranks);
+    if (!problem) {
+      problem = std::move(context_problem);
+    }
+    if (problem) {
       throw ProfileError("corrupt profile: rank " + to_string(s.rank) + ": " + *problem);
     }
     return records;
@@ -199,6 +220,16 @@ RankRecords ProfileReader::read_rank_at(std::size_t index) const {
     return state_->whole_ranks.at(index);
   }
   return state_->named([&] { return state_->read_section(state_->sections.at(index)); });
+}
+
+RankRecords ProfileReader::read_rank_at(std::size_t index, const ContextPieces& contexts) const {
+  if (state_->version <= detail::kLastWholePayloadVersion) {
+    RankRecords records = state_->whole_ranks.at(index); // checked whole when the profile opened
+    contexts(records.contexts);
+    records.contexts.clear();
+    return records;
+  }
+  return state_->named([&] { return state_->read_section(state_->sections.at(index), &contexts); });
 }
 
 std::optional<RankRecords> ProfileReader::read_rank(std::int32_t rank) const {

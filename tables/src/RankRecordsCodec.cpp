@@ -2,6 +2,7 @@
 
 #include "vcmon/tables/Profile.hpp"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -235,7 +236,34 @@ void write_rank_records(ByteWriter& out, const RankRecords& r, std::uint32_t ver
   }
 }
 
-RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
+namespace {
+
+// Gives the contexts read to `take` in pieces small enough to stay in the cache.
+class ContextPieceWriter {
+public:
+  explicit ContextPieceWriter(const ProfileReader::ContextPieces& take) : take_(take) {}
+  void reserve(std::size_t count) { piece_.reserve(std::min(count, kPieceSize)); }
+  void push_back(const ContextRecord& context) {
+    piece_.push_back(context);
+    if (piece_.size() == kPieceSize) {
+      flush();
+    }
+  }
+  void flush() {
+    take_(piece_);
+    piece_.clear();
+  }
+
+private:
+  static constexpr std::size_t kPieceSize = 1024; // 64 KiB
+  const ProfileReader::ContextPieces& take_;
+  std::vector<ContextRecord> piece_;
+};
+
+// Everything but the contexts into the records returned, the contexts into `contexts` (a
+// vector, or a ContextPieceWriter).
+template <typename Contexts>
+RankRecords read_records(ByteReader& in, std::uint32_t version, Contexts& contexts) {
   RankRecords r;
   r.rank = in.zigzag_i32("the rank number");
   r.host = in.string("the rank's host name");
@@ -295,8 +323,8 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
         count == 0 ? std::unordered_map<SiteId, ContextRecord>{} : per_site_totals(r);
     // Reserved and appended, not resized and overwritten: a rank may hold 100 000 contexts,
     // and zeroing them first was a pass of its own over memory.
-    r.contexts.reserve(count);
-    SiteIdDeltas contexts;
+    contexts.reserve(count);
+    SiteIdDeltas sites;
     for (std::size_t i = 0; i < count; ++i) {
       ContextRecord c;
       const std::size_t start = in.offset();
@@ -305,7 +333,7 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
       if (distance == 0 || distance > i + 1) {
         ByteReader::fail_at(start, "a context record's parent does not come before it");
       }
-      c.site = contexts.read(in, "a context record's site");
+      c.site = sites.read(in, "a context record's site");
       if ((distance_and_derived & 1) != 0) {
         if (const auto total = totals.find(c.site); total != totals.end()) {
           c = total->second;
@@ -321,9 +349,26 @@ RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
       }
       c.parent = static_cast<std::uint32_t>(i + 1 - distance);
       c.folded = in.varint("a context record's folded activations");
-      r.contexts.push_back(c);
+      contexts.push_back(c);
     }
   }
+  return r;
+}
+
+} // namespace
+
+RankRecords read_rank_records(ByteReader& in, std::uint32_t version) {
+  std::vector<ContextRecord> contexts;
+  RankRecords r = read_records(in, version, contexts);
+  r.contexts = std::move(contexts);
+  return r;
+}
+
+RankRecords read_rank_records(ByteReader& in, std::uint32_t version,
+                              const ProfileReader::ContextPieces& contexts) {
+  ContextPieceWriter pieces(contexts);
+  RankRecords r = read_records(in, version, pieces);
+  pieces.flush();
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include "ByteWriter.hpp"
 
 #include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 #include "vcmon/tables/Records.hpp"
 
 namespace vcmon::tables::detail {
@@ -16,5 +17,8 @@ void write_rank_records(ByteWriter& out, const RankRecords& records,
 // Reads one rank's records as profile format `version` wrote them; checks structure only (site
 // kinds need the program graph).
 RankRecords read_rank_records(ByteReader& in, std::uint32_t version);
+// The same, the contexts given to `contexts` a piece at a time instead of held in the records.
+RankRecords read_rank_records(ByteReader& in, std::uint32_t version,
+                              const ProfileReader::ContextPieces& contexts);
 
 } // namespace vcmon::tables::detail

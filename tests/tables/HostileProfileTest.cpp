@@ -8,6 +8,7 @@
 
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/ProfileParts.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -276,13 +277,17 @@ struct HandMadeIndex {
     std::uint64_t size;
     std::uint32_t checksum;
   };
-  Profile profile = testing::make_synthetic_profile({.sites = 12, .ranks = 3, .partners = 1}, 5);
+  Profile profile;
   std::vector<std::byte> head = encode_profile_head(profile.meta, profile.graph);
   std::vector<std::vector<std::byte>> records;
   std::vector<Entry> entries;
   std::uint64_t count = 3;
 
-  HandMadeIndex() {
+  HandMadeIndex()
+      : HandMadeIndex(
+            testing::make_synthetic_profile({.sites = 12, .ranks = 3, .partners = 1}, 5)) {}
+  // The index of `records_of`'s ranks, encoded as they are (the encoder checks nothing).
+  explicit HandMadeIndex(Profile records_of) : profile(std::move(records_of)) {
     std::uint64_t offset = head.size() + rank_index_size(3);
     for (const RankRecords& r : profile.ranks) {
       records.push_back(encode_rank_records(r));
@@ -312,13 +317,26 @@ struct HandMadeIndex {
   }
 };
 
+// The error of decoding `bytes` whole, after checking that reading each rank with its
+// contexts given a piece at a time (ProfileReader::read_rank_at) ends in the same one.
 std::string decode_error(std::span<const std::byte> bytes) {
+  std::string whole;
   try {
     decode_profile(bytes);
   } catch (const ProfileError& e) {
-    return e.what();
+    whole = e.what();
   }
-  return "";
+  std::string in_pieces;
+  try {
+    const ProfileReader reader(bytes);
+    for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+      reader.read_rank_at(i, [](std::span<const ContextRecord>) {});
+    }
+  } catch (const ProfileError& e) {
+    in_pieces = e.what();
+  }
+  EXPECT_EQ(in_pieces, whole) << "the contexts given a piece at a time";
+  return whole;
 }
 
 TEST(HostileRankIndex, TheHandMadeIndexItselfDecodes) {
@@ -382,6 +400,20 @@ TEST(HostileRankIndex, RanksMustBeSortedWithinTheRunAndMatchTheirRecords) {
   p.entries[2].checksum = rank_section_size(1, p.records[2]).checksum;
   EXPECT_THAT(decode_error(p.bytes()),
               HasSubstr("the rank index says rank 2's records are at byte"));
+}
+
+TEST(HostileRankIndex, AContextProblemIsReportedAfterTheRankOthers) {
+  Profile profile = HandMadeIndex{}.profile;
+  RankRecords& r = profile.ranks[1];
+  ASSERT_FALSE(r.contexts.empty());
+  r.contexts.back().untimed = r.contexts.back().count + 1;
+  EXPECT_THAT(decode_error(HandMadeIndex(profile).bytes()),
+              HasSubstr("rank 1: context record " + std::to_string(r.contexts.size() - 1) + ": "));
+  ASSERT_FALSE(r.coms.empty());
+  r.coms.front().partner = 9;
+  EXPECT_THAT(decode_error(HandMadeIndex(profile).bytes()),
+              HasSubstr("rank 1: com record of site " + std::to_string(r.coms.front().comm) +
+                        ": partner 9 is not a rank of the 3-rank run"));
 }
 
 TEST(HostileRankIndex, ChecksumsOfIndexAndRanksAreChecked) {

@@ -54,6 +54,26 @@ TEST_F(ProfileReaderFile, OpensWithMetadataGraphAndIndexThenReadsAnyRank) {
   EXPECT_EQ(reader.read_all(), profile_);
 }
 
+TEST(ProfileReaderContexts, GivenAPieceAtATimeTheyAreTheContextsHeld) {
+  // Ranks of 3000 contexts: several pieces each.
+  const Profile profile =
+      testing::make_synthetic_profile({.sites = 3000, .ranks = 2, .partners = 1}, 3);
+  const std::vector<std::byte> bytes = encode_profile(profile);
+  const ProfileReader reader(bytes);
+  for (std::size_t i = 0; i < reader.rank_count(); ++i) {
+    std::vector<ContextRecord> passed;
+    std::size_t pieces = 0;
+    RankRecords records = reader.read_rank_at(i, [&](std::span<const ContextRecord> piece) {
+      passed.insert(passed.end(), piece.begin(), piece.end());
+      ++pieces;
+    });
+    EXPECT_TRUE(records.contexts.empty());
+    EXPECT_GT(pieces, 1u);
+    records.contexts = std::move(passed);
+    EXPECT_EQ(records, profile.ranks[i]);
+  }
+}
+
 TEST_F(ProfileReaderFile, PartialProfilesHoldSomeRanksOfTheRun) {
   Profile partial = profile_;
   partial.ranks = {profile_.ranks[1], profile_.ranks[4]};

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -36,6 +37,13 @@ public:
   std::int32_t rank_at(std::size_t index) const;
   // Reads, verifies and decodes the records of the index-th rank; throws ProfileError.
   RankRecords read_rank_at(std::size_t index) const;
+  // Takes a rank's calling contexts a piece at a time, in order, as they are decoded.
+  using ContextPieces = std::function<void(std::span<const ContextRecord>)>;
+  // The same, but the rank's contexts go to `contexts` as they are decoded, and the records'
+  // own stay empty: a rank may have 100 000 contexts, which then need not all be held. The
+  // same profiles are rejected with the same ProfileError, thrown after `contexts` may have
+  // been given some of the rank's contexts, consistent or not.
+  RankRecords read_rank_at(std::size_t index, const ContextPieces& contexts) const;
   // The records of rank `rank`, or nothing when the profile has none of it.
   std::optional<RankRecords> read_rank(std::int32_t rank) const;
   // Every rank's records: the whole profile in memory.
