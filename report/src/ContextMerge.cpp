@@ -69,8 +69,8 @@ void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts)
         nodes_[previous_[i]].parent == parent) {
       node = previous_[i];
     } else {
-      const auto [found, added] =
-          index_.try_emplace(key(parent, c.site), static_cast<std::uint32_t>(nodes_.size()));
+      const auto [found, added] = index_.try_emplace(tables::context_path_key(parent, c.site),
+                                                     static_cast<std::uint32_t>(nodes_.size()));
       node = found->second;
       if (added) {
         Node added_node;
@@ -114,8 +114,8 @@ void ContextMerge::absorb(const ContextMerge& later) {
   for (std::size_t i = 0; i < later.nodes_.size(); ++i) {
     const Node& from = later.nodes_[i];
     const std::uint32_t parent = from.parent == 0 ? 0 : placed[from.parent - 1] + 1;
-    const auto [found, added] =
-        index_.try_emplace(key(parent, from.site), static_cast<std::uint32_t>(nodes_.size()));
+    const auto [found, added] = index_.try_emplace(tables::context_path_key(parent, from.site),
+                                                   static_cast<std::uint32_t>(nodes_.size()));
     if (added) {
       Node added_node;
       added_node.parent = parent;

@@ -82,10 +82,6 @@ public:
   std::vector<std::vector<std::uint32_t>> children() const;
 
 private:
-  static std::uint64_t key(std::uint32_t parent, tables::SiteId site) {
-    return (static_cast<std::uint64_t>(parent) << 32) | site;
-  }
-
   std::vector<Node> nodes_;
   std::unordered_map<std::uint64_t, std::uint32_t> index_; // (parent + 1, site) -> node
   // The previous rank's context i was merged into node previous_[i]: ranks of one job mostly

@@ -140,9 +140,6 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
     return a;
   }
   std::vector<ContextRecord> sum = a;
-  const auto path_key = [](std::uint32_t parent, tables::SiteId site) {
-    return (static_cast<std::uint64_t>(parent) << 32) | site;
-  };
   // (parent, site) -> index + 1, made at the first context not found at its own position:
   // readings mostly list the same paths in the same order (a thread's contexts in the order it
   // made them), so most contexts are found without hashing.
@@ -155,10 +152,10 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
     if (!indexed) {
       indexed = true;
       for (std::uint32_t k = 0; k < sum.size(); ++k) {
-        position.emplace(path_key(sum[k].parent, sum[k].site), k + 1);
+        position.emplace(tables::context_path_key(sum[k].parent, sum[k].site), k + 1);
       }
     }
-    const auto found = position.find(path_key(parent, site));
+    const auto found = position.find(tables::context_path_key(parent, site));
     return found != position.end() ? found->second : 0;
   };
   constexpr std::uint32_t kNoPath = ~std::uint32_t{0};  // under a path `a` lacks
@@ -176,7 +173,7 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
       sum.back().parent = parent;
       in_sum[i] = static_cast<std::uint32_t>(sum.size());
       if (indexed) {
-        position.emplace(path_key(parent, b[i].site), in_sum[i]);
+        position.emplace(tables::context_path_key(parent, b[i].site), in_sum[i]);
       }
     }
   }

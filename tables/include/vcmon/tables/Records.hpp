@@ -108,6 +108,12 @@ struct ContextRecord {
   bool operator==(const ContextRecord&) const = default;
 };
 
+// The key that finds a context by path among a list's contexts: its parent (as
+// ContextRecord::parent numbers it) and its site.
+constexpr std::uint64_t context_path_key(std::uint32_t parent, SiteId site) {
+  return (std::uint64_t{parent} << 32) | site;
+}
+
 // What the monitor itself did on a rank (docs/design.md, "Virtual time" to "Real deadlocks").
 struct MonitorCounters {
   std::uint64_t probe_events = 0;
