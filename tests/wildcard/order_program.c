@@ -1,5 +1,5 @@
 /* Wildcard order by virtual time (docs/design.md, "Wildcard receives in virtual order").
- * Workers 1, 2, 3 work 20, 50 and 90 ms (loops of 5 ms iterations with a loop probe each) and
+ * Workers 1, 2, 3 work 20, 80 and 160 ms (loops of 5 ms iterations with a loop probe each) and
  * send one message to rank 0, which receives them in MODE:
  *   recv     3 x MPI_Recv(MPI_ANY_SOURCE)
  *   waitany  MPI_Irecv from 1, 2 and 3, then 3 x MPI_Waitany
@@ -7,7 +7,10 @@
  * The driver injects probe cost on workers 1 and 2 so that they send last in real time; the
  * monitored program must still take the messages in virtual order. Rank 0 prints
  *   order: 1 2 3         the sources in the order the receives took them
- *   real order: 3 1 2    the sources sorted by the real time of their sends
+ *   real order: 1 3 2    the sources sorted by the real time of their sends
+ * The 60 and 80 ms between the workers' virtual send times are what scheduling delay the probes
+ * cannot see (counted as the program's) may take before the virtual order turns: on a loaded
+ * machine 30 ms was once not enough.
  * The message is that real time (CLOCK_MONOTONIC, one time base for the processes of a node). */
 #include "vcmon/probes.h"
 
@@ -40,7 +43,7 @@ static double now_s(void) {
 }
 
 static int work_ms_of(int rank) {
-  static const int work_ms[kWorkers + 1] = {0, 20, 50, 90};
+  static const int work_ms[kWorkers + 1] = {0, 20, 80, 160};
   return work_ms[rank];
 }
 

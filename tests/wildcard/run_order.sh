@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_order.sh MPIEXEC PROGRAM MODE RUNS: runs order_program MODE RUNS times on 4 ranks, with
-# 20 ms of injected cost per probe on workers 1 and 2 (MPMD), so that they send after worker 3
-# in real time. Every run must exit 0, take the messages in virtual order ("order: 1 2 3") and
+# 20 ms of injected cost per probe on workers 1 and 2 (MPMD), so that worker 2 sends after
+# worker 3 in real time. Every run must exit 0, take the messages in virtual order ("order: 1 2 3") and
 # report a real send order other than 1 2 3, which shows the injection inverted it: a layer
 # that took messages as they came would fail.
 set -u
