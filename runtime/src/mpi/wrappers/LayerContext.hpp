@@ -2,11 +2,11 @@
 // destroyed at MPI_Finalize: the stamp transport over this node and the private world, the
 // stamp protocol over it (its shadows, counts, bounds and lock), the user requests the layer
 // tracks, what later calls settle (the layer's own requests, orphaned receives), the messages
-// Mprobe matched and the collectives' entry reduction. The wrappers reach
-// it through LayerContext::process(), process_stamps() or process_pending() (one load of a
-// process-global pointer) and pass what they reach explicitly to everything below them, which takes
-// it as a parameter and so can be made more than once in one process (a test's ranks:
-// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp).
+// Mprobe matched and the collectives' entry reduction. The wrappers reach it through
+// LayerContext::process(), process_stamps() or process_pending() (one load of a process-global
+// pointer) and pass what they reach explicitly to everything below them, which takes it as a
+// parameter and so can be made more than once in one process (a test's ranks:
+// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp, PendingWorkTest.cpp).
 #pragma once
 
 #include "mpi/control/CollectiveEntry.hpp"
