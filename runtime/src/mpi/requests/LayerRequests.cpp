@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <new>
 #include <sched.h>
 
@@ -45,6 +46,15 @@ std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment
 LayerRequests::LayerRequests() : pool_(static_cast<Pool*>(std::calloc(1, sizeof(Pool)))) {
   if (pool_ == nullptr) {
     throw std::bad_alloc();
+  }
+}
+
+LayerRequests::~LayerRequests() {
+  const auto in_use = [](const LayerRequest& slot) {
+    return slot.in_use.load(std::memory_order_acquire);
+  };
+  if (std::any_of(std::begin(pool_->slots), std::end(pool_->slots), in_use)) {
+    static_cast<void>(pool_.release());
   }
 }
 

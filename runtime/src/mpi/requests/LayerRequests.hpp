@@ -62,6 +62,10 @@ struct LayerRequest {
 class LayerRequests {
 public:
   LayerRequests();
+  // A slot still in use belongs to an operation the program never completed (erroneous, yet
+  // plain MPICH finalizes it): MPI may still write into its buffers during or after
+  // PMPI_Finalize, so the pool is then left allocated rather than freed under MPI.
+  ~LayerRequests();
   LayerRequests(const LayerRequests&) = delete;
   LayerRequests& operator=(const LayerRequests&) = delete;
 
