@@ -62,11 +62,11 @@ private:
 // then the clock continues (LayerWork).
 class __attribute__((visibility("hidden"))) CompletionCharge {
 public:
-  CompletionCharge(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
-                   const Moment& call, std::uint64_t end_ns)
+  CompletionCharge(Monitor& monitor, PendingWork& pending, MpiFunction function, const Moment& call,
+                   std::uint64_t end_ns)
       : monitor_(monitor), call_vt_(call.vt), end_vt_(Moment::at(monitor.clock(), end_ns).vt),
         ledger_(CompletionLedger::open(monitor.comm_site(index_of(function)))),
-        work_(monitor, stamps, end_ns, update_) {
+        work_(monitor, pending, end_ns, update_) {
     update_.ledger = &ledger_;
   }
   ~CompletionCharge() {

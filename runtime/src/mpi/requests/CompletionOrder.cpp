@@ -48,10 +48,11 @@ const Shadow* common_receive_shadow(RequestTable& table, std::span<const MPI_Req
 
 } // namespace
 
-std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtocol& stamps,
+std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork& pending,
                                                    RequestTable& table, MpiFunction function,
                                                    std::span<MPI_Request> requests, int* index,
                                                    int* flag, MPI_Status* status) {
+  StampProtocol& stamps = pending.stamps;
   const Shadow* shadow = common_receive_shadow(table, requests);
   if (shadow == nullptr) {
     return std::nullopt;
@@ -132,7 +133,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtoc
     ControlChannel::serve_if_due(call);
     bool ready;
     {
-      LayerWork work(monitor, stamps);
+      LayerWork work(monitor, pending);
       ready = attempt(call.vt);
     }
     if (!ready) {
@@ -171,7 +172,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, StampProtoc
       });
   *index = static_cast<int>(i);
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
-  CompletionCharge charge(monitor, stamps, function, call, end_ns);
+  CompletionCharge charge(monitor, pending, function, call, end_ns);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
   RequestCompletion::completed(monitor, stamps, table, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), charge.update());

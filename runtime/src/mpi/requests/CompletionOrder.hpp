@@ -8,6 +8,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/MpiFunctionTable.hpp"
+#include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -24,8 +25,9 @@ public:
   // return code, with *index (MPI_UNDEFINED when a Test-style call has nothing safe yet: then
   // *flag is 0) and *status set, the chosen request completed and its receipt recorded.
   // `flag`: nullptr for Waitany/Waitsome (block until one is chosen). `table`: the process's
-  // tracked requests, which `requests` are looked up in.
-  static std::optional<int> complete_first(Monitor& monitor, StampProtocol& stamps,
+  // tracked requests, which `requests` are looked up in; `pending`: the process's, with its
+  // stamp protocol.
+  static std::optional<int> complete_first(Monitor& monitor, PendingWork& pending,
                                            RequestTable& table, MpiFunction function,
                                            std::span<MPI_Request> requests, int* index, int* flag,
                                            MPI_Status* status);

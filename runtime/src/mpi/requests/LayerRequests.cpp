@@ -3,22 +3,13 @@
 #include "mpi/requests/CompletionLedger.hpp"
 
 #include <algorithm>
-#include <array>
-#include <mutex>
+#include <cstdlib>
+#include <iterator>
+#include <new>
 #include <sched.h>
-#include <vector>
 
 namespace vcmon::runtime::mpi {
 namespace {
-
-// Enough for the synchronous sends and nonblocking collectives a program keeps in flight;
-// beyond, requests come from the heap (off the common path).
-constexpr std::size_t kPoolSize = 1024;
-std::array<LayerRequest, kPoolSize> pool;
-std::atomic<std::size_t> cursor{0};
-
-std::mutex deferred_mutex;
-std::vector<LayerRequest*> deferred;
 
 Moment partner_of(const LayerRequest& request) {
   if (request.purpose == LayerRequest::Purpose::SyncReply) {
@@ -52,19 +43,37 @@ std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment
 
 } // namespace
 
+LayerRequests::LayerRequests() : pool_(static_cast<Pool*>(std::calloc(1, sizeof(Pool)))) {
+  if (pool_ == nullptr) {
+    throw std::bad_alloc();
+  }
+}
+
+LayerRequests::~LayerRequests() {
+  const auto in_use = [](const LayerRequest& slot) {
+    return slot.in_use.load(std::memory_order_acquire);
+  };
+  if (std::any_of(std::begin(pool_->slots), std::end(pool_->slots), in_use)) {
+    static_cast<void>(pool_.release());
+  }
+}
+
 LayerRequest& LayerRequests::acquire() {
-  const std::size_t start = cursor.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t start = cursor_.fetch_add(1, std::memory_order_relaxed);
   for (std::size_t i = 0; i < kPoolSize; ++i) {
-    LayerRequest& slot = pool[(start + i) % kPoolSize];
+    LayerRequest& slot = pool_->slots[(start + i) % kPoolSize];
     bool expected = false;
     if (slot.in_use.compare_exchange_strong(expected, true, std::memory_order_acquire)) {
       slot.request = MPI_REQUEST_NULL;
       slot.settle = true;
       slot.completion_site = tables::kNoSite;
+      slot.owner = this;
+      slot.pooled = true;
       return slot;
     }
   }
   auto* request = new LayerRequest;
+  request->owner = this;
   request->pooled = false;
   request->in_use.store(true, std::memory_order_relaxed);
   return *request;
@@ -123,9 +132,7 @@ void LayerRequests::user_completed(Monitor& monitor, LayerRequest& request, cons
   request.call = call;
   request.end_rt = end.rt;
   request.vt_then = end.vt;
-  const std::lock_guard lock(deferred_mutex);
-  deferred.push_back(&request);
-  deferred_count_.fetch_add(1, std::memory_order_relaxed);
+  request.owner->defer(request);
 }
 
 void LayerRequests::withdraw(LayerRequest& request) {
@@ -140,15 +147,19 @@ void LayerRequests::withdraw(LayerRequest& request) {
 
 void LayerRequests::forget(LayerRequest& request) {
   request.settle = false;
-  const std::lock_guard lock(deferred_mutex);
-  deferred.push_back(&request);
+  request.owner->defer(request);
+}
+
+void LayerRequests::defer(LayerRequest& request) {
+  const std::lock_guard lock(deferred_mutex_);
+  deferred_.push_back(&request);
   deferred_count_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void LayerRequests::poll_deferred(Monitor& monitor) {
-  const std::lock_guard lock(deferred_mutex);
-  for (std::size_t i = 0; i < deferred.size();) {
-    LayerRequest& request = *deferred[i];
+  const std::lock_guard lock(deferred_mutex_);
+  for (std::size_t i = 0; i < deferred_.size();) {
+    LayerRequest& request = *deferred_[i];
     int done = 0;
     PMPI_Test(&request.request, &done, MPI_STATUS_IGNORE);
     if (!done) {
@@ -164,8 +175,8 @@ void LayerRequests::poll_deferred(Monitor& monitor) {
       clock.continue_from(clock.virtual_ns() + (vt - request.vt_then));
     }
     release(request);
-    deferred[i] = deferred.back();
-    deferred.pop_back();
+    deferred_[i] = deferred_.back();
+    deferred_.pop_back();
     deferred_count_.fetch_sub(1, std::memory_order_relaxed);
   }
 }
@@ -181,15 +192,15 @@ void LayerRequests::finish_all(Monitor& monitor) {
     poll_deferred(monitor);
     sched_yield();
   }
-  const std::lock_guard lock(deferred_mutex);
-  for (LayerRequest* request : deferred) {
+  const std::lock_guard lock(deferred_mutex_);
+  for (LayerRequest* request : deferred_) {
     if (request->purpose == LayerRequest::Purpose::SyncReply) {
       PMPI_Cancel(&request->request);
     }
     PMPI_Wait(&request->request, MPI_STATUS_IGNORE);
     release(*request);
   }
-  deferred.clear();
+  deferred_.clear();
   deferred_count_.store(0, std::memory_order_relaxed);
 }
 

@@ -11,8 +11,7 @@
 
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
-#include "mpi/requests/LayerRequests.hpp"
-#include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/requests/PendingWork.hpp"
 
 #include "core/Monitor.hpp"
 #include "query/QueryHooks.hpp"
@@ -23,18 +22,18 @@ namespace vcmon::runtime::mpi {
 
 class LayerWork {
 public:
-  LayerWork(Monitor& monitor, StampProtocol& stamps)
-      : LayerWork(monitor, stamps, monitor.clock().source().now_ns()) {}
+  LayerWork(Monitor& monitor, PendingWork& pending)
+      : LayerWork(monitor, pending, monitor.clock().source().now_ns()) {}
   // Starting at `start_ns`, a reading of the monitor's clock source.
-  LayerWork(Monitor& monitor, StampProtocol& stamps, std::uint64_t start_ns)
+  LayerWork(Monitor& monitor, PendingWork& pending, std::uint64_t start_ns)
       : scope_(monitor.clock(), monitor.action_cost_ns(), start_ns,
                vclock::IntrusionScope::ChargedBy::Caller) {
-    enter(monitor, stamps);
+    enter(monitor, pending);
   }
   // Starting at `start_ns` and ending by applying `update` (once the scope's work filled it).
-  LayerWork(Monitor& monitor, StampProtocol& stamps, std::uint64_t start_ns,
+  LayerWork(Monitor& monitor, PendingWork& pending, std::uint64_t start_ns,
             const ClockUpdate& update)
-      : LayerWork(monitor, stamps, start_ns) {
+      : LayerWork(monitor, pending, start_ns) {
     update_ = &update;
   }
   ~LayerWork() {
@@ -48,11 +47,11 @@ public:
 
   // What every scope does first; true when that may have moved the clock (a reading taken
   // before it is then stale). For work whose cost continue_from re-derives anyway.
-  static bool enter(Monitor& monitor, StampProtocol& stamps) {
-    const bool moved = LayerRequests::poll(monitor);
-    RequestCompletion::poll_orphans(monitor, stamps);
+  static bool enter(Monitor& monitor, PendingWork& pending) {
+    const bool moved = pending.layer_requests.poll(monitor);
+    pending.orphans.poll(monitor, pending.stamps);
     if (DeferredReceives::any()) {
-      DeferredReceives::progress(monitor, stamps, std::nullopt, false);
+      DeferredReceives::progress(monitor, pending.stamps, std::nullopt, false);
     }
     query::settle_if_published(monitor);
     return moved;

@@ -69,7 +69,8 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
 }
 
 void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps,
-                                 const EntryReduction& reduction, TrackedRequest& request) {
+                                 LayerRequests& layer_requests, const EntryReduction& reduction,
+                                 TrackedRequest& request) {
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
     DeferredReceives::before_matching(*request.shadow);
   }
@@ -78,7 +79,7 @@ void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps,
   if (request.kind == TrackedRequest::Kind::PersistentCollective) {
     const Shadow& shadow = *request.shadow;
     request.sequence = shadow.collectives_entered++;
-    request.layer = &LayerRequests::post_collective_entry(
+    request.layer = &layer_requests.post_collective_entry(
         reduction, shadow, request.site, request.bytes, request.sequence,
         CollectiveEntry(request.post, request.call));
     return;
@@ -91,7 +92,7 @@ void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps,
   }
   const Shadow& shadow = *request.shadow;
   if (request.synchronous) {
-    request.layer = &LayerRequests::post_sync_reply(shadow, request.peer, request.tag, request.site,
+    request.layer = &layer_requests.post_sync_reply(shadow, request.peer, request.tag, request.site,
                                                     request.bytes);
   }
   stamps.send_stamp(
@@ -122,24 +123,15 @@ void RequestCompletion::freed(StampProtocol& stamps, RequestTable& table, Tracke
   table.erase(request);
 }
 
-namespace {
-struct Orphan {
-  MPI_Request handle;
-  RequestTable* table; // which tracks it
-};
-std::mutex orphans_mutex;
-std::vector<Orphan> orphans;
-} // namespace
-
-void RequestCompletion::orphan(RequestTable& table, MPI_Request handle) {
-  const std::lock_guard lock(orphans_mutex);
-  orphans.push_back({handle, &table});
-  orphan_count_.fetch_add(1, std::memory_order_relaxed);
+void OrphanedReceives::add(RequestTable& table, MPI_Request handle) {
+  const std::lock_guard lock(mutex_);
+  orphans_.push_back({handle, &table});
+  count_.fetch_add(1, std::memory_order_relaxed);
 }
 
-void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps) {
-  const std::lock_guard lock(orphans_mutex);
-  std::erase_if(orphans, [&](const Orphan& orphan) {
+void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps) {
+  const std::lock_guard lock(mutex_);
+  std::erase_if(orphans_, [&](const Orphan& orphan) {
     RequestTable& table = *orphan.table;
     MPI_Request request = orphan.handle;
     int done = 0;
@@ -164,21 +156,21 @@ void RequestCompletion::poll_orphans_now(Monitor& monitor, StampProtocol& stamps
       }
       table.erase(*tracked);
     }
-    orphan_count_.fetch_sub(1, std::memory_order_relaxed);
+    count_.fetch_sub(1, std::memory_order_relaxed);
     return true;
   });
 }
 
-void RequestCompletion::free_orphans() {
-  const std::lock_guard lock(orphans_mutex);
-  for (Orphan& orphan : orphans) {
+void OrphanedReceives::free_all() {
+  const std::lock_guard lock(mutex_);
+  for (Orphan& orphan : orphans_) {
     if (TrackedRequest* tracked = orphan.table->find(orphan.handle)) {
       orphan.table->erase(*tracked);
     }
     PMPI_Request_free(&orphan.handle);
   }
-  orphans.clear();
-  orphan_count_.store(0, std::memory_order_relaxed);
+  orphans_.clear();
+  count_.store(0, std::memory_order_relaxed);
 }
 
 CompletionBatch& CompletionBatch::for_this_thread() {

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -27,34 +28,50 @@ public:
                         const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post, a
-  // persistent collective posts its entry reduction (with the process's `reduction`).
-  static void starting(Monitor& monitor, StampProtocol& stamps, const EntryReduction& reduction,
-                       TrackedRequest& request);
+  // persistent collective posts its entry reduction (with the process's `reduction`), each
+  // posting the layer's own request from `layer_requests`.
+  static void starting(Monitor& monitor, StampProtocol& stamps, LayerRequests& layer_requests,
+                       const EntryReduction& reduction, TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
   static void start_failed(StampProtocol& stamps, TrackedRequest& request);
 
   // MPI_Request_free of a tracked request (an entry of `table`) succeeded.
   static void freed(StampProtocol& stamps, RequestTable& table, TrackedRequest& request);
+};
 
-  // MPI_Request_free of an active receive: MPI would complete it unseen. The layer keeps the
-  // request instead (the program's handle becomes MPI_REQUEST_NULL, as with MPI_Request_free)
-  // and completes it itself once its message came, so that its stamp is taken and a
-  // synchronous sender answered: left behind, the next receive from that source took the stamp,
-  // and the sender's reply went unmatched. The orphan keeps `table`, which tracks it: every
-  // LayerWork polls the orphans, and not every one is given the table.
-  static void orphan(RequestTable& table, MPI_Request handle);
+// The receives the program freed while active (MPI_Request_free): MPI would complete them
+// unseen. The layer keeps each request instead (the program's handle becomes MPI_REQUEST_NULL,
+// as with MPI_Request_free) and completes it itself once its message came, so that its stamp is
+// taken and a synchronous sender answered: left behind, the next receive from that source took
+// the stamp, and the sender's reply went unmatched. Each process's layer has its own
+// (PendingWork, in the LayerContext); every LayerWork polls them.
+class OrphanedReceives {
+public:
+  // Keeps `handle`, tracked in `table`: the orphan keeps its table, since not every LayerWork
+  // is given one.
+  void add(RequestTable& table, MPI_Request handle);
   // Completes the orphans whose messages came; one load when there are none.
-  static void poll_orphans(Monitor& monitor, StampProtocol& stamps) {
-    if (orphan_count_.load(std::memory_order_relaxed) != 0) {
-      poll_orphans_now(monitor, stamps);
+  void poll(Monitor& monitor, StampProtocol& stamps) {
+    if (count_.load(std::memory_order_relaxed) != 0) {
+      poll_now(monitor, stamps);
     }
   }
+  // How many wait for their message.
+  unsigned count() const { return count_.load(std::memory_order_relaxed); }
   // At MPI_Finalize: frees those still waiting for their message, as the program did.
-  static void free_orphans();
+  void free_all();
 
 private:
-  static void poll_orphans_now(Monitor& monitor, StampProtocol& stamps);
-  static inline std::atomic<unsigned> orphan_count_{0};
+  struct Orphan {
+    MPI_Request handle;
+    RequestTable* table; // which tracks it
+  };
+
+  void poll_now(Monitor& monitor, StampProtocol& stamps);
+
+  std::mutex mutex_;
+  std::vector<Orphan> orphans_;
+  std::atomic<unsigned> count_{0};
 };
 
 // The tracked requests among the arguments of one Wait*/Test* call, saved before PMPI nulls

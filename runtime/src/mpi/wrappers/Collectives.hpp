@@ -46,6 +46,7 @@ public:
     Monitor* monitor = Layer::monitor();
     LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
     StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -55,7 +56,7 @@ public:
     Moment entry;
     CollectiveEntry reduced;
     {
-      LayerWork work(*monitor, *stamps);
+      LayerWork work(*monitor, *pending);
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
@@ -85,7 +86,7 @@ public:
     }
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(*monitor, *stamps, end_ns, update);
+    LayerWork work(*monitor, *pending, end_ns, update);
     const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
     monitor->record_com(site, tables::ComRecord::kCollective, own,
                         elapsed(entry.vt, reduced.latest_vt()), block_bytes);
@@ -99,6 +100,7 @@ public:
     Monitor* monitor = Layer::monitor();
     LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
     StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -108,15 +110,15 @@ public:
     tracked.shadow = shadow;
     tracked.sequence = shadow->collectives_entered++;
     {
-      LayerWork work(*monitor, *stamps);
+      LayerWork work(*monitor, *pending);
       tracked.site = monitor->comm_site(index_of(function));
       tracked.post = Moment::now(monitor->clock());
-      tracked.layer = &LayerRequests::post_collective_entry(
+      tracked.layer = &pending->layer_requests.post_collective_entry(
           context->entry_reduction, *shadow, tracked.site, bytes(), tracked.sequence,
           CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));
     }
     const int rc = pmpi();
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     if (rc != MPI_SUCCESS || context->requests.insert(*request, tracked) == nullptr) {
       LayerRequests::withdraw(*tracked.layer);
     }
@@ -132,12 +134,13 @@ public:
     Monitor* monitor = Layer::monitor();
     LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
     StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     const int rc = pmpi();
     if (shadow == nullptr || rc != MPI_SUCCESS) {
       return rc;
     }
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::PersistentCollective;
     tracked.shadow = shadow;

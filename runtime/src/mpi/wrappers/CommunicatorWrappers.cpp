@@ -56,14 +56,14 @@ std::uint64_t entry_rt(Monitor* monitor) {
 template <typename Call>
 int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const CallTime time(monitor, function);
   enter_collectively(parent);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
-    LayerWork work(*monitor, *stamps);
-    stamps->shadows().attach(*newcomm, *newcomm);
+    LayerWork work(*monitor, context->pending);
+    context->stamps.shadows().attach(*newcomm, *newcomm);
   }
   return rc;
 }
@@ -71,15 +71,15 @@ int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi)
 template <typename Call>
 int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const CallTime time(monitor, function);
   enter_collectively(comm);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
-  const Shadow* parent = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+  const Shadow* parent = context != nullptr ? context->stamps.shadows().find(comm) : nullptr;
   if (rc == MPI_SUCCESS && parent != nullptr) {
-    LayerWork work(*monitor, *stamps);
-    stamps->shadows().attach(*newcomm, parent->duplicate);
+    LayerWork work(*monitor, context->pending);
+    context->stamps.shadows().attach(*newcomm, parent->duplicate);
   }
   return rc;
 }
@@ -93,7 +93,7 @@ template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
     StampProtocol& stamps = context->stamps;
-    LayerWork work(*monitor, stamps);
+    LayerWork work(*monitor, context->pending);
     stamps.shadows().release(handle, [&](const Shadow& shadow) {
       return context->requests.any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||

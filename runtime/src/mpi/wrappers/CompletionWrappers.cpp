@@ -21,18 +21,19 @@ namespace {
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
-int wait_then(Monitor* monitor, StampProtocol* stamps, RequestTable* table, MpiFunction function,
+int wait_then(Monitor* monitor, PendingWork* pending, RequestTable* table, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
               const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
+  StampProtocol& stamps = pending->stamps;
   const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-  const RequestsWait wait(*stamps, *table,
+  const RequestsWait wait(stamps, *table,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
   return WaitPolicy::block(
-      *monitor, *stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+      *monitor, stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -40,29 +41,29 @@ int wait_then(Monitor* monitor, StampProtocol* stamps, RequestTable* table, MpiF
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
 // `call`: the call's entry, if the caller has read it.
 template <typename Call>
-int run_completion(Monitor* monitor, StampProtocol* stamps, RequestTable* table,
+int run_completion(Monitor* monitor, PendingWork* pending, RequestTable* table,
                    MpiFunction function, std::span<const MPI_Request> requests,
                    RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
   if (blocking) {
-    return wait_then(monitor, stamps, table, function, requests, needs, pmpi, call);
+    return wait_then(monitor, pending, table, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
     ControlChannel::serve_if_due(entry);
     if (DeferredReceives::any()) {
-      LayerWork work(*monitor, *stamps);
-      DeferredReceives::progress(*monitor, *stamps, entry.vt, true);
+      LayerWork work(*monitor, *pending);
+      DeferredReceives::progress(*monitor, pending->stamps, entry.vt, true);
     }
   }
   return pmpi();
 }
 
 // Reports a deferred receive's request the call completed (DeferredReceives).
-void deferred_completed(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+void deferred_completed(Monitor& monitor, PendingWork& pending, MpiFunction function,
                         MPI_Request handle, const Moment& call, std::uint64_t end_ns) {
-  CompletionCharge charge(monitor, stamps, function, call, end_ns);
-  DeferredReceives::completed(monitor, stamps, handle, call, monitor.clock().real_at(end_ns),
-                              charge.update());
+  CompletionCharge charge(monitor, pending, function, call, end_ns);
+  DeferredReceives::completed(monitor, pending.stamps, handle, call,
+                              monitor.clock().real_at(end_ns), charge.update());
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -72,12 +73,13 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, stamps, table, function, {request, 1}, RequestsWait::Needs::All,
+    return run_completion(monitor, pending, table, function, {request, 1}, RequestsWait::Needs::All,
                           blocking, call, [&] {
                             if (tracked == nullptr) {
                               return pmpi(st);
@@ -96,7 +98,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     const Moment call = Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
-      deferred_completed(*monitor, *stamps, function, handle, call,
+      deferred_completed(*monitor, *pending, function, handle, call,
                          monitor->clock().source().now_ns());
     } else {
       record_call_time(*monitor, function, call.vt);
@@ -112,7 +114,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     return rc;
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
-  CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
+  CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   RequestCompletion::completed(*monitor, *stamps, *table, *tracked, *st, rc, call,
                                monitor->clock().real_at(end_ns), charge.update());
   return rc;
@@ -128,6 +130,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
@@ -135,20 +138,21 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     // No tracked request here: nothing to hide. The batch may still hold an earlier call's
     // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run_completion(monitor, stamps, table, function, all, needs, blocking, nullptr,
+    return run_completion(monitor, pending, table, function, all, needs, blocking, nullptr,
                           [&] { return pmpi(statuses); });
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = run_completion(monitor, stamps, table, function, all, needs, blocking, &call, [&] {
-    batch.hide_while_completing(*table);
-    const int result = pmpi(st);
-    batch.show_if_alive(*table, requests);
-    return result;
-  });
+  const int rc =
+      run_completion(monitor, pending, table, function, all, needs, blocking, &call, [&] {
+        batch.hide_while_completing(*table);
+        const int result = pmpi(st);
+        batch.show_if_alive(*table, requests);
+        return result;
+      });
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
-  CompletionCharge charge(*monitor, *stamps, function, call, end_ns);
+  CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, const MPI_Status& status) {
     if (batch.deferred(index)) {
@@ -204,7 +208,7 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, context.stamps, context.requests, function,
+            *monitor, context.pending, context.requests, function,
             {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
       return *rc;
     }
@@ -223,7 +227,7 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc =
-            CompletionOrder::complete_first(*monitor, context.stamps, context.requests, function,
+            CompletionOrder::complete_first(*monitor, context.pending, context.requests, function,
                                             {requests, static_cast<std::size_t>(incount)}, &index,
                                             blocking ? nullptr : &flag, status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
@@ -293,6 +297,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Start);
   TrackedRequest* tracked = monitor != nullptr ? table->find(*request) : nullptr;
@@ -300,12 +305,13 @@ extern "C" int MPI_Start(MPI_Request* request) {
     return PMPI_Start(request);
   }
   {
-    LayerWork work(*monitor, *stamps);
-    RequestCompletion::starting(*monitor, *stamps, context->entry_reduction, *tracked);
+    LayerWork work(*monitor, *pending);
+    RequestCompletion::starting(*monitor, *stamps, pending->layer_requests,
+                                context->entry_reduction, *tracked);
   }
   const int rc = PMPI_Start(request);
   if (rc != MPI_SUCCESS) {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     RequestCompletion::start_failed(*stamps, *tracked);
   }
   return rc;
@@ -315,6 +321,7 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
@@ -323,16 +330,17 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
     return PMPI_Startall(count, requests);
   }
   {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::starting(*monitor, *stamps, context->entry_reduction, *tracked);
+        RequestCompletion::starting(*monitor, *stamps, pending->layer_requests,
+                                    context->entry_reduction, *tracked);
       }
     }
   }
   const int rc = PMPI_Startall(count, requests);
   if (rc != MPI_SUCCESS) {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
         RequestCompletion::start_failed(*stamps, *tracked);
@@ -344,21 +352,21 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
 
 extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   const CallTime time(monitor, MpiFunction::Request_get_status);
   if (monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
-    LayerWork work(*monitor, *stamps);
-    DeferredReceives::progress(*monitor, *stamps, Moment::now(monitor->clock()).vt, true);
+    LayerWork work(*monitor, *pending);
+    DeferredReceives::progress(*monitor, pending->stamps, Moment::now(monitor->clock()).vt, true);
   }
   return PMPI_Request_get_status(request, flag, status);
 }
 
 extern "C" int MPI_Cancel(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   const CallTime time(monitor, MpiFunction::Cancel);
   if (monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     DeferredReceives::cancel(*request);
   }
   return PMPI_Cancel(request);
@@ -368,11 +376,12 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
   if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     DeferredReceives::free(*monitor, *stamps, handle);
     return PMPI_Request_free(request);
   }
@@ -382,8 +391,8 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
     return PMPI_Request_free(request);
   }
   if (tracked->kind == TrackedRequest::Kind::Receive) {
-    LayerWork work(*monitor, *stamps);
-    RequestCompletion::orphan(*table, handle);
+    LayerWork work(*monitor, *pending);
+    pending->orphans.add(*table, handle);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
@@ -391,7 +400,7 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   const int rc = PMPI_Request_free(request);
   table->show_if_alive(*request, tracked);
   if (rc == MPI_SUCCESS) {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     RequestCompletion::freed(*stamps, *table, *tracked);
   }
   return rc;

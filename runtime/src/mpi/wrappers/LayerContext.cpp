@@ -5,7 +5,8 @@ namespace vcmon::runtime::mpi {
 LayerContext* LayerContext::process_ = nullptr;
 
 LayerContext::LayerContext(Monitor& monitor)
-    : mail(monitor.config().stamp_ring_slots), stamps(monitor.world_size(), mail.mail()) {}
+    : mail(monitor.config().stamp_ring_slots), stamps(monitor.world_size(), mail.mail()),
+      pending(stamps) {}
 
 void LayerContext::open(Monitor& monitor) {
   process_ = new LayerContext(monitor);

@@ -1,14 +1,16 @@
 // The PMPI layer's per-process state, as one object made at MPI_Init (MPI_Init_thread) and
 // destroyed at MPI_Finalize: the stamp transport over this node and the private world, the
 // stamp protocol over it (its shadows, counts, bounds and lock), the user requests the layer
-// tracks, the messages Mprobe matched and the collectives' entry reduction. The wrappers reach
-// it through LayerContext::process() or process_stamps() (one load of a process-global pointer)
-// and pass what they reach explicitly to everything below them, which takes it as a parameter
-// and so can be made more than once in one process (a test's ranks:
-// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp).
+// tracks, what later calls settle (the layer's own requests, orphaned receives), the messages
+// Mprobe matched and the collectives' entry reduction. The wrappers reach it through
+// LayerContext::process(), process_stamps() or process_pending() (one load of a process-global
+// pointer) and pass what they reach explicitly to everything below them, which takes it as a
+// parameter and so can be made more than once in one process (a test's ranks:
+// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp, PendingWorkTest.cpp).
 #pragma once
 
 #include "mpi/control/CollectiveEntry.hpp"
+#include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
@@ -35,6 +37,8 @@ public:
   StampProtocol stamps;
   // The user requests the layer tracks until they complete or are freed.
   RequestTable requests;
+  // What later calls settle: the layer's own deferred requests and the orphaned receives.
+  PendingWork pending;
   // The messages Mprobe took, until their Mrecv.
   ProbedMessages probed;
   // The datatype and operation of every collective's entry reduction (opened after the
@@ -48,6 +52,11 @@ private:
 // The process's stamp protocol, between MPI_Init and MPI_Finalize.
 inline StampProtocol& process_stamps() {
   return LayerContext::process().stamps;
+}
+
+// What the process's later calls settle, between MPI_Init and MPI_Finalize.
+inline PendingWork& process_pending() {
+  return LayerContext::process().pending;
 }
 
 } // namespace vcmon::runtime::mpi

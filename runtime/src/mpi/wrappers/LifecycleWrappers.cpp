@@ -17,8 +17,7 @@
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
-#include "mpi/requests/LayerRequests.hpp"
-#include "mpi/requests/RequestCompletion.hpp"
+#include "mpi/requests/PendingWork.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wildcard/WildcardTrace.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
@@ -158,9 +157,10 @@ extern "C" int MPI_Finalize() {
       DeferredReceives::post_all_undecided();
       latest_vt = ControlChannel::finish(*monitor, entry_vt);
       Layer::deactivate();
-      RequestCompletion::poll_orphans(*monitor, process_stamps());
-      RequestCompletion::free_orphans();
-      LayerRequests::finish_all(*monitor);
+      PendingWork& pending = process_pending();
+      pending.orphans.poll(*monitor, pending.stamps);
+      pending.orphans.free_all();
+      pending.layer_requests.finish_all(*monitor);
       LayerContext::process().entry_reduction.close();
       WildcardTrace::close();
     }

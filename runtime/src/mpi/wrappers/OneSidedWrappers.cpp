@@ -20,13 +20,13 @@ namespace {
 
 template <typename Call> int unpolled(Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   if (monitor == nullptr) {
     return pmpi();
   }
   Moment entry;
   {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     entry = Moment::now(monitor->clock());
     ControlChannel::serve_if_due(entry);
   }

@@ -66,25 +66,27 @@ public:
                        message.peer, *bytes, start};
   }
 
-  // Sends the stamp of `send` (a synchronous one first posts the receive of its reply).
-  static void post_stamp(Monitor& monitor, StampProtocol& stamps, StampedSend& send, int tag,
+  // Sends the stamp of `send` (a synchronous one first posts the receive of its reply, from
+  // `pending`'s layer requests).
+  static void post_stamp(Monitor& monitor, PendingWork& pending, StampedSend& send, int tag,
                          SendMode mode) {
     const bool synchronous = mode == SendMode::Synchronous;
     if (synchronous) {
-      send.reply =
-          &LayerRequests::post_sync_reply(*send.shadow, send.dest, tag, send.site, send.bytes);
+      send.reply = &pending.layer_requests.post_sync_reply(*send.shadow, send.dest, tag, send.site,
+                                                           send.bytes);
     }
-    stamps.send_stamp(monitor.clock(), *send.shadow, send.dest, tag,
-                      {send.start.vt, send.start.rt, send.bytes, synchronous ? kSynchronous : 0});
+    pending.stamps.send_stamp(
+        monitor.clock(), *send.shadow, send.dest, tag,
+        {send.start.vt, send.start.rt, send.bytes, synchronous ? kSynchronous : 0});
   }
 
   template <typename Count>
   static std::optional<StampedSend>
-  stamp(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+  stamp(Monitor& monitor, PendingWork& pending, MpiFunction function,
         const MessageArguments<Count>& message, SendMode mode, const Moment& start) {
-    std::optional<StampedSend> send = addressed(monitor, stamps, function, message, start);
+    std::optional<StampedSend> send = addressed(monitor, pending.stamps, function, message, start);
     if (send) {
-      post_stamp(monitor, stamps, *send, message.tag, mode);
+      post_stamp(monitor, pending, *send, message.tag, mode);
     }
     return send;
   }
@@ -127,8 +129,10 @@ public:
     if (monitor == nullptr) {
       return pmpi();
     }
-    StampProtocol& stamps = process_stamps();
-    SendEntry entry = enter_send(*monitor, stamps, function, mode, message);
+    LayerContext& context = LayerContext::process();
+    StampProtocol& stamps = context.stamps;
+    PendingWork& pending = context.pending;
+    SendEntry entry = enter_send(*monitor, pending, function, mode, message);
     std::optional<StampedSend>& send = entry.send;
     // While receives are deferred, a send that may wait for its receiver must let them be
     // decided meanwhile: the receiver may wait for one of them to match its own send.
@@ -141,8 +145,8 @@ public:
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
-    LayerWork work(*monitor, stamps, end_ns, update);
-    if (stamp_after(*monitor, stamps, entry, message.tag, mode, rc)) {
+    LayerWork work(*monitor, pending, end_ns, update);
+    if (stamp_after(*monitor, pending, entry, message.tag, mode, rc)) {
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
@@ -165,16 +169,16 @@ public:
   };
 
   template <typename Count>
-  static SendEntry enter_send(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+  static SendEntry enter_send(Monitor& monitor, PendingWork& pending, MpiFunction function,
                               SendMode mode, const MessageArguments<Count>& message) {
     const std::uint64_t start_ns = monitor.clock().source().now_ns();
     SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
-    entry.send = addressed(monitor, stamps, function, message, entry.start);
+    entry.send = addressed(monitor, pending.stamps, function, message, entry.start);
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
-      LayerWork work(monitor, stamps, start_ns);
+      LayerWork work(monitor, pending, start_ns);
       ControlChannel::serve_if_due(entry.start);
-      post_stamp(monitor, stamps, *entry.send, message.tag, mode);
+      post_stamp(monitor, pending, *entry.send, message.tag, mode);
     }
     return entry;
   }
@@ -182,7 +186,7 @@ public:
   // In the layer's work after a send's PMPI call returned `rc`: the stamp, if it follows the
   // data, and only if the send succeeded (a failed one leaves no stamp). True when the send
   // has its stamp.
-  static bool stamp_after(Monitor& monitor, StampProtocol& stamps, SendEntry& entry, int tag,
+  static bool stamp_after(Monitor& monitor, PendingWork& pending, SendEntry& entry, int tag,
                           SendMode mode, int rc) {
     if (entry.stamped) {
       return true;
@@ -191,7 +195,7 @@ public:
     if (!entry.send || rc != MPI_SUCCESS) {
       return false;
     }
-    post_stamp(monitor, stamps, *entry.send, tag, mode);
+    post_stamp(monitor, pending, *entry.send, tag, mode);
     return true;
   }
 
@@ -223,13 +227,12 @@ public:
       return pmpi();
     }
     LayerContext& context = LayerContext::process();
-    StampProtocol& stamps = context.stamps;
-    SendEntry entry = enter_send(*monitor, stamps, function, mode, message);
+    SendEntry entry = enter_send(*monitor, context.pending, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment returned = Moment::at(monitor->clock(), end_ns);
-    LayerWork work(*monitor, stamps, end_ns);
-    if (stamp_after(*monitor, stamps, entry, message.tag, mode, rc)) {
+    LayerWork work(*monitor, context.pending, end_ns);
+    if (stamp_after(*monitor, context.pending, entry, message.tag, mode, rc)) {
       track_send(*monitor, context.requests, *entry.send, rc, *request,
                  elapsed(entry.start.vt, returned.vt));
     }
@@ -276,9 +279,8 @@ public:
       return rc;
     }
     LayerContext& context = LayerContext::process();
-    StampProtocol& stamps = context.stamps;
-    LayerWork work(*monitor, stamps);
-    const Shadow* shadow = stamps.shadows().find(message.comm);
+    LayerWork work(*monitor, context.pending);
+    const Shadow* shadow = context.stamps.shadows().find(message.comm);
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return rc;
     }
@@ -370,17 +372,19 @@ public:
   static int recv(MpiFunction function, const MessageArguments<Count>& message, MPI_Status* status,
                   Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
-    const Shadow* shadow = process != nullptr ? process->shadows().find(message.comm) : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    const Shadow* shadow =
+        context != nullptr ? context->stamps.shadows().find(message.comm) : nullptr;
     if (shadow == nullptr || message.peer == MPI_PROC_NULL || !awaits_stamp(*shadow, message)) {
       return pmpi(message.peer, status);
     }
-    StampProtocol& stamps = *process;
+    StampProtocol& stamps = context->stamps;
+    PendingWork& pending = context->pending;
     DeferredReceives::before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
     // re-derives the intrusion from the post time, and this work falls into it.
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
-    const bool moved = LayerWork::enter(*monitor, stamps);
+    const bool moved = LayerWork::enter(*monitor, pending);
     const tables::SiteId site = monitor->comm_site(index_of(function));
     const Moment post =
         moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
@@ -394,18 +398,19 @@ public:
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(stamp.source, st);
-    received(*monitor, stamps, posted, call, rc, *st, stamp, &record);
+    received(*monitor, pending, posted, call, rc, *st, stamp, &record);
     return rc;
   }
 
   // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
   // message's, already taken; `record`: its com record, if already found.
-  static void received(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted,
+  static void received(Monitor& monitor, PendingWork& pending, const ReceivePost& posted,
                        const Moment& call, int rc, const MPI_Status& status,
                        const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
+    StampProtocol& stamps = pending.stamps;
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(monitor, stamps, end_ns, update);
+    LayerWork work(monitor, pending, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
       Receipt::taken(monitor, stamps, posted, {call, monitor.clock().real_at(end_ns), rc, status},
                      update, &stamp.stamp, record);
@@ -415,13 +420,13 @@ public:
   }
 
   // After a receive whose stamp is taken once it matched (Mrecv).
-  static void received(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted, int rc,
+  static void received(Monitor& monitor, PendingWork& pending, const ReceivePost& posted, int rc,
                        const MPI_Status& status) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
-    LayerWork work(monitor, stamps, end_ns, update);
+    LayerWork work(monitor, pending, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
-      Receipt::taken(monitor, stamps, posted,
+      Receipt::taken(monitor, pending.stamps, posted,
                      {posted.post, monitor.clock().real_at(end_ns), rc, status}, update);
     }
   }
@@ -442,7 +447,7 @@ public:
     const Moment entry = Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     if (message.peer == MPI_ANY_SOURCE && awaits_stamp(*shadow, message)) {
-      LayerWork work(*monitor, stamps);
+      LayerWork work(*monitor, context->pending);
       const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
                                             message.tag, message.comm};
       if (DeferredReceives::defer(*monitor, stamps, function, {site, *shadow, entry}, buffer, any,
@@ -455,7 +460,7 @@ public:
     if (rc == MPI_SUCCESS) {
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
       const Moment returned = Moment::at(monitor->clock(), end_ns);
-      LayerWork work(*monitor, stamps, end_ns);
+      LayerWork work(*monitor, context->pending, end_ns);
       track_receive(stamps, context->requests,
                     {site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
                     message.tag, *request);
@@ -492,8 +497,7 @@ public:
     StampProtocol* const process = monitor != nullptr ? &context->stamps : nullptr;
     const Shadow* shadow = process != nullptr ? process->shadows().find(comm) : nullptr;
     if (rc == MPI_SUCCESS && shadow != nullptr && source != MPI_PROC_NULL) {
-      StampProtocol& stamps = *process;
-      LayerWork work(*monitor, stamps);
+      LayerWork work(*monitor, context->pending);
       TrackedRequest tracked;
       tracked.kind = TrackedRequest::Kind::PersistentReceive;
       tracked.site = monitor->comm_site(index_of(function));
@@ -519,19 +523,21 @@ public:
                       Isend&& isend, Recv&& recv) {
     Monitor* monitor = Layer::monitor();
     const int source = incoming.peer;
-    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
-    const Shadow* shadow = process != nullptr ? process->shadows().find(incoming.comm) : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    const Shadow* shadow =
+        context != nullptr ? context->stamps.shadows().find(incoming.comm) : nullptr;
     if (shadow == nullptr || !awaits_stamp(*shadow, incoming)) {
       return pmpi(source, status);
     }
-    StampProtocol& stamps = *process;
+    StampProtocol& stamps = context->stamps;
+    PendingWork& pending = context->pending;
     DeferredReceives::before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
     {
-      LayerWork work(*monitor, stamps);
-      send = stamp(*monitor, stamps, function, outgoing, SendMode::Standard,
+      LayerWork work(*monitor, pending);
+      send = stamp(*monitor, pending, function, outgoing, SendMode::Standard,
                    Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
       post = Moment::now(monitor->clock());
@@ -540,7 +546,7 @@ public:
     const auto send_done = [&](int rc) {
       if (send) {
         ClockUpdate unused;
-        LayerWork work(*monitor, stamps);
+        LayerWork work(*monitor, pending);
         sent(*monitor, *send, rc, nullptr, unused);
       }
     };
@@ -572,7 +578,7 @@ public:
       rc = rc == MPI_SUCCESS ? sent_rc : rc;
     }
     send_done(rc);
-    received(*monitor, stamps, posted, call, rc, *st, arrived);
+    received(*monitor, pending, posted, call, rc, *st, arrived);
     return rc;
   }
 
@@ -615,16 +621,16 @@ public:
   // Stamps `outgoing` as a standard send, runs `send_call` (the PMPI call that sends it) and
   // records the send once that call returned.
   template <typename Count, typename Call>
-  static int stamped(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+  static int stamped(Monitor& monitor, PendingWork& pending, MpiFunction function,
                      const MessageArguments<Count>& outgoing, Call&& send_call) {
     std::optional<StampedSend> send;
     {
-      LayerWork work(monitor, stamps);
-      send = stamp(monitor, stamps, function, outgoing, SendMode::Standard,
+      LayerWork work(monitor, pending);
+      send = stamp(monitor, pending, function, outgoing, SendMode::Standard,
                    Moment::now(monitor.clock()));
     }
     const int rc = send_call();
-    LayerWork work(monitor, stamps);
+    LayerWork work(monitor, pending);
     if (send) {
       ClockUpdate unused;
       sent(monitor, *send, rc, nullptr, unused);
@@ -645,21 +651,22 @@ public:
                        const MessageArguments<Count>& outgoing, void* recvbuf,
                        const MessageArguments<Count>& incoming, MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    StampProtocol* const process = monitor != nullptr ? &process_stamps() : nullptr;
-    const Shadow* shadow = process != nullptr ? process->shadows().find(incoming.comm) : nullptr;
+    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+    const Shadow* shadow =
+        context != nullptr ? context->stamps.shadows().find(incoming.comm) : nullptr;
     if (shadow == nullptr || !awaits_stamp(*shadow, incoming) || !sendable(*shadow, outgoing)) {
       return pmpi();
     }
-    StampProtocol& stamps = *process;
+    PendingWork& pending = context->pending;
     if (incoming.peer == MPI_PROC_NULL) {
-      return stamped(*monitor, stamps, function, outgoing, pmpi);
+      return stamped(*monitor, pending, function, outgoing, pmpi);
     }
     if (incoming.peer != MPI_ANY_SOURCE) {
       DeferredReceives::before_matching(*shadow);
     }
     std::vector<char> copy;
     if (sendbuf == nullptr) {
-      LayerWork work(*monitor, stamps);
+      LayerWork work(*monitor, pending);
       if (const int rc = packed(recvbuf, outgoing.count, outgoing.datatype, outgoing.comm, copy);
           rc != MPI_SUCCESS) {
         return rc;
@@ -667,7 +674,7 @@ public:
     }
     MPI_Request send_request = MPI_REQUEST_NULL;
     Moment post;
-    const int rc = stamped(*monitor, stamps, function, outgoing, [&] {
+    const int rc = stamped(*monitor, pending, function, outgoing, [&] {
       post = Moment::now(monitor->clock());
       return sendbuf == nullptr
                  ? PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED,
@@ -678,10 +685,10 @@ public:
     if (rc != MPI_SUCCESS) {
       return rc;
     }
-    LayerWork work(*monitor, stamps);
+    LayerWork work(*monitor, pending);
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
-    return DeferredReceives::pair(*monitor, stamps, function,
+    return DeferredReceives::pair(*monitor, pending.stamps, function,
                                   {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
                                   receive, send_request, std::move(copy), request);
   }
@@ -694,7 +701,6 @@ public:
       return pmpi(status);
     }
     LayerContext& context = LayerContext::process();
-    StampProtocol& stamps = context.stamps;
     const ProbedMessage probe = context.probed.take_matched(*message);
     if (probe.shadow == nullptr) {
       return pmpi(status);
@@ -704,7 +710,7 @@ public:
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(st);
-    received(*monitor, stamps, {site, *probe.shadow, entry}, rc, *st);
+    received(*monitor, context.pending, {site, *probe.shadow, entry}, rc, *st);
     return rc;
   }
 
@@ -715,13 +721,12 @@ public:
       return pmpi();
     }
     LayerContext& context = LayerContext::process();
-    StampProtocol& stamps = context.stamps;
     const Moment entry = Moment::now(monitor->clock());
     const ProbedMessage probe = context.probed.take_matched(*message);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
-      LayerWork work(*monitor, stamps);
-      track_receive(stamps, context.requests,
+      LayerWork work(*monitor, context.pending);
+      track_receive(context.stamps, context.requests,
                     {monitor->comm_site(index_of(function)), *probe.shadow, entry}, probe.source,
                     probe.tag, *request, false);
     }

@@ -31,12 +31,12 @@ namespace {
 // the waiting for the sender (synchronisation delay) and the rest (transmission), as a
 // receive's would, and the clock goes on from the message's arrival, where the unmonitored
 // probe would have returned. An Mprobe'd message is remembered in `matched` for its Mrecv.
-void found(Monitor& monitor, StampProtocol& stamps, tables::SiteId site, const Shadow& shadow,
+void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Shadow& shadow,
            const Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
            MPI_Message* message, ProbedMessages& matched) {
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
-  LayerWork work(monitor, stamps, end_ns, update);
+  LayerWork work(monitor, pending, end_ns, update);
   const Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
   const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
   const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
@@ -69,6 +69,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
@@ -76,7 +77,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   const Moment probed = Moment::now(monitor->clock());
   tables::SiteId site;
   {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     site = monitor->comm_site(index_of(function));
   }
   const PendingStamp stamp = PointToPoint::await_stamp(*monitor, *stamps, function,
@@ -85,7 +86,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
-    found(*monitor, *stamps, site, *shadow, probed, stamp, *st, message, context->probed);
+    found(*monitor, *pending, site, *shadow, probed, stamp, *st, message, context->probed);
   }
   return rc;
 }
@@ -117,6 +118,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
+  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
   const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
@@ -124,7 +126,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   const Moment probed = Moment::now(monitor->clock());
   std::optional<PendingStamp> ready;
   {
-    LayerWork work(*monitor, *stamps);
+    LayerWork work(*monitor, *pending);
     ControlChannel::serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
@@ -152,12 +154,12 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   const int rc = pmpi(ready->source, st);
   if (rc == MPI_SUCCESS && *flag) {
     if (source == MPI_ANY_SOURCE) {
-      LayerWork work(*monitor, *stamps);
+      LayerWork work(*monitor, *pending);
       // The next poll decides the next message afresh.
       poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
     }
-    found(*monitor, *stamps, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st,
+    found(*monitor, *pending, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st,
           message, context->probed);
   } else if (rc == MPI_SUCCESS) {
     record_call_time(*monitor, function, probed.vt);
