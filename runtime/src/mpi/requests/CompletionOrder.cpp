@@ -58,7 +58,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
     return std::nullopt;
   }
   const Moment call = Moment::now(monitor.clock());
-  const RequestsWait waiting(stamps, table,
+  const RequestsWait waiting(pending, table,
                              {index_of(function), monitor.comm_site(index_of(function))}, call.vt,
                              requests, RequestsWait::Needs::One);
   SafeDecision decision(monitor, stamps, *shadow);

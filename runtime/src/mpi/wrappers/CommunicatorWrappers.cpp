@@ -97,7 +97,7 @@ template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&
     stamps.shadows().release(handle, [&](const Shadow& shadow) {
       return context->requests.any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
-             context->probed.refers_to(shadow) || DeferredReceives::refers_to(shadow);
+             context->probed.refers_to(shadow) || context->pending.deferred.refers_to(shadow);
     });
   }
   return rc;

@@ -94,7 +94,10 @@ void start_layer(std::uint64_t called_vt) {
     PrivateWorld::open();
     LayerContext::open(monitor);
     ControlChannel::open(monitor, process_stamps());
-    WaitingWork::install(&DeferredReceives::progress_waiting);
+    // The hook is a plain function: the process's deferred receives are the context's.
+    WaitingWork::install([](Monitor& monitor, StampProtocol& stamps) {
+      return process_pending().deferred.progress_waiting(monitor, stamps);
+    });
     LayerContext::process().entry_reduction.open();
     WildcardTrace::open(monitor);
     process_stamps().shadows().attach_predefined();
@@ -154,10 +157,10 @@ extern "C" int MPI_Finalize() {
     std::uint64_t latest_vt = 0;
     {
       const vcmon::vclock::IntrusionScope work(clock, monitor->action_cost_ns(), entry_ns);
-      DeferredReceives::post_all_undecided();
+      PendingWork& pending = process_pending();
+      pending.deferred.post_all_undecided();
       latest_vt = ControlChannel::finish(*monitor, entry_vt);
       Layer::deactivate();
-      PendingWork& pending = process_pending();
       pending.orphans.poll(*monitor, pending.stamps);
       pending.orphans.free_all();
       pending.layer_requests.finish_all(*monitor);

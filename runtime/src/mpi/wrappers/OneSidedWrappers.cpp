@@ -31,7 +31,7 @@ template <typename Call> int unpolled(Call&& pmpi) {
     ControlChannel::serve_if_due(entry);
   }
   // A partner's synchronous send may wait for a deferred receive to match.
-  DeferredReceives::before_unpolled();
+  pending->deferred.before_unpolled();
   const UnpolledCall inside(entry.rt, UnpolledWait::Others);
   return pmpi();
 }

@@ -137,7 +137,7 @@ public:
     // While receives are deferred, a send that may wait for its receiver must let them be
     // decided meanwhile: the receiver may wait for one of them to match its own send.
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
-                                   DeferredReceives::any());
+                                   pending.deferred.any());
     const int rc = may_wait ? wait_for_send(*monitor, stamps, *send, ipmpi)
                    : send && send->bytes > kAlwaysEagerBytes
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
@@ -380,7 +380,7 @@ public:
     }
     StampProtocol& stamps = context->stamps;
     PendingWork& pending = context->pending;
-    DeferredReceives::before_matching(*shadow);
+    pending.deferred.before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
     // re-derives the intrusion from the post time, and this work falls into it.
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
@@ -450,12 +450,12 @@ public:
       LayerWork work(*monitor, context->pending);
       const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
                                             message.tag, message.comm};
-      if (DeferredReceives::defer(*monitor, stamps, function, {site, *shadow, entry}, buffer, any,
-                                  request)) {
+      if (context->pending.deferred.defer(*monitor, stamps, function, {site, *shadow, entry},
+                                          buffer, any, request)) {
         return MPI_SUCCESS;
       }
     }
-    DeferredReceives::before_matching(*shadow);
+    context->pending.deferred.before_matching(*shadow);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
@@ -531,7 +531,7 @@ public:
     }
     StampProtocol& stamps = context->stamps;
     PendingWork& pending = context->pending;
-    DeferredReceives::before_matching(*shadow);
+    pending.deferred.before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
@@ -662,7 +662,7 @@ public:
       return stamped(*monitor, pending, function, outgoing, pmpi);
     }
     if (incoming.peer != MPI_ANY_SOURCE) {
-      DeferredReceives::before_matching(*shadow);
+      pending.deferred.before_matching(*shadow);
     }
     std::vector<char> copy;
     if (sendbuf == nullptr) {
@@ -688,9 +688,9 @@ public:
     LayerWork work(*monitor, pending);
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
-    return DeferredReceives::pair(*monitor, pending.stamps, function,
-                                  {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
-                                  receive, send_request, std::move(copy), request);
+    return pending.deferred.pair(*monitor, pending.stamps, function,
+                                 {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
+                                 receive, send_request, std::move(copy), request);
   }
 
   // Mrecv: the message's communicator comes from the Mprobe that matched it.

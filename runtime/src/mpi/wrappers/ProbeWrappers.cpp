@@ -52,13 +52,13 @@ void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Sh
 // The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
 // PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
 // whose error must come from PMPI).
-const Shadow* monitored_probe(StampProtocol* stamps, int source, int tag, MPI_Comm comm) {
-  const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+const Shadow* monitored_probe(LayerContext* context, int source, int tag, MPI_Comm comm) {
+  const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(comm) : nullptr;
   if (shadow == nullptr || source == MPI_PROC_NULL ||
       !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
     return nullptr;
   }
-  DeferredReceives::before_matching(*shadow);
+  context->pending.deferred.before_matching(*shadow);
   return shadow;
 }
 
@@ -70,7 +70,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
+  const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
@@ -119,7 +119,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
+  const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
