@@ -79,8 +79,8 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
 }
 
 // Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
-void await_decision(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
-  receive.wildcard.emplace(monitor, stamps, *receive.shadow, receive.tag,
+void await_decision(Monitor& monitor, ControlChannel& control, DeferredReceive& receive) {
+  receive.wildcard.emplace(monitor, control, *receive.shadow, receive.tag,
                            WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
 }
 
@@ -209,7 +209,7 @@ DeferredReceive* DeferredReceives::find(MPI_Request grequest) const {
   return nullptr;
 }
 
-bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
                              const ReceivePost& posted, void* buffer,
                              const MessageArguments<MPI_Count>& message, MPI_Request* request) {
   const Shadow& shadow = posted.shadow;
@@ -219,7 +219,7 @@ bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunctio
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
-  await_decision(monitor, stamps, *receive);
+  await_decision(monitor, control, *receive);
   if (!started(receive, request)) {
     return false;
   }
@@ -228,10 +228,11 @@ bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunctio
   return true;
 }
 
-int DeferredReceives::pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
                            const ReceivePost& posted, void* buffer,
                            const MessageArguments<MPI_Count>& message, MPI_Request send,
                            std::vector<char> send_copy, MPI_Request* request) {
+  StampProtocol& stamps = control.stamps();
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
   drop_finished();
@@ -251,7 +252,7 @@ int DeferredReceives::pair(Monitor& monitor, StampProtocol& stamps, MpiFunction 
   } else if (shadow.inter || behind_undecided(shadow)) {
     post_undecided(*receive);
   } else {
-    await_decision(monitor, stamps, *receive);
+    await_decision(monitor, control, *receive);
   }
   if (!started(receive, request)) {
     // No request to complete them by: the posted ones end here.

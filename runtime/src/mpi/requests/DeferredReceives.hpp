@@ -22,6 +22,8 @@
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/clock/Moment.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/MessageArguments.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
@@ -41,7 +43,7 @@ namespace vcmon::runtime::mpi {
 
 struct __attribute__((visibility("hidden"))) DeferredReceive;
 
-class __attribute__((visibility("hidden"))) DeferredReceives {
+class __attribute__((visibility("hidden"))) DeferredReceives final : public WaitingWork {
 public:
   DeferredReceives();
   // A receive whose generalized request MPI still holds (the program never completed it) may
@@ -55,7 +57,8 @@ public:
   // `posted`: hands the program a generalized request in `*request` and returns true; false
   // when it cannot be deferred (an intercommunicator, all slots in use, an undecided receive
   // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
-  bool defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+  // `control`: the process's channel, over which the decision asks (and its stamp protocol).
+  bool defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
              const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
              MPI_Request* request);
 
@@ -65,9 +68,9 @@ public:
   // MPI_ANY_SOURCE is decided as `defer` does where it can be, else posted at once; one from a
   // named source is posted at once (the caller first calls before_matching). Returns PMPI's
   // error, if any.
-  int pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function, const ReceivePost& posted,
-           void* buffer, const MessageArguments<MPI_Count>& message, MPI_Request send,
-           std::vector<char> send_copy, MPI_Request* request);
+  int pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
+           const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
+           MPI_Request send, std::vector<char> send_copy, MPI_Request* request);
 
   // Whether any deferred receive is not finished: one load.
   bool any() const { return active_.load(std::memory_order_relaxed) != 0; }
@@ -80,9 +83,9 @@ public:
   // completed.
   void progress(Monitor& monitor, StampProtocol& stamps, std::optional<std::uint64_t> horizon,
                 bool may_ask);
-  // What a waiting call does (control/WaitingWork.hpp): progress without a horizon, asking
-  // other ranks; true when any deferred receive was unfinished.
-  bool progress_waiting(Monitor& monitor, StampProtocol& stamps) {
+  // What a waiting call does (WaitingWork, through the process's ControlChannel): progress
+  // without a horizon, asking other ranks; true when any deferred receive was unfinished.
+  bool progress_waiting(Monitor& monitor, StampProtocol& stamps) override {
     if (!any()) {
       return false;
     }

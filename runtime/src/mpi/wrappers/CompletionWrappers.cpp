@@ -21,19 +21,19 @@ namespace {
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
-int wait_then(Monitor* monitor, PendingWork* pending, RequestTable* table, MpiFunction function,
+int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
               const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
-  StampProtocol& stamps = pending->stamps;
   const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-  const RequestsWait wait(*pending, *table,
+  const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
   return WaitPolicy::block(
-      *monitor, stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+      *monitor, context->control, wait, [&] { return RequestsWait::would_return(requests, needs); },
+      pmpi);
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -41,15 +41,16 @@ int wait_then(Monitor* monitor, PendingWork* pending, RequestTable* table, MpiFu
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
 // `call`: the call's entry, if the caller has read it.
 template <typename Call>
-int run_completion(Monitor* monitor, PendingWork* pending, RequestTable* table,
-                   MpiFunction function, std::span<const MPI_Request> requests,
-                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
+int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function,
+                   std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
+                   const Moment* call, Call&& pmpi) {
   if (blocking) {
-    return wait_then(monitor, pending, table, function, requests, needs, pmpi, call);
+    return wait_then(monitor, context, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
+    PendingWork* const pending = &context->pending;
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-    ControlChannel::serve_if_due(entry);
+    context->control.serve_if_due(entry);
     if (pending->deferred.any()) {
       LayerWork work(*monitor, *pending);
       pending->deferred.progress(*monitor, pending->stamps, entry.vt, true);
@@ -79,7 +80,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, pending, table, function, {request, 1}, RequestsWait::Needs::All,
+    return run_completion(monitor, context, function, {request, 1}, RequestsWait::Needs::All,
                           blocking, call, [&] {
                             if (tracked == nullptr) {
                               return pmpi(st);
@@ -138,18 +139,17 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     // No tracked request here: nothing to hide. The batch may still hold an earlier call's
     // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run_completion(monitor, pending, table, function, all, needs, blocking, nullptr,
+    return run_completion(monitor, context, function, all, needs, blocking, nullptr,
                           [&] { return pmpi(statuses); });
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc =
-      run_completion(monitor, pending, table, function, all, needs, blocking, &call, [&] {
-        batch.hide_while_completing(*table);
-        const int result = pmpi(st);
-        batch.show_if_alive(*table, requests);
-        return result;
-      });
+  const int rc = run_completion(monitor, context, function, all, needs, blocking, &call, [&] {
+    batch.hide_while_completing(*table);
+    const int result = pmpi(st);
+    batch.show_if_alive(*table, requests);
+    return result;
+  });
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
@@ -208,7 +208,7 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, context.pending, context.requests, function,
+            *monitor, context.pending, context.requests, context.control, function,
             {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
       return *rc;
     }
@@ -226,10 +226,10 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     int flag = 0;
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
     LayerContext& context = LayerContext::process();
-    if (const std::optional<int> rc =
-            CompletionOrder::complete_first(*monitor, context.pending, context.requests, function,
-                                            {requests, static_cast<std::size_t>(incount)}, &index,
-                                            blocking ? nullptr : &flag, status)) {
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, context.pending, context.requests, context.control, function,
+            {requests, static_cast<std::size_t>(incount)}, &index, blocking ? nullptr : &flag,
+            status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
       return *rc;
