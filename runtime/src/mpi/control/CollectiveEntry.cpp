@@ -84,7 +84,7 @@ CollectiveCall CollectiveEntry::least() const {
   return call_of(words_ + 5);
 }
 
-void check_collective_match(const CollectiveEntry& reduced, std::uint64_t sequence) {
+void EntryReduction::check_match(const CollectiveEntry& reduced, std::uint64_t sequence) const {
   Monitor* monitor = Layer::monitor();
   if (!reduced.mismatch() || monitor == nullptr) {
     return;
@@ -98,7 +98,7 @@ void check_collective_match(const CollectiveEntry& reduced, std::uint64_t sequen
                                                                          : 1'000'000'000;
   const std::uint64_t until = Moment::now(monitor->clock()).rt + delay_ns;
   while (Moment::now(monitor->clock()).rt < until) {
-    ControlChannel::serve();
+    control_.serve();
     sched_yield();
   }
   const std::string report =

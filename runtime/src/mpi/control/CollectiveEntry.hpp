@@ -16,6 +16,8 @@
 
 namespace vcmon::runtime::mpi {
 
+class ControlChannel;
+
 // One member's call.
 struct CollectiveCall {
   unsigned function = 0; // MpiFunction index
@@ -56,9 +58,12 @@ private:
 
 // The MPI datatype of one CollectiveEntry and the reduction over entries, both the layer's own:
 // one pair per process, in its LayerContext, made at MPI_Init and freed at MPI_Finalize once no
-// reduction can be pending.
+// reduction can be pending; with the process's control channel, served while a mismatch is
+// reported.
 class EntryReduction {
 public:
+  explicit EntryReduction(ControlChannel& control) : control_(control) {}
+
   void open();
   void close();
   // Starts reducing every member's `mine` into `reduced` over `comm` (its request in *request).
@@ -67,15 +72,16 @@ public:
     PMPI_Iallreduce(mine.words(), reduced.words(), 1, datatype_, operation_, comm, request);
   }
 
+  // After the reduction of `reduced`, the collective number `sequence` of a communicator: on a
+  // mismatch, reports both calls on stderr and ends the job (MPI_Abort, as a deadlock does),
+  // since the program is erroneous and the MPI library would hang in it or mix up the data.
+  // Returns otherwise.
+  void check_match(const CollectiveEntry& reduced, std::uint64_t sequence) const;
+
 private:
+  ControlChannel& control_;
   MPI_Datatype datatype_ = MPI_DATATYPE_NULL;
   MPI_Op operation_ = MPI_OP_NULL;
 };
-
-// After the reduction of `reduced`, the collective number `sequence` of a communicator: on a
-// mismatch, reports both calls on stderr and ends the job (MPI_Abort, as a deadlock does), since
-// the program is erroneous and the MPI library would hang in it or mix up the data. Returns
-// otherwise.
-void check_collective_match(const CollectiveEntry& reduced, std::uint64_t sequence);
 
 } // namespace vcmon::runtime::mpi

@@ -15,17 +15,15 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-// From MPI_Finalize on, this rank answers Finished.
-std::atomic<bool> finished{false};
-
 // This process as its exchange sees it: its waiting calls, stamps and clock.
 class ProcessHost final : public ControlHost {
 public:
-  ProcessHost(Monitor& monitor, StampProtocol& stamps) : monitor_(monitor), stamps_(stamps) {}
+  ProcessHost(Monitor& monitor, const ControlChannel& channel)
+      : monitor_(monitor), channel_(channel), stamps_(channel.stamps()) {}
 
   void file_arrived_stamps() override { stamps_.drain(); }
   deadlock::ProcessState own_state(WaitPlace& place) override {
-    return ControlChannel::own_state(monitor_, &place);
+    return channel_.own_state(monitor_, &place);
   }
   std::uint64_t generation() override { return WaitRegistry::generation(); }
   std::uint64_t stamps_sent_to(int rank) override { return stamps_.counts().sent_to(rank); }
@@ -47,37 +45,37 @@ public:
 
 private:
   Monitor& monitor_;
+  const ControlChannel& channel_;
   StampProtocol& stamps_;
 };
 
-// The process's one control channel, from MPI_Init on.
-struct Channel {
-  Channel(Monitor& monitor, StampProtocol& stamps)
+} // namespace
+
+// The exchange over MPI on the private world, and what it asks of this process.
+struct ControlChannel::Exchange {
+  Exchange(Monitor& monitor, const ControlChannel& channel)
       : transport(PrivateWorld::comm(), monitor.world_size(), monitor.counters().control_messages),
-        host(monitor, stamps),
-        exchange(transport, host, monitor.world_rank(), monitor.world_size()),
-        waiters(monitor.world_rank(), monitor.world_size()) {}
+        host(monitor, channel),
+        exchange(transport, host, monitor.world_rank(), monitor.world_size()) {}
 
   MpiControlTransport transport;
   ProcessHost host;
   ControlExchange exchange;
-  WaitersOnThisRank waiters;
 };
-std::unique_ptr<Channel> channel;
 
-} // namespace
+ControlChannel::ControlChannel(Monitor& monitor, StampProtocol& stamps, WaitingWork& waiting)
+    : stamps_(stamps), waiting_(waiting), waiters_(monitor.world_rank(), monitor.world_size()),
+      exchange_(std::make_unique<Exchange>(monitor, *this)) {}
 
-void ControlChannel::open(Monitor& monitor, StampProtocol& stamps) {
-  channel = std::make_unique<Channel>(monitor, stamps);
-}
+ControlChannel::~ControlChannel() = default;
 
-deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) {
+deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* place) const {
   deadlock::ProcessState state;
   state.rank = monitor.world_rank();
   if (place != nullptr) {
     *place = {~0u, tables::kNoSite};
   }
-  if (finished.load(std::memory_order_acquire)) {
+  if (finished_.load(std::memory_order_acquire)) {
     state.activity = deadlock::Activity::Finished;
     return state;
   }
@@ -105,12 +103,8 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   return state;
 }
 
-WaitersOnThisRank* ControlChannel::waiters() {
-  return channel != nullptr ? &channel->waiters : nullptr;
-}
-
 bool ControlChannel::serve() {
-  return channel != nullptr && channel->exchange.serve();
+  return exchange_->exchange.serve();
 }
 
 std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, int rank) {
@@ -129,33 +123,25 @@ std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, in
 std::vector<StateReply> ControlChannel::request_states(std::span<const int> ranks,
                                                        std::span<const int> interest,
                                                        Counts counts) {
-  if (channel == nullptr) {
-    return std::vector<StateReply>(ranks.size());
-  }
-  return channel->exchange.request_states(ranks, interest, counts);
+  return exchange_->exchange.request_states(ranks, interest, counts);
 }
 
 void ControlChannel::announce_null(Monitor& monitor, std::uint64_t bound,
                                    std::uint64_t collective) {
-  if (channel != nullptr) {
-    channel->exchange.announce_null(monitor.clock().show(bound), collective);
-  }
+  exchange_->exchange.announce_null(monitor.clock().show(bound), collective);
 }
 
 std::uint64_t ControlChannel::null_collective_of(int rank) {
-  return channel != nullptr ? channel->exchange.null_collective_of(rank) : 0;
+  return exchange_->exchange.null_collective_of(rank);
 }
 
 std::uint64_t ControlChannel::finish(Monitor& monitor, std::uint64_t entry_vt) {
-  if (channel == nullptr) {
-    return entry_vt;
-  }
-  finished.store(true, std::memory_order_release);
+  finished_.store(true, std::memory_order_release);
   if (monitor.config().deadlock == DeadlockMode::NullMessage) {
     // A bound, not a time: the clock goes on.
-    channel->exchange.announce_null(deadlock::kNever, 0);
+    exchange_->exchange.announce_null(deadlock::kNever, 0);
   }
-  return channel->exchange.finish(entry_vt);
+  return exchange_->exchange.finish(entry_vt);
 }
 
 } // namespace vcmon::runtime::mpi

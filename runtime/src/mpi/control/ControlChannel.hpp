@@ -6,14 +6,17 @@
 // the layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
 // deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
 //
-// The protocol is ControlExchange's; this class makes the process's one instance at MPI_Init, over
-// MPI (MpiControlTransport) and this process's waiting calls and stamp counts, and forwards to it.
+// The protocol is ControlExchange's; an instance of this class is one process's channel, made at
+// MPI_Init over MPI (MpiControlTransport), this process's waiting calls and its stamp protocol,
+// and forwards to it. The LayerContext owns the process's and passes it down to what waits
+// (WaitPolicy), checks for deadlocks, announces null messages and asks other ranks.
 #pragma once
 
 #include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlMessages.hpp"
 #include "mpi/control/WaitPlace.hpp"
 #include "mpi/control/WaitersOnThisRank.hpp"
+#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -23,6 +26,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -31,27 +35,37 @@ namespace vcmon::runtime::mpi {
 
 class ControlChannel {
 public:
-  // At MPI_Init (collective over MPI_COMM_WORLD): answers with what `stamps` has received.
-  static void open(Monitor& monitor, StampProtocol& stamps);
+  // At MPI_Init, after the private world (collective over MPI_COMM_WORLD): answers with what
+  // `stamps` has received; a call that waits makes `waiting` progress.
+  ControlChannel(Monitor& monitor, StampProtocol& stamps, WaitingWork& waiting);
+  ~ControlChannel();
+  ControlChannel(const ControlChannel&) = delete;
+  ControlChannel& operator=(const ControlChannel&) = delete;
+
+  // The stamp protocol whose counts and bounds the channel reports and learns.
+  StampProtocol& stamps() const { return stamps_; }
+
   // At MPI_Finalize entry, at virtual time `entry_vt`: from here on this rank answers
   // Finished; returns once every rank is in MPI_Finalize, so no decider can still be waiting
   // for an answer, and this rank has taken in every request and null message sent to it and
   // every answer it was owed (collective). Returns the latest rank's `entry_vt`.
-  static std::uint64_t finish(Monitor& monitor, std::uint64_t entry_vt);
+  std::uint64_t finish(Monitor& monitor, std::uint64_t entry_vt);
 
   // Answers the state requests that have arrived and takes in null messages; true when there
   // were any. The caller charges the work to intrusion.
-  static bool serve();
+  bool serve();
   // From a wrapper of a running process entered at `entry`: serves at most every 100 us. The
   // clock it answers with is `entry`'s: the layer's own work after it is intrusion, and a send
   // stamped with `entry` must not precede the clock this process reported.
-  static void serve_if_due(const Moment& entry) {
+  void serve_if_due(const Moment& entry) {
     running_vt_ = entry.vt;
     if (entry.rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
       next_serve_rt_.store(entry.rt + kServePeriodNs, std::memory_order_relaxed);
       serve();
     }
   }
+  // What a waiting call lets progress besides serving (WaitingWork); true when there was work.
+  bool progress_waiting(Monitor& monitor) { return waiting_.progress_waiting(monitor, stamps_); }
 
   // Asks each of `ranks` (world ranks, not this one) for its state and waits for the answers,
   // serving requests meanwhile (two deciders may ask each other), but never longer than the
@@ -62,35 +76,47 @@ public:
   // received wait in an inbox unclaimed by a posted receive (for a deadlock proof only: it
   // makes every reply a word a rank longer).
   using Counts = ReplyCounts;
-  static std::vector<StateReply> request_states(std::span<const int> ranks,
-                                                std::span<const int> interest = {},
-                                                Counts counts = Counts::Stamps);
+  std::vector<StateReply> request_states(std::span<const int> ranks,
+                                         std::span<const int> interest = {},
+                                         Counts counts = Counts::Stamps);
 
   // Null-message baseline: announces to every other rank that this one sends nothing before
   // `bound`; its later stamps then never go below it (the lookahead is a promise the clock's
   // floor keeps). `collective`: the instance (CollectiveWait's id) this rank waits in, 0 none.
-  static void announce_null(Monitor& monitor, std::uint64_t bound, std::uint64_t collective);
+  void announce_null(Monitor& monitor, std::uint64_t bound, std::uint64_t collective);
   // The collective instance `rank`'s latest null message said it waits in (0: none). It stays
   // there until the instance completes, which needs every member: a member that has not left
   // it yet knows the other is still inside.
-  static std::uint64_t null_collective_of(int rank);
+  std::uint64_t null_collective_of(int rank);
 
   // The MPI call the layer cannot poll (UnpolledCall) that world rank `rank`, of this node, has
   // been inside for a fiftieth of the deadlock timeout (at least 20 ms), so that it will not
-  // answer soon; nullopt when it is not stuck in one (or this process cannot tell).
+  // answer soon; nullopt when it is not stuck in one (or this process cannot tell). Static: the
+  // marks are the node's (UnpolledCall), not the channel's.
   static std::optional<UnpolledState> stuck_unpolled(Monitor& monitor, int rank);
 
-  // The ranks known to wait for this one alone; nullptr before MPI_Init.
-  static WaitersOnThisRank* waiters();
+  // The ranks known to wait for this one alone.
+  WaitersOnThisRank& waiters() { return waiters_; }
 
   // This process's state now, as it would answer.
-  static deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place);
+  deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place) const;
 
 private:
+  struct Exchange;
+
   static constexpr std::uint64_t kServePeriodNs = 100'000;
-  static inline std::atomic<std::uint64_t> next_serve_rt_{0};
-  // Written by every send: initial-exec TLS is one instruction, the default model in a
-  // shared library a call (like this_thread_state, core/ThisThread.hpp).
+
+  StampProtocol& stamps_;
+  WaitingWork& waiting_;
+  WaitersOnThisRank waiters_;
+  std::unique_ptr<Exchange> exchange_; // over MPI, with this process as its host
+  std::atomic<std::uint64_t> next_serve_rt_{0};
+  // From MPI_Finalize on, this rank answers Finished.
+  std::atomic<bool> finished_{false};
+  // The virtual time of the wrapper this thread runs in, as it answers. Per thread, not per
+  // channel: it is where this thread is. Written by every send: initial-exec TLS is one
+  // instruction, the default model in a shared library a call (like this_thread_state,
+  // core/ThisThread.hpp).
   static inline thread_local std::uint64_t running_vt_ __attribute__((tls_model("initial-exec"))) =
       0;
 };

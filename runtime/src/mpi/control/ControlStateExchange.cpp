@@ -1,14 +1,13 @@
 #include "mpi/control/ControlStateExchange.hpp"
 
-#include "mpi/control/ControlChannel.hpp"
-
 #include <algorithm>
 
 namespace vcmon::runtime::mpi {
 
-ControlStateExchange::ControlStateExchange(Monitor& monitor, StampProtocol& stamps,
+ControlStateExchange::ControlStateExchange(Monitor& monitor, ControlChannel& control,
                                            const Shadow& shadow, const ReceivedSoFar& sight)
-    : monitor_(monitor), stamps_(stamps), shadow_(&shadow), sight_(&sight) {
+    : monitor_(monitor), control_(control), stamps_(control.stamps()), shadow_(&shadow),
+      sight_(&sight) {
   if (monitor.world_size() <= kCountedRanks) {
     for (int rank = 0; rank < monitor.world_size(); ++rank) {
       counted_.push_back(rank);
@@ -22,9 +21,9 @@ std::uint64_t ControlStateExchange::known_bound(int rank) const {
 
 std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const deadlock::Rank> ranks) {
   WaitersOnThisRank* waiters =
-      sight_ != nullptr && !counted_.empty() ? ControlChannel::waiters() : nullptr;
+      sight_ != nullptr && !counted_.empty() ? &control_.waiters() : nullptr;
   if (waiters == nullptr) {
-    return ControlChannel::request_states(ranks, counted_);
+    return control_.request_states(ranks, counted_);
   }
   std::vector<StateReply> replies(ranks.size());
   std::vector<deadlock::Rank> asked;
@@ -41,7 +40,7 @@ std::vector<StateReply> ControlStateExchange::ask_or_recall(std::span<const dead
   if (asked.empty()) {
     return replies;
   }
-  std::vector<StateReply> answers = ControlChannel::request_states(asked, counted_);
+  std::vector<StateReply> answers = control_.request_states(asked, counted_);
   for (std::size_t k = 0; k < answers.size(); ++k) {
     waiters->remember(asked[k], answers[k], stamps_.counts().sent_to(asked[k]));
     replies[asked_at[k]] = std::move(answers[k]);

@@ -21,13 +21,14 @@ namespace vcmon::runtime::mpi {
 class __attribute__((visibility("hidden"))) ControlStateExchange final
     : public deadlock::StateExchange {
 public:
-  // For a deadlock check: every rank counts as a possible sender, at its bound now.
-  ControlStateExchange(Monitor& monitor, StampProtocol& stamps)
-      : monitor_(monitor), stamps_(stamps) {}
+  // For a deadlock check: every rank counts as a possible sender, at its bound now. `control`:
+  // the process's channel, over which it asks (and its stamp protocol).
+  ControlStateExchange(Monitor& monitor, ControlChannel& control)
+      : monitor_(monitor), control_(control), stamps_(control.stamps()) {}
   // For a wildcard decision on `shadow` (the decider's communicator) whose candidates were
   // read with `sight`: a stamp filed later (this rank serves, and so files, while it waits for
   // replies) is not among them, and neither its count nor its bound may speak for its sender.
-  ControlStateExchange(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+  ControlStateExchange(Monitor& monitor, ControlChannel& control, const Shadow& shadow,
                        const ReceivedSoFar& sight);
 
   std::vector<deadlock::ProcessState>
@@ -68,6 +69,7 @@ private:
   std::uint64_t known_bound(int rank) const;
 
   Monitor& monitor_;
+  ControlChannel& control_;
   StampProtocol& stamps_;
   const Shadow* shadow_ = nullptr;       // a wildcard decision only
   const ReceivedSoFar* sight_ = nullptr; // a wildcard decision only

@@ -2,10 +2,8 @@
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/Moment.hpp"
-#include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
 #include "mpi/control/WaitRegistry.hpp"
-#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/CallDescription.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -37,21 +35,21 @@ struct Verdict {
   std::map<deadlock::Rank, StateReply> replies;
 };
 
-StateReply own_reply(Monitor& monitor, StampProtocol& stamps) {
-  stamps.drain(); // what has arrived counts, as in every other rank's answer
+StateReply own_reply(Monitor& monitor, ControlChannel& control) {
+  control.stamps().drain(); // what has arrived counts, as in every other rank's answer
   StateReply own;
   own.answered = true;
   own.generation = WaitRegistry::generation();
-  own.state = ControlChannel::own_state(monitor, &own.place);
+  own.state = control.own_state(monitor, &own.place);
   return own;
 }
 
-Verdict decide_now(Monitor& monitor, StampProtocol& stamps) {
+Verdict decide_now(Monitor& monitor, ControlChannel& control) {
   Verdict verdict;
-  const StateReply own = own_reply(monitor, stamps);
+  const StateReply own = own_reply(monitor, control);
   deadlock::UndecidedReceive receive{
-      own.state, {}, known_bounds(stamps.bounds(), monitor.world_size())};
-  ControlStateExchange exchange(monitor, stamps);
+      own.state, {}, known_bounds(control.stamps().bounds(), monitor.world_size())};
+  ControlStateExchange exchange(monitor, control);
   verdict.decision = deadlock::CycleBreaker().decide(receive, exchange);
   verdict.replies = exchange.replies();
   verdict.replies[own.state.rank] = own;
@@ -77,7 +75,8 @@ bool same_calls(const Verdict& first, const Verdict& second) {
 // send ends once MPI matches it, which needs no more than the receiver's polling (a rank in
 // MPI_Ssend to a rank in MPI_Barrier that had posted the receive was reported deadlocked when
 // MPI had not matched it within the grace, under load at a 10 ms timeout).
-bool nothing_in_flight(Monitor& monitor, StampProtocol& stamps, const Verdict& verdict) {
+bool nothing_in_flight(Monitor& monitor, ControlChannel& control, const Verdict& verdict) {
+  StampProtocol& stamps = control.stamps();
   const std::vector<deadlock::Rank>& deadlocked = verdict.decision.deadlocked;
   std::set<int> involved(deadlocked.begin(), deadlocked.end());
   for (const deadlock::Rank rank : deadlocked) {
@@ -90,7 +89,7 @@ bool nothing_in_flight(Monitor& monitor, StampProtocol& stamps, const Verdict& v
   std::copy_if(interest.begin(), interest.end(), std::back_inserter(asked),
                [&](int rank) { return rank != self; });
   const std::vector<StateReply> replies =
-      ControlChannel::request_states(asked, interest, ControlChannel::Counts::Unclaimed);
+      control.request_states(asked, interest, ControlChannel::Counts::Unclaimed);
   stamps.drain();
   const auto position = [&](int rank) {
     return static_cast<std::size_t>(std::find(interest.begin(), interest.end(), rank) -
@@ -158,9 +157,9 @@ bool nothing_in_flight(Monitor& monitor, StampProtocol& stamps, const Verdict& v
 
 } // namespace
 
-DeadlockDetector::DeadlockDetector(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
-                                   std::uint64_t start_rt)
-    : monitor_(monitor), stamps_(stamps), call_(call),
+DeadlockDetector::DeadlockDetector(Monitor& monitor, ControlChannel& control,
+                                   const BlockedCall& call, std::uint64_t start_rt)
+    : monitor_(monitor), control_(control), stamps_(control.stamps()), call_(call),
       period_ns_(monitor.config().deadlock_timeout_ms * 1'000'000) {
   next_check_rt_ = start_rt + period_ns_;
 }
@@ -168,7 +167,7 @@ DeadlockDetector::DeadlockDetector(Monitor& monitor, StampProtocol& stamps, cons
 void DeadlockDetector::check() {
   const std::uint64_t timeout_ns = monitor_.config().deadlock_timeout_ms * 1'000'000;
   period_ns_ = std::min(2 * period_ns_, 8 * timeout_ns);
-  const Verdict first = decide_now(monitor_, stamps_);
+  const Verdict first = decide_now(monitor_, control_);
   next_check_rt_ = Moment::now(monitor_.clock()).rt + period_ns_;
   if (first.decision.outcome != deadlock::Outcome::Deadlock) {
     return;
@@ -178,20 +177,20 @@ void DeadlockDetector::check() {
   const std::uint64_t grace_end =
       Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
   while (Moment::now(monitor_.clock()).rt < grace_end) {
-    ControlChannel::serve();
+    control_.serve();
     stamps_.drain();
-    WaitingWork::progress(monitor_, stamps_); // may satisfy the call
+    control_.progress_waiting(monitor_); // may satisfy the call
     if (call_.satisfied()) {
       return;
     }
     sched_yield();
   }
-  const Verdict second = decide_now(monitor_, stamps_);
+  const Verdict second = decide_now(monitor_, control_);
   if (second.decision.outcome != deadlock::Outcome::Deadlock ||
       second.decision.deadlocked != first.decision.deadlocked ||
       second.decision.deadlocked.empty() ||
       second.decision.deadlocked.front() != monitor_.world_rank() || !same_calls(first, second) ||
-      !nothing_in_flight(monitor_, stamps_, second) || call_.satisfied()) {
+      !nothing_in_flight(monitor_, control_, second) || call_.satisfied()) {
     return; // moved on, not proven, or another rank of the deadlock reports it
   }
   const deadlock::Decision& d = second.decision;

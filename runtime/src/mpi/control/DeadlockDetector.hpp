@@ -10,6 +10,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/control/ControlChannel.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
 #include "core/Monitor.hpp"
@@ -20,7 +21,8 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) DeadlockDetector {
 public:
-  DeadlockDetector(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+  // `control`: the process's channel, over which it asks (and its stamp protocol).
+  DeadlockDetector(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                    std::uint64_t start_rt);
 
   // Whether the wait has lasted long enough for a (next) check.
@@ -31,6 +33,7 @@ public:
 
 private:
   Monitor& monitor_;
+  ControlChannel& control_;
   StampProtocol& stamps_;
   const BlockedCall& call_;
   std::uint64_t next_check_rt_;

@@ -1,14 +1,12 @@
 #include "mpi/control/NullAnnouncer.hpp"
 
-#include "mpi/control/ControlChannel.hpp"
-
 #include "vcmon/deadlock/NullMessageEndpoint.hpp"
 
 #include <map>
 
 namespace vcmon::runtime::mpi {
 
-bool NullAnnouncer::announce(Monitor& monitor, const SenderBounds& bounds, const BlockedCall& call,
+bool NullAnnouncer::announce(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                              std::uint64_t now_rt) {
   if (now_rt < next_rt_) {
     return false;
@@ -17,6 +15,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const SenderBounds& bounds, const
   deadlock::ProcessState own;
   own.rank = monitor.world_rank();
   call.describe(own, true);
+  const SenderBounds& bounds = control.stamps().bounds();
   std::map<deadlock::Rank, std::uint64_t> channels;
   const std::uint64_t collective = own.collective.value_or(0);
   for (const int rank : own.waits_on) {
@@ -24,7 +23,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const SenderBounds& bounds, const
     // for its entry, which is past, not for its next send, which comes after the collective
     // and so after this process. Counting that bound made members in one collective promise
     // each other ever later times, a lookahead per round.
-    const bool inside = collective != 0 && ControlChannel::null_collective_of(rank) == collective;
+    const bool inside = collective != 0 && control.null_collective_of(rank) == collective;
     channels[rank] = inside ? 0 : bounds.of(rank);
   }
   const deadlock::NullMessageEndpoint endpoint(own, channels, monitor.config().lookahead_ns);
@@ -33,7 +32,7 @@ bool NullAnnouncer::announce(Monitor& monitor, const SenderBounds& bounds, const
     return false;
   }
   announced_ = bound;
-  ControlChannel::announce_null(monitor, bound, collective);
+  control.announce_null(monitor, bound, collective);
   return true;
 }
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
-#include "mpi/stamps/SenderBounds.hpp"
+#include "mpi/control/ControlChannel.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -14,8 +14,9 @@ namespace vcmon::runtime::mpi {
 
 class NullAnnouncer {
 public:
-  // True when it sent an announcement; `bounds`: what this process knows of the others.
-  bool announce(Monitor& monitor, const SenderBounds& bounds, const BlockedCall& call,
+  // True when it sent an announcement on `control`, the process's channel (whose stamp
+  // protocol's bounds are what this process knows of the others).
+  bool announce(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                 std::uint64_t now_rt);
 
 private:

@@ -1,19 +1,18 @@
 #include "mpi/clock/Moment.hpp"
-#include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
-#include "mpi/control/WaitingWork.hpp"
 
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
 
-WaitLoop::WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call)
-    : WaitLoop(monitor, stamps, call, Moment::now(monitor.clock()).rt) {}
+WaitLoop::WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call)
+    : WaitLoop(monitor, control, call, Moment::now(monitor.clock()).rt) {}
 
-WaitLoop::WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+WaitLoop::WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                    std::uint64_t start_rt)
-    : monitor_(monitor), stamps_(stamps), call_(call), detector_(monitor, stamps, call, start_rt),
-      spin_end_rt_(start_rt + kSpinNs), next_service_rt_(spin_end_rt_) {}
+    : monitor_(monitor), control_(control), call_(call),
+      detector_(monitor, control, call, start_rt), spin_end_rt_(start_rt + kSpinNs),
+      next_service_rt_(spin_end_rt_) {}
 
 void WaitLoop::tick() {
   // While spinning, the clock is read only every few polls: a poll is a few dozen ns.
@@ -36,10 +35,10 @@ void WaitLoop::tick() {
   next_service_rt_ = now_rt + kServiceNs;
   // Waiting between polls is the program's own waiting; only work done for others, and the
   // deadlock check, is the monitor's.
-  bool worked = ControlChannel::serve();
-  worked = WaitingWork::progress(monitor_, stamps_) || worked;
+  bool worked = control_.serve();
+  worked = control_.progress_waiting(monitor_) || worked;
   if (monitor_.config().deadlock == DeadlockMode::NullMessage) {
-    worked = announcer_.announce(monitor_, stamps_.bounds(), call_, now_rt) || worked;
+    worked = announcer_.announce(monitor_, control_, call_, now_rt) || worked;
   }
   if (detector_.due(now_rt)) {
     detector_.check();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/DeadlockDetector.hpp"
 #include "mpi/control/NullAnnouncer.hpp"
 #include "mpi/control/WaitRegistry.hpp"
@@ -22,7 +23,8 @@ namespace vcmon::runtime::mpi {
 // as the loop lives.
 class __attribute__((visibility("hidden"))) WaitLoop {
 public:
-  WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call);
+  // `control`: the process's channel, served while the call waits.
+  WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call);
   WaitLoop(const WaitLoop&) = delete;
   WaitLoop& operator=(const WaitLoop&) = delete;
 
@@ -34,11 +36,11 @@ private:
   static constexpr std::uint64_t kSpinNs = 20'000;
   static constexpr std::uint64_t kServiceNs = 10'000;
   static constexpr unsigned kPollsPerClockRead = 32;
-  WaitLoop(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+  WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
            std::uint64_t start_rt);
 
   Monitor& monitor_;
-  StampProtocol& stamps_;
+  ControlChannel& control_;
   const BlockedCall& call_;
   // Registered once spinning ends: only then does this thread serve state requests, and most
   // waits end before (registering costs two locked instructions, one when the message has
@@ -62,9 +64,9 @@ public:
     return std::forward<BlockingCall>(call)();
   }
 
-  // True when it waited longer than the first polls.
+  // True when it waited longer than the first polls. `control`: the process's channel.
   template <typename Ready>
-  static bool wait_until(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call,
+  static bool wait_until(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                          Ready&& ready) {
     // A message in flight arrives within a few polls: poll before setting up the wait.
     for (unsigned poll = 0; poll < kFirstPolls; ++poll) {
@@ -72,7 +74,7 @@ public:
         return false;
       }
     }
-    WaitLoop loop(monitor, stamps, call);
+    WaitLoop loop(monitor, control, call);
     do {
       loop.tick();
     } while (!ready());
@@ -80,9 +82,9 @@ public:
   }
 
   template <typename Ready, typename BlockingCall>
-  static int block(Monitor& monitor, StampProtocol& stamps, const BlockedCall& call, Ready&& ready,
-                   BlockingCall&& blocking) {
-    wait_until(monitor, stamps, call, std::forward<Ready>(ready));
+  static int block(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
+                   Ready&& ready, BlockingCall&& blocking) {
+    wait_until(monitor, control, call, std::forward<Ready>(ready));
     return std::forward<BlockingCall>(blocking)();
   }
 };

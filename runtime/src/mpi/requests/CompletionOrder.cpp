@@ -49,7 +49,8 @@ const Shadow* common_receive_shadow(RequestTable& table, std::span<const MPI_Req
 } // namespace
 
 std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork& pending,
-                                                   RequestTable& table, MpiFunction function,
+                                                   RequestTable& table, ControlChannel& control,
+                                                   MpiFunction function,
                                                    std::span<MPI_Request> requests, int* index,
                                                    int* flag, MPI_Status* status) {
   StampProtocol& stamps = pending.stamps;
@@ -58,10 +59,10 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
     return std::nullopt;
   }
   const Moment call = Moment::now(monitor.clock());
-  const RequestsWait waiting(stamps, table,
+  const RequestsWait waiting(pending, table,
                              {index_of(function), monitor.comm_site(index_of(function))}, call.vt,
                              requests, RequestsWait::Needs::One);
-  SafeDecision decision(monitor, stamps, *shadow);
+  SafeDecision decision(monitor, control, *shadow);
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
   std::vector<std::size_t> claimed;
@@ -130,7 +131,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
     return chosen.has_value();
   };
   if (flag != nullptr) {
-    ControlChannel::serve_if_due(call);
+    control.serve_if_due(call);
     bool ready;
     {
       LayerWork work(monitor, pending);
@@ -143,7 +144,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
     }
     *flag = 1;
   } else {
-    WaitPolicy::wait_until(monitor, stamps, waiting, [&] { return attempt(std::nullopt); });
+    WaitPolicy::wait_until(monitor, control, waiting, [&] { return attempt(std::nullopt); });
   }
   const std::size_t i = chosen->slot;
   const MPI_Request handle = requests[i];
@@ -158,7 +159,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = WaitPolicy::block(
-      monitor, stamps, data,
+      monitor, control, data,
       [&] {
         int done = 0;
         PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);

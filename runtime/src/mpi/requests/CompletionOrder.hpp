@@ -8,6 +8,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/MpiFunctionTable.hpp"
+#include "mpi/control/ControlChannel.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
@@ -26,11 +27,11 @@ public:
   // *flag is 0) and *status set, the chosen request completed and its receipt recorded.
   // `flag`: nullptr for Waitany/Waitsome (block until one is chosen). `table`: the process's
   // tracked requests, which `requests` are looked up in; `pending`: the process's, with its
-  // stamp protocol.
+  // stamp protocol; `control`: the process's channel, served while it waits or decides.
   static std::optional<int> complete_first(Monitor& monitor, PendingWork& pending,
-                                           RequestTable& table, MpiFunction function,
-                                           std::span<MPI_Request> requests, int* index, int* flag,
-                                           MPI_Status* status);
+                                           RequestTable& table, ControlChannel& control,
+                                           MpiFunction function, std::span<MPI_Request> requests,
+                                           int* index, int* flag, MPI_Status* status);
 };
 
 } // namespace vcmon::runtime::mpi

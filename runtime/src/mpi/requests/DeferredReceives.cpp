@@ -13,9 +13,8 @@
 #include <vector>
 
 namespace vcmon::runtime::mpi {
-namespace {
 
-struct DeferredReceive {
+struct __attribute__((visibility("hidden"))) DeferredReceive {
   enum class State { Undecided, Posted, Done };
   State state = State::Undecided;
   MpiFunction function = MpiFunction::Irecv;
@@ -41,26 +40,12 @@ struct DeferredReceive {
   bool reported = false;                 // a completion call reported it, or it completed unseen
 };
 
-// In the order they were posted: a communicator's first undecided receive is decided first, as
-// MPI gives its first message to the receive posted first.
-std::vector<std::unique_ptr<DeferredReceive>> receives;
-// Serialises this file's state with MPI_THREAD_MULTIPLE (CallerLock).
-std::atomic_flag lock = ATOMIC_FLAG_INIT;
-// Progress does not nest (its MPI calls may come back through the layer's scopes).
-thread_local bool progressing = false;
+namespace {
 
-// Receives nobody needs any more: reported (or unseen) and their generalized request freed.
-// Dropped only here, under the lock, so that a free callback inside MPI never changes the list
-// while a loop walks it.
-void drop_finished(std::atomic<unsigned>& held) {
-  held.fetch_sub(static_cast<unsigned>(std::erase_if(receives,
-                                                     [](const auto& r) {
-                                                       return r->reported &&
-                                                              r->freed_by_mpi.load(
-                                                                  std::memory_order_acquire);
-                                                     })),
-                 std::memory_order_relaxed);
-}
+// Progress does not nest (its MPI calls may come back through the layer's scopes). Per thread,
+// not per instance: a thread runs in one process's layer, and another thread of it must wait
+// for the lock, not skip its progress.
+thread_local bool progressing = false;
 
 int query(void* extra, MPI_Status* status) {
   const auto& receive = *static_cast<const DeferredReceive*>(extra);
@@ -75,13 +60,6 @@ int cancel_nothing(void*, int) {
 int forget(void* extra) {
   static_cast<DeferredReceive*>(extra)->freed_by_mpi.store(true, std::memory_order_release);
   return MPI_SUCCESS;
-}
-
-// Whether an undecided receive on `shadow` is already posted: behind it, MPI's order decides.
-bool behind_undecided(const Shadow& shadow) {
-  return std::any_of(receives.begin(), receives.end(), [&](const auto& r) {
-    return r->shadow == &shadow && r->state == DeferredReceive::State::Posted && !r->decided;
-  });
 }
 
 std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePost& posted,
@@ -101,8 +79,8 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
 }
 
 // Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
-void await_decision(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
-  receive.wildcard.emplace(monitor, stamps, *receive.shadow, receive.tag,
+void await_decision(Monitor& monitor, ControlChannel& control, DeferredReceive& receive) {
+  receive.wildcard.emplace(monitor, control, *receive.shadow, receive.tag,
                            WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
 }
 
@@ -124,31 +102,6 @@ bool both_complete(DeferredReceive& receive) {
     return done != 0 || error != MPI_SUCCESS;
   }
   return true;
-}
-
-// Hands the program `receive`'s generalized request and keeps the receive; false when MPI
-// could not start one.
-bool started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request) {
-  if (PMPI_Grequest_start(&query, &forget, &cancel_nothing, receive.get(), request) !=
-      MPI_SUCCESS) {
-    return false;
-  }
-  receive->grequest = *request;
-  receives.push_back(std::move(receive));
-  return true;
-}
-
-// The receive whose generalized request the program holds as `grequest`. A reported one is
-// skipped: MPI freed its request as the completion call reported it, and may already have given
-// the same handle to another request (a persistent collective started right after a wildcard
-// receive completed was taken for that receive, and its wait waited for a stamp forever).
-DeferredReceive* find(MPI_Request grequest) {
-  for (const auto& receive : receives) {
-    if (receive->grequest == grequest && grequest != MPI_REQUEST_NULL && !receive->reported) {
-      return receive.get();
-    }
-  }
-  return nullptr;
 }
 
 // Posts `receive` undecided, from MPI_ANY_SOURCE: it takes its message in MPI's order.
@@ -207,17 +160,66 @@ void finish(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
 
 } // namespace
 
-bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+DeferredReceives::DeferredReceives() = default;
+
+DeferredReceives::~DeferredReceives() {
+  for (std::unique_ptr<DeferredReceive>& receive : receives_) {
+    if (!receive->freed_by_mpi.load(std::memory_order_acquire)) {
+      static_cast<void>(receive.release());
+    }
+  }
+}
+
+void DeferredReceives::drop_finished() {
+  held_.fetch_sub(static_cast<unsigned>(std::erase_if(receives_,
+                                                      [](const auto& r) {
+                                                        return r->reported &&
+                                                               r->freed_by_mpi.load(
+                                                                   std::memory_order_acquire);
+                                                      })),
+                  std::memory_order_relaxed);
+}
+
+bool DeferredReceives::behind_undecided(const Shadow& shadow) const {
+  return std::any_of(receives_.begin(), receives_.end(), [&](const auto& r) {
+    return r->shadow == &shadow && r->state == DeferredReceive::State::Posted && !r->decided;
+  });
+}
+
+bool DeferredReceives::started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request) {
+  if (PMPI_Grequest_start(&query, &forget, &cancel_nothing, receive.get(), request) !=
+      MPI_SUCCESS) {
+    return false;
+  }
+  receive->grequest = *request;
+  receives_.push_back(std::move(receive));
+  return true;
+}
+
+// A reported receive is skipped: MPI freed its request as the completion call reported it, and
+// may already have given the same handle to another request (a persistent collective started
+// right after a wildcard receive completed was taken for that receive, and its wait waited for
+// a stamp forever).
+DeferredReceive* DeferredReceives::find(MPI_Request grequest) const {
+  for (const auto& receive : receives_) {
+    if (receive->grequest == grequest && grequest != MPI_REQUEST_NULL && !receive->reported) {
+      return receive.get();
+    }
+  }
+  return nullptr;
+}
+
+bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
                              const ReceivePost& posted, void* buffer,
                              const MessageArguments<MPI_Count>& message, MPI_Request* request) {
   const Shadow& shadow = posted.shadow;
-  const CallerLock guard(lock);
-  drop_finished(held_);
+  const CallerLock guard(lock_);
+  drop_finished();
   if (shadow.inter || behind_undecided(shadow)) {
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
-  await_decision(monitor, stamps, *receive);
+  await_decision(monitor, control, *receive);
   if (!started(receive, request)) {
     return false;
   }
@@ -226,13 +228,14 @@ bool DeferredReceives::defer(Monitor& monitor, StampProtocol& stamps, MpiFunctio
   return true;
 }
 
-int DeferredReceives::pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
                            const ReceivePost& posted, void* buffer,
                            const MessageArguments<MPI_Count>& message, MPI_Request send,
                            std::vector<char> send_copy, MPI_Request* request) {
+  StampProtocol& stamps = control.stamps();
   const Shadow& shadow = posted.shadow;
-  const CallerLock guard(lock);
-  drop_finished(held_);
+  const CallerLock guard(lock_);
+  drop_finished();
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
   receive->send = send;
   receive->send_copy = std::move(send_copy);
@@ -249,7 +252,7 @@ int DeferredReceives::pair(Monitor& monitor, StampProtocol& stamps, MpiFunction 
   } else if (shadow.inter || behind_undecided(shadow)) {
     post_undecided(*receive);
   } else {
-    await_decision(monitor, stamps, *receive);
+    await_decision(monitor, control, *receive);
   }
   if (!started(receive, request)) {
     // No request to complete them by: the posted ones end here.
@@ -272,10 +275,10 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
     return;
   }
   progressing = true;
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   std::vector<const Shadow*> held; // communicators whose first undecided receive waits
-  for (std::size_t i = 0; i < receives.size(); ++i) {
-    DeferredReceive& receive = *receives[i];
+  for (std::size_t i = 0; i < receives_.size(); ++i) {
+    DeferredReceive& receive = *receives_[i];
     if (receive.state == DeferredReceive::State::Undecided &&
         std::find(held.begin(), held.end(), receive.shadow) == held.end()) {
       const std::optional<PendingStamp> chosen = receive.wildcard->attempt(horizon, may_ask);
@@ -290,7 +293,7 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
       active_.fetch_sub(1, std::memory_order_relaxed);
     }
   }
-  drop_finished(held_);
+  drop_finished();
   progressing = false;
 }
 
@@ -298,8 +301,8 @@ void DeferredReceives::before_matching(const Shadow& shadow) {
   if (!any()) {
     return;
   }
-  const CallerLock guard(lock);
-  for (const auto& receive : receives) {
+  const CallerLock guard(lock_);
+  for (const auto& receive : receives_) {
     if (receive->shadow == &shadow && receive->state == DeferredReceive::State::Undecided) {
       post_undecided(*receive);
     }
@@ -307,8 +310,8 @@ void DeferredReceives::before_matching(const Shadow& shadow) {
 }
 
 void DeferredReceives::post_all_undecided() {
-  const CallerLock guard(lock);
-  for (const auto& receive : receives) {
+  const CallerLock guard(lock_);
+  for (const auto& receive : receives_) {
     if (receive->state == DeferredReceive::State::Undecided) {
       post_undecided(*receive);
     }
@@ -319,7 +322,7 @@ const Shadow* DeferredReceives::shadow_of(MPI_Request request) {
   if (!exist()) {
     return nullptr;
   }
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   const DeferredReceive* receive = find(request);
   return receive != nullptr ? receive->shadow : nullptr;
 }
@@ -329,7 +332,7 @@ std::optional<std::uint64_t> DeferredReceives::present_arrival(StampProtocol& st
   if (!exist()) {
     return std::nullopt;
   }
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   const DeferredReceive* receive = find(request);
   if (receive == nullptr) {
     return std::nullopt;
@@ -342,8 +345,8 @@ std::optional<std::uint64_t> DeferredReceives::present_arrival(StampProtocol& st
 }
 
 bool DeferredReceives::refers_to(const Shadow& shadow) {
-  const CallerLock guard(lock);
-  return std::any_of(receives.begin(), receives.end(),
+  const CallerLock guard(lock_);
+  return std::any_of(receives_.begin(), receives_.end(),
                      [&](const auto& r) { return r->shadow == &shadow; });
 }
 
@@ -352,7 +355,7 @@ bool DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, MPI_Re
   if (!exist()) {
     return false;
   }
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   DeferredReceive* receive = find(request);
   if (receive == nullptr) {
     return false;
@@ -366,7 +369,7 @@ bool DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, MPI_Re
 }
 
 void DeferredReceives::cancel(MPI_Request request) {
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   DeferredReceive* receive = find(request);
   if (receive == nullptr) {
     return;
@@ -389,7 +392,7 @@ void DeferredReceives::cancel(MPI_Request request) {
 }
 
 void DeferredReceives::free(Monitor& monitor, StampProtocol& stamps, MPI_Request request) {
-  const CallerLock guard(lock);
+  const CallerLock guard(lock_);
   if (DeferredReceive* receive = find(request)) {
     receive->freed_by_program = true;
     if (receive->state == DeferredReceive::State::Done && !receive->reported) {

@@ -14,11 +14,16 @@
 // the program would see it: before any other receive or probe on its communicator matches,
 // before a call the layer cannot poll (UnpolledCall: a partner's synchronous send may wait
 // for it to match), and at MPI_Finalize.
+//
+// Each process's layer has its own (PendingWork, in the LayerContext): the receives, their lock
+// and their counts are members.
 #pragma once
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/clock/Moment.hpp"
+#include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/MessageArguments.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
@@ -30,20 +35,32 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
 
-class DeferredReceives {
+struct __attribute__((visibility("hidden"))) DeferredReceive;
+
+class __attribute__((visibility("hidden"))) DeferredReceives final : public WaitingWork {
 public:
+  DeferredReceives();
+  // A receive whose generalized request MPI still holds (the program never completed it) may
+  // still be queried or freed by MPI up to PMPI_Finalize, after the context is gone: it is
+  // left allocated.
+  ~DeferredReceives();
+  DeferredReceives(const DeferredReceives&) = delete;
+  DeferredReceives& operator=(const DeferredReceives&) = delete;
+
   // MPI_Irecv of `message` (its source MPI_ANY_SOURCE, arguments checked) into `buffer`, as
   // `posted`: hands the program a generalized request in `*request` and returns true; false
   // when it cannot be deferred (an intercommunicator, all slots in use, an undecided receive
   // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
-  static bool defer(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
-                    const ReceivePost& posted, void* buffer,
-                    const MessageArguments<MPI_Count>& message, MPI_Request* request);
+  // `control`: the process's channel, over which the decision asks (and its stamp protocol).
+  bool defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
+             const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
+             MPI_Request* request);
 
   // The receive of an MPI_Isendrecv(_replace) whose send is posted as `send` (its packed data,
   // for _replace, in `send_copy`, kept until it completes): hands the program a generalized
@@ -51,25 +68,24 @@ public:
   // MPI_ANY_SOURCE is decided as `defer` does where it can be, else posted at once; one from a
   // named source is posted at once (the caller first calls before_matching). Returns PMPI's
   // error, if any.
-  static int pair(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
-                  const ReceivePost& posted, void* buffer,
-                  const MessageArguments<MPI_Count>& message, MPI_Request send,
-                  std::vector<char> send_copy, MPI_Request* request);
+  int pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
+           const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
+           MPI_Request send, std::vector<char> send_copy, MPI_Request* request);
 
   // Whether any deferred receive is not finished: one load.
-  static bool any() { return active_.load(std::memory_order_relaxed) != 0; }
+  bool any() const { return active_.load(std::memory_order_relaxed) != 0; }
   // Whether any deferred receive is known, finished or not (its request may still be
   // reported by a completion call): one load.
-  static bool exist() { return held_.load(std::memory_order_relaxed) != 0; }
+  bool exist() const { return held_.load(std::memory_order_relaxed) != 0; }
 
   // Decides what can be decided (`horizon`, `may_ask`: see SafeDecision::decide; only a caller
   // that waits may ask other ranks) and completes the generalized requests whose receives
   // completed.
-  static void progress(Monitor& monitor, StampProtocol& stamps,
-                       std::optional<std::uint64_t> horizon, bool may_ask);
-  // What a waiting call does (control/WaitingWork.hpp): progress without a horizon, asking
-  // other ranks; true when any deferred receive was unfinished.
-  static bool progress_waiting(Monitor& monitor, StampProtocol& stamps) {
+  void progress(Monitor& monitor, StampProtocol& stamps, std::optional<std::uint64_t> horizon,
+                bool may_ask);
+  // What a waiting call does (WaitingWork, through the process's ControlChannel): progress
+  // without a horizon, asking other ranks; true when any deferred receive was unfinished.
+  bool progress_waiting(Monitor& monitor, StampProtocol& stamps) override {
     if (!any()) {
       return false;
     }
@@ -79,38 +95,55 @@ public:
 
   // Another receive or probe on `shadow`'s communicator is about to match: the undecided ones
   // there are posted first, as MPI_ANY_SOURCE (MPI gives them the first messages).
-  static void before_matching(const Shadow& shadow);
+  void before_matching(const Shadow& shadow);
   // A call the layer cannot poll is about to start: every undecided receive is posted.
-  static void before_unpolled() {
+  void before_unpolled() {
     if (any()) {
       post_all_undecided();
     }
   }
-  static void post_all_undecided();
+  void post_all_undecided();
 
   // The communicator of the deferred receive whose generalized request is `request`, or
   // nullptr when it is none.
-  static const Shadow* shadow_of(MPI_Request request);
+  const Shadow* shadow_of(MPI_Request request);
   // The deferred receive whose generalized request is `request`, described for the deadlock
   // check by the thread that waits for it: the earliest virtual time of a message already
   // here that can end it (a candidate in its communicator's inbox, or the message it was
   // decided for), nullopt when none is or `request` is no deferred receive's.
-  static std::optional<std::uint64_t> present_arrival(StampProtocol& stamps, MPI_Request request);
+  std::optional<std::uint64_t> present_arrival(StampProtocol& stamps, MPI_Request request);
   // Whether a deferred receive on `shadow` is not finished (the shadow must live on).
-  static bool refers_to(const Shadow& shadow);
+  bool refers_to(const Shadow& shadow);
 
   // The program's completion call entered at `call` reported `request` complete, at real time
   // `end_rt`: the receive's timing goes into the records and `update`. False when `request`
   // is not a deferred receive's.
-  static bool completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request,
-                        const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
+  bool completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request, const Moment& call,
+                 std::uint64_t end_rt, ClockUpdate& update);
   // MPI_Cancel and MPI_Request_free of a deferred receive's request, before PMPI's.
-  static void cancel(MPI_Request request);
-  static void free(Monitor& monitor, StampProtocol& stamps, MPI_Request request);
+  void cancel(MPI_Request request);
+  void free(Monitor& monitor, StampProtocol& stamps, MPI_Request request);
 
 private:
-  static inline std::atomic<unsigned> active_{0};
-  static inline std::atomic<unsigned> held_{0};
+  // Receives nobody needs any more: reported (or unseen) and their generalized request freed.
+  // Dropped only here, under the lock, so that a free callback inside MPI never changes the
+  // list while a loop walks it.
+  void drop_finished();
+  // Whether an undecided receive on `shadow` is already posted: behind it, MPI's order decides.
+  bool behind_undecided(const Shadow& shadow) const;
+  // Hands the program `receive`'s generalized request and keeps the receive; false when MPI
+  // could not start one.
+  bool started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request);
+  // The receive whose generalized request the program holds as `grequest`, not yet reported.
+  DeferredReceive* find(MPI_Request grequest) const;
+
+  // In the order they were posted: a communicator's first undecided receive is decided first,
+  // as MPI gives its first message to the receive posted first.
+  std::vector<std::unique_ptr<DeferredReceive>> receives_;
+  // Serialises the receives with MPI_THREAD_MULTIPLE (CallerLock).
+  std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
+  std::atomic<unsigned> active_{0};
+  std::atomic<unsigned> held_{0};
 };
 
 } // namespace vcmon::runtime::mpi

@@ -24,7 +24,7 @@ Moment partner_of(const LayerRequest& request) {
 std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment& call,
                      std::uint64_t end_rt, CompletionLedger* ledger = nullptr) {
   if (request.purpose == LayerRequest::Purpose::CollectiveEntry) {
-    check_collective_match(request.reduced, request.sequence);
+    request.reduction->check_match(request.reduced, request.sequence);
   }
   const Moment partner = partner_of(request);
   if (ledger != nullptr) {
@@ -108,6 +108,7 @@ LayerRequest& LayerRequests::post_collective_entry(const EntryReduction& reducti
   request.partner = tables::ComRecord::kCollective;
   request.bytes = bytes;
   request.sequence = sequence;
+  request.reduction = &reduction;
   request.entry = entry;
   reduction.start(request.entry, request.reduced, shadow.duplicate, &request.request);
   return request;

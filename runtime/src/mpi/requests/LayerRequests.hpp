@@ -45,6 +45,7 @@ struct LayerRequest {
   CollectiveEntry entry;      // CollectiveEntry: this rank's entry ...
   CollectiveEntry reduced;    // ... and all members', reduced
   std::uint64_t sequence = 0; // CollectiveEntry: the collective's number on its communicator
+  const EntryReduction* reduction = nullptr; // CollectiveEntry: the process's, which checks it
   // Set when deferred: the completion call's entry, its end, and the clock then; its statement
   // (kNoSite: the user's operation completed outside a completion call, in a blocking one).
   tables::SiteId completion_site = tables::kNoSite;

@@ -10,7 +10,6 @@
 #pragma once
 
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/PendingWork.hpp"
 
 #include "core/Monitor.hpp"
@@ -50,8 +49,8 @@ public:
   static bool enter(Monitor& monitor, PendingWork& pending) {
     const bool moved = pending.layer_requests.poll(monitor);
     pending.orphans.poll(monitor, pending.stamps);
-    if (DeferredReceives::any()) {
-      DeferredReceives::progress(monitor, pending.stamps, std::nullopt, false);
+    if (pending.deferred.any()) {
+      pending.deferred.progress(monitor, pending.stamps, std::nullopt, false);
     }
     query::settle_if_published(monitor);
     return moved;

@@ -2,6 +2,7 @@
 
 #include "mpi/requests/CompletionLedger.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
+#include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -68,11 +69,12 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
   }
 }
 
-void RequestCompletion::starting(Monitor& monitor, StampProtocol& stamps,
-                                 LayerRequests& layer_requests, const EntryReduction& reduction,
-                                 TrackedRequest& request) {
+void RequestCompletion::starting(Monitor& monitor, PendingWork& pending,
+                                 const EntryReduction& reduction, TrackedRequest& request) {
+  StampProtocol& stamps = pending.stamps;
+  LayerRequests& layer_requests = pending.layer_requests;
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
-    DeferredReceives::before_matching(*request.shadow);
+    pending.deferred.before_matching(*request.shadow);
   }
   request.post = Moment::now(monitor.clock());
   request.active = true;
@@ -178,16 +180,17 @@ CompletionBatch& CompletionBatch::for_this_thread() {
   return batch;
 }
 
-bool CompletionBatch::collect(RequestTable& table, std::span<const MPI_Request> requests) {
+bool CompletionBatch::collect(RequestTable& table, DeferredReceives& deferred,
+                              std::span<const MPI_Request> requests) {
   handles_.assign(requests.begin(), requests.end());
   tracked_.resize(requests.size());
   deferred_.assign(requests.size(), 0);
-  const bool deferring = DeferredReceives::exist();
+  const bool deferring = deferred.exist();
   bool any = false;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     tracked_[i] = requests[i] != MPI_REQUEST_NULL ? table.find(requests[i]) : nullptr;
     deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring &&
-                   DeferredReceives::shadow_of(requests[i]) != nullptr;
+                   deferred.shadow_of(requests[i]) != nullptr;
     any = any || tracked_[i] != nullptr || deferred_[i];
   }
   return any;

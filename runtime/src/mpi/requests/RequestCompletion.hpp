@@ -19,6 +19,9 @@
 
 namespace vcmon::runtime::mpi {
 
+class DeferredReceives;
+class PendingWork;
+
 class RequestCompletion {
 public:
   // `request` (an entry of `table`) completed with `status` and `error` in a call entered at
@@ -27,11 +30,12 @@ public:
                         TrackedRequest& request, const MPI_Status& status, int error,
                         const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
-  // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post, a
-  // persistent collective posts its entry reduction (with the process's `reduction`), each
-  // posting the layer's own request from `layer_requests`.
-  static void starting(Monitor& monitor, StampProtocol& stamps, LayerRequests& layer_requests,
-                       const EntryReduction& reduction, TrackedRequest& request);
+  // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post (after the
+  // undecided deferred receives on its communicator are posted), a persistent collective posts
+  // its entry reduction (with the process's `reduction`), each posting the layer's own request
+  // from `pending`'s.
+  static void starting(Monitor& monitor, PendingWork& pending, const EntryReduction& reduction,
+                       TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
   static void start_failed(StampProtocol& stamps, TrackedRequest& request);
 
@@ -81,9 +85,10 @@ class CompletionBatch {
 public:
   static CompletionBatch& for_this_thread();
 
-  // False when none of `requests` is tracked in `table` nor deferred (the call then needs
+  // False when none of `requests` is tracked in `table` nor one of `deferred` (the call then needs
   // nothing from the layer).
-  bool collect(RequestTable& table, std::span<const MPI_Request> requests);
+  bool collect(RequestTable& table, DeferredReceives& deferred,
+               std::span<const MPI_Request> requests);
   TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
   // Whether the request at `index` is a deferred receive's (DeferredReceives).
   bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }

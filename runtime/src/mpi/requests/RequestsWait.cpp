@@ -4,8 +4,6 @@
 // then reports Running, which never makes a decider take an unsafe message.
 #include "mpi/requests/RequestsWait.hpp"
 
-#include "mpi/requests/DeferredReceives.hpp"
-
 namespace vcmon::runtime::mpi {
 
 bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
@@ -40,13 +38,14 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
     if (done) {
       continue;
     }
-    if (const Shadow* deferred = DeferredReceives::shadow_of(request)) {
+    if (const Shadow* deferred = pending_.deferred.shadow_of(request)) {
       wildcard = true;
       add_peers(state, *deferred, MPI_ANY_SOURCE);
       // Only the waiting thread reads its communicators' inboxes. A message already here
       // ends the wait once decided: the wait is not blocked on anyone.
-      if (const auto present =
-              waiting_thread ? DeferredReceives::present_arrival(stamps_, request) : std::nullopt) {
+      if (const auto present = waiting_thread
+                                   ? pending_.deferred.present_arrival(pending_.stamps, request)
+                                   : std::nullopt) {
         state.present_arrival_ns =
             std::min(state.present_arrival_ns.value_or(deadlock::kNever), *present);
       }

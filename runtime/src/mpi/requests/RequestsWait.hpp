@@ -4,8 +4,8 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
-#include "mpi/stamps/StampProtocol.hpp"
 
 #include <mpi.h>
 
@@ -14,14 +14,14 @@
 
 namespace vcmon::runtime::mpi {
 
-class RequestsWait final : public BlockedCall {
+class __attribute__((visibility("hidden"))) RequestsWait final : public BlockedCall {
 public:
   enum class Needs { One, All };
-  // `stamps`: the process's, whose inboxes a deferred receive among `requests` looks at;
-  // `table`: the process's, which tracks the others.
-  RequestsWait(StampProtocol& stamps, RequestTable& table, WaitPlace place, std::uint64_t since_vt,
+  // `pending`: the process's, whose deferred receives may be among `requests` (with the stamp
+  // protocol whose inboxes they look at); `table`: the process's, which tracks the others.
+  RequestsWait(PendingWork& pending, RequestTable& table, WaitPlace place, std::uint64_t since_vt,
                std::span<const MPI_Request> requests, Needs needs)
-      : BlockedCall(place, since_vt), stamps_(stamps), table_(table), requests_(requests),
+      : BlockedCall(place, since_vt), pending_(pending), table_(table), requests_(requests),
         needs_(needs) {}
 
   // Whether the completion call would return now: all of the requests complete (Needs::All),
@@ -32,7 +32,7 @@ public:
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override;
 
-  StampProtocol& stamps_;
+  PendingWork& pending_;
   RequestTable& table_;
   std::span<const MPI_Request> requests_;
   Needs needs_;

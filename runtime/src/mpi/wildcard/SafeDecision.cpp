@@ -20,7 +20,7 @@ public:
     return decision_.monitor_.config().deadlock == DeadlockMode::NullMessage;
   }
   void announce_bound(std::uint64_t now_rt) override {
-    decision_.announcer_.announce(decision_.monitor_, decision_.stamps_.bounds(), waiting_, now_rt);
+    decision_.announcer_.announce(decision_.monitor_, decision_.control_, waiting_, now_rt);
   }
   std::optional<vclock::WildcardCandidate>
   break_cycle(std::span<const vclock::WildcardCandidate> candidates) override {
@@ -61,7 +61,7 @@ SafeDecision::break_cycle(std::span<const vclock::WildcardCandidate> candidates,
   receive.self.present_arrival_ns.reset();
   receive.candidates.assign(candidates.begin(), candidates.end());
   receive.known_bounds = known_bounds(sight);
-  ControlStateExchange exchange(monitor_, stamps_, shadow_, sight);
+  ControlStateExchange exchange(monitor_, control_, shadow_, sight);
   const deadlock::Decision decision = deadlock::CycleBreaker().decide(receive, exchange);
   for (const auto& [rank, bound] : decision.learned_bounds) {
     stamps_.bounds().raise(rank, bound);

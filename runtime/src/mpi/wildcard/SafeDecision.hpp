@@ -12,6 +12,7 @@
 #pragma once
 
 #include "mpi/control/BlockedCall.hpp"
+#include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/NullAnnouncer.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
@@ -30,8 +31,9 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) SafeDecision {
 public:
-  SafeDecision(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow)
-      : monitor_(monitor), stamps_(stamps), shadow_(shadow) {}
+  // `control`: the process's channel, over which a decision asks (and its stamp protocol).
+  SafeDecision(Monitor& monitor, ControlChannel& control, const Shadow& shadow)
+      : monitor_(monitor), control_(control), stamps_(control.stamps()), shadow_(shadow) {}
 
   // Candidates and senders name world ranks; `sight` was read with them, under one hold.
   // `waiting`: the decider's own wait, for state requests. `horizon`: Test-style calls report
@@ -57,6 +59,7 @@ private:
               const BlockedCall& waiting);
 
   Monitor& monitor_;
+  ControlChannel& control_;
   StampProtocol& stamps_;
   const Shadow& shadow_;
   DecisionAttempts attempts_;

@@ -8,11 +8,11 @@
 
 namespace vcmon::runtime::mpi {
 
-WildcardReceive::WildcardReceive(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, const Shadow& shadow,
                                  int tag, WaitPlace place, std::uint64_t post_vt)
-    : monitor_(monitor), stamps_(stamps), shadow_(shadow), tag_(tag),
-      wait_(stamps, place, post_vt, shadow, MPI_ANY_SOURCE, tag),
-      decision_(monitor, stamps, shadow) {}
+    : monitor_(monitor), stamps_(control.stamps()), shadow_(shadow), tag_(tag),
+      wait_(stamps_, place, post_vt, shadow, MPI_ANY_SOURCE, tag),
+      decision_(monitor, control, shadow) {}
 
 std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
                                                      bool may_ask) {

@@ -18,7 +18,8 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) WildcardReceive {
 public:
-  WildcardReceive(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow, int tag,
+  // `control`: the process's channel, over which its decision asks (and its stamp protocol).
+  WildcardReceive(Monitor& monitor, ControlChannel& control, const Shadow& shadow, int tag,
                   WaitPlace place, std::uint64_t post_vt);
 
   // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,

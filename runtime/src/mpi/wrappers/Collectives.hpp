@@ -60,7 +60,7 @@ public:
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
       entry = Moment::now(monitor->clock());
-      ControlChannel::serve_if_due(entry);
+      context->control.serve_if_due(entry);
     }
     // The entry reduction is nonblocking and polled: a member waiting for the others answers
     // the control channel meanwhile. Once it completed, every member is in the collective.
@@ -69,12 +69,12 @@ public:
     MPI_Request reduction = MPI_REQUEST_NULL;
     context->entry_reduction.start(mine, reduced, shadow->duplicate, &reduction);
     const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
-    WaitPolicy::wait_until(*monitor, *stamps, wait, [&] {
+    WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
       int done = 0;
       PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
       return done != 0;
     });
-    check_collective_match(reduced, sequence);
+    context->entry_reduction.check_match(reduced, sequence);
     shadow->entered_by_all.store(sequence + 1, std::memory_order_relaxed);
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).

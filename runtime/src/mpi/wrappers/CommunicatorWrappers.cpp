@@ -29,8 +29,8 @@ namespace {
 // answer the control channel, and a wildcard decider waiting for its answer would never join.
 void enter_collectively(MPI_Comm parent) {
   Monitor* monitor = Layer::monitor();
-  StampProtocol* const stamps = monitor != nullptr ? &process_stamps() : nullptr;
-  const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(parent) : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
+  const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(parent) : nullptr;
   if (shadow == nullptr) {
     return;
   }
@@ -39,7 +39,7 @@ void enter_collectively(MPI_Comm parent) {
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
                             Moment::now(monitor->clock()).vt, *shadow,
                             shadow->collectives_entered++, barrier);
-  WaitPolicy::wait_until(*monitor, *stamps, wait, [&] {
+  WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
     int done = 0;
     PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
     return done != 0;
@@ -97,7 +97,7 @@ template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&
     stamps.shadows().release(handle, [&](const Shadow& shadow) {
       return context->requests.any_of(
                  [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
-             context->probed.refers_to(shadow) || DeferredReceives::refers_to(shadow);
+             context->probed.refers_to(shadow) || context->pending.deferred.refers_to(shadow);
     });
   }
   return rc;

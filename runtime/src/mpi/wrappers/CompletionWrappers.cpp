@@ -21,19 +21,19 @@ namespace {
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
 // `call`: when the call was entered, if the caller has read it (else read here).
 template <typename Call>
-int wait_then(Monitor* monitor, PendingWork* pending, RequestTable* table, MpiFunction function,
+int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
               const Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
-  StampProtocol& stamps = pending->stamps;
   const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-  const RequestsWait wait(stamps, *table,
+  const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
   return WaitPolicy::block(
-      *monitor, stamps, wait, [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+      *monitor, context->control, wait, [&] { return RequestsWait::would_return(requests, needs); },
+      pmpi);
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -41,18 +41,19 @@ int wait_then(Monitor* monitor, PendingWork* pending, RequestTable* table, MpiFu
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
 // `call`: the call's entry, if the caller has read it.
 template <typename Call>
-int run_completion(Monitor* monitor, PendingWork* pending, RequestTable* table,
-                   MpiFunction function, std::span<const MPI_Request> requests,
-                   RequestsWait::Needs needs, bool blocking, const Moment* call, Call&& pmpi) {
+int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function,
+                   std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
+                   const Moment* call, Call&& pmpi) {
   if (blocking) {
-    return wait_then(monitor, pending, table, function, requests, needs, pmpi, call);
+    return wait_then(monitor, context, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
+    PendingWork* const pending = &context->pending;
     const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
-    ControlChannel::serve_if_due(entry);
-    if (DeferredReceives::any()) {
+    context->control.serve_if_due(entry);
+    if (pending->deferred.any()) {
       LayerWork work(*monitor, *pending);
-      DeferredReceives::progress(*monitor, pending->stamps, entry.vt, true);
+      pending->deferred.progress(*monitor, pending->stamps, entry.vt, true);
     }
   }
   return pmpi();
@@ -62,8 +63,8 @@ int run_completion(Monitor* monitor, PendingWork* pending, RequestTable* table,
 void deferred_completed(Monitor& monitor, PendingWork& pending, MpiFunction function,
                         MPI_Request handle, const Moment& call, std::uint64_t end_ns) {
   CompletionCharge charge(monitor, pending, function, call, end_ns);
-  DeferredReceives::completed(monitor, pending.stamps, handle, call,
-                              monitor.clock().real_at(end_ns), charge.update());
+  pending.deferred.completed(monitor, pending.stamps, handle, call, monitor.clock().real_at(end_ns),
+                             charge.update());
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -79,7 +80,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const Moment* call) {
-    return run_completion(monitor, pending, table, function, {request, 1}, RequestsWait::Needs::All,
+    return run_completion(monitor, context, function, {request, 1}, RequestsWait::Needs::All,
                           blocking, call, [&] {
                             if (tracked == nullptr) {
                               return pmpi(st);
@@ -91,7 +92,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
                           });
   };
   if (tracked == nullptr) {
-    if (monitor == nullptr || DeferredReceives::shadow_of(handle) == nullptr) {
+    if (monitor == nullptr || pending->deferred.shadow_of(handle) == nullptr) {
       const CallTime time(monitor, function);
       return run(status, nullptr);
     }
@@ -134,29 +135,28 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
-  if (monitor == nullptr || count <= 0 || !batch.collect(*table, all)) {
+  if (monitor == nullptr || count <= 0 || !batch.collect(*table, pending->deferred, all)) {
     // No tracked request here: nothing to hide. The batch may still hold an earlier call's
     // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run_completion(monitor, pending, table, function, all, needs, blocking, nullptr,
+    return run_completion(monitor, context, function, all, needs, blocking, nullptr,
                           [&] { return pmpi(statuses); });
   }
   const Moment call = Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc =
-      run_completion(monitor, pending, table, function, all, needs, blocking, &call, [&] {
-        batch.hide_while_completing(*table);
-        const int result = pmpi(st);
-        batch.show_if_alive(*table, requests);
-        return result;
-      });
+  const int rc = run_completion(monitor, context, function, all, needs, blocking, &call, [&] {
+    batch.hide_while_completing(*table);
+    const int result = pmpi(st);
+    batch.show_if_alive(*table, requests);
+    return result;
+  });
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, const MPI_Status& status) {
     if (batch.deferred(index)) {
-      DeferredReceives::completed(*monitor, *stamps, batch.handle(index), call, end_rt, update);
+      pending->deferred.completed(*monitor, *stamps, batch.handle(index), call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
@@ -208,7 +208,7 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, context.pending, context.requests, function,
+            *monitor, context.pending, context.requests, context.control, function,
             {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
       return *rc;
     }
@@ -226,10 +226,10 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     int flag = 0;
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
     LayerContext& context = LayerContext::process();
-    if (const std::optional<int> rc =
-            CompletionOrder::complete_first(*monitor, context.pending, context.requests, function,
-                                            {requests, static_cast<std::size_t>(incount)}, &index,
-                                            blocking ? nullptr : &flag, status)) {
+    if (const std::optional<int> rc = CompletionOrder::complete_first(
+            *monitor, context.pending, context.requests, context.control, function,
+            {requests, static_cast<std::size_t>(incount)}, &index, blocking ? nullptr : &flag,
+            status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
       return *rc;
@@ -306,8 +306,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
   }
   {
     LayerWork work(*monitor, *pending);
-    RequestCompletion::starting(*monitor, *stamps, pending->layer_requests,
-                                context->entry_reduction, *tracked);
+    RequestCompletion::starting(*monitor, *pending, context->entry_reduction, *tracked);
   }
   const int rc = PMPI_Start(request);
   if (rc != MPI_SUCCESS) {
@@ -326,15 +325,14 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 ||
-      !batch.collect(*table, {requests, static_cast<std::size_t>(count)})) {
+      !batch.collect(*table, pending->deferred, {requests, static_cast<std::size_t>(count)})) {
     return PMPI_Startall(count, requests);
   }
   {
     LayerWork work(*monitor, *pending);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::starting(*monitor, *stamps, pending->layer_requests,
-                                    context->entry_reduction, *tracked);
+        RequestCompletion::starting(*monitor, *pending, context->entry_reduction, *tracked);
       }
     }
   }
@@ -354,9 +352,9 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
   Monitor* monitor = Layer::monitor();
   PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   const CallTime time(monitor, MpiFunction::Request_get_status);
-  if (monitor != nullptr && DeferredReceives::any() && DeferredReceives::shadow_of(request)) {
+  if (monitor != nullptr && pending->deferred.any() && pending->deferred.shadow_of(request)) {
     LayerWork work(*monitor, *pending);
-    DeferredReceives::progress(*monitor, pending->stamps, Moment::now(monitor->clock()).vt, true);
+    pending->deferred.progress(*monitor, pending->stamps, Moment::now(monitor->clock()).vt, true);
   }
   return PMPI_Request_get_status(request, flag, status);
 }
@@ -365,9 +363,9 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
   PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   const CallTime time(monitor, MpiFunction::Cancel);
-  if (monitor != nullptr && DeferredReceives::shadow_of(*request) != nullptr) {
+  if (monitor != nullptr && pending->deferred.shadow_of(*request) != nullptr) {
     LayerWork work(*monitor, *pending);
-    DeferredReceives::cancel(*request);
+    pending->deferred.cancel(*request);
   }
   return PMPI_Cancel(request);
 }
@@ -380,9 +378,9 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
   const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
-  if (monitor != nullptr && DeferredReceives::shadow_of(handle) != nullptr) {
+  if (monitor != nullptr && pending->deferred.shadow_of(handle) != nullptr) {
     LayerWork work(*monitor, *pending);
-    DeferredReceives::free(*monitor, *stamps, handle);
+    pending->deferred.free(*monitor, *stamps, handle);
     return PMPI_Request_free(request);
   }
   TrackedRequest* tracked =

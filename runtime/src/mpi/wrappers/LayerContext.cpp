@@ -6,8 +6,9 @@ LayerContext* LayerContext::process_ = nullptr;
 
 LayerContext::LayerContext(Monitor& monitor)
     : mail(monitor.config().stamp_ring_slots), stamps(monitor.world_size(), mail.mail()),
-      pending(stamps) {}
+      pending(stamps), control(monitor, stamps, pending.deferred), entry_reduction(control) {}
 
+// After the private world: the control channel posts its receives there.
 void LayerContext::open(Monitor& monitor) {
   process_ = new LayerContext(monitor);
 }

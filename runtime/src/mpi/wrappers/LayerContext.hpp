@@ -1,15 +1,17 @@
 // The PMPI layer's per-process state, as one object made at MPI_Init (MPI_Init_thread) and
 // destroyed at MPI_Finalize: the stamp transport over this node and the private world, the
 // stamp protocol over it (its shadows, counts, bounds and lock), the user requests the layer
-// tracks, what later calls settle (the layer's own requests, orphaned receives), the messages
-// Mprobe matched and the collectives' entry reduction. The wrappers reach it through
-// LayerContext::process(), process_stamps() or process_pending() (one load of a process-global
-// pointer) and pass what they reach explicitly to everything below them, which takes it as a
-// parameter and so can be made more than once in one process (a test's ranks:
-// tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp, PendingWorkTest.cpp).
+// tracks, what later calls settle (the layer's own requests, orphaned receives, deferred wildcard
+// receives), the messages Mprobe matched, the control channel and the collectives' entry
+// reduction. The wrappers reach it through LayerContext::process(), process_stamps() or
+// process_pending() (one load of a process-global pointer) and pass what they reach explicitly
+// to everything below them, which takes it as a parameter and so can be made more than once in
+// one process (a test's ranks: tests/mpi/StampProtocolTest.cpp, RequestTableTest.cpp,
+// PendingWorkTest.cpp).
 #pragma once
 
 #include "mpi/control/CollectiveEntry.hpp"
+#include "mpi/control/ControlChannel.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
@@ -37,12 +39,16 @@ public:
   StampProtocol stamps;
   // The user requests the layer tracks until they complete or are freed.
   RequestTable requests;
-  // What later calls settle: the layer's own deferred requests and the orphaned receives.
+  // What later calls settle: the layer's own deferred requests, the orphaned receives and the
+  // deferred wildcard receives.
   PendingWork pending;
   // The messages Mprobe took, until their Mrecv.
   ProbedMessages probed;
+  // The control channel, over the stamp protocol; its waiting calls let the deferred wildcard
+  // receives progress.
+  ControlChannel control;
   // The datatype and operation of every collective's entry reduction (opened after the
-  // context, closed before it).
+  // context, closed before it), with the channel it serves while a mismatch is reported.
   EntryReduction entry_reduction;
 
 private:

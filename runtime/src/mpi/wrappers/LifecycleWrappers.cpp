@@ -11,12 +11,9 @@
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockOffset.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
-#include "mpi/control/ControlChannel.hpp"
-#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
-#include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wildcard/WildcardTrace.hpp"
@@ -93,8 +90,6 @@ void start_layer(std::uint64_t called_vt) {
     clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
     PrivateWorld::open();
     LayerContext::open(monitor);
-    ControlChannel::open(monitor, process_stamps());
-    WaitingWork::install(&DeferredReceives::progress_waiting);
     LayerContext::process().entry_reduction.open();
     WildcardTrace::open(monitor);
     process_stamps().shadows().attach_predefined();
@@ -154,14 +149,15 @@ extern "C" int MPI_Finalize() {
     std::uint64_t latest_vt = 0;
     {
       const vcmon::vclock::IntrusionScope work(clock, monitor->action_cost_ns(), entry_ns);
-      DeferredReceives::post_all_undecided();
-      latest_vt = ControlChannel::finish(*monitor, entry_vt);
+      LayerContext& context = LayerContext::process();
+      PendingWork& pending = context.pending;
+      pending.deferred.post_all_undecided();
+      latest_vt = context.control.finish(*monitor, entry_vt);
       Layer::deactivate();
-      PendingWork& pending = process_pending();
       pending.orphans.poll(*monitor, pending.stamps);
       pending.orphans.free_all();
       pending.layer_requests.finish_all(*monitor);
-      LayerContext::process().entry_reduction.close();
+      context.entry_reduction.close();
       WildcardTrace::close();
     }
     // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.

@@ -20,18 +20,18 @@ namespace {
 
 template <typename Call> int unpolled(Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
+  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   if (monitor == nullptr) {
     return pmpi();
   }
   Moment entry;
   {
-    LayerWork work(*monitor, *pending);
+    LayerWork work(*monitor, context->pending);
     entry = Moment::now(monitor->clock());
-    ControlChannel::serve_if_due(entry);
+    context->control.serve_if_due(entry);
   }
   // A partner's synchronous send may wait for a deferred receive to match.
-  DeferredReceives::before_unpolled();
+  context->pending.deferred.before_unpolled();
   const UnpolledCall inside(entry.rt, UnpolledWait::Others);
   return pmpi();
 }

@@ -130,15 +130,14 @@ public:
       return pmpi();
     }
     LayerContext& context = LayerContext::process();
-    StampProtocol& stamps = context.stamps;
     PendingWork& pending = context.pending;
-    SendEntry entry = enter_send(*monitor, pending, function, mode, message);
+    SendEntry entry = enter_send(*monitor, context, function, mode, message);
     std::optional<StampedSend>& send = entry.send;
     // While receives are deferred, a send that may wait for its receiver must let them be
     // decided meanwhile: the receiver may wait for one of them to match its own send.
     const bool may_wait = send && (mode == SendMode::Synchronous || send->bytes > kEagerBytes ||
-                                   DeferredReceives::any());
-    const int rc = may_wait ? wait_for_send(*monitor, stamps, *send, ipmpi)
+                                   pending.deferred.any());
+    const int rc = may_wait ? wait_for_send(*monitor, context, *send, ipmpi)
                    : send && send->bytes > kAlwaysEagerBytes
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
                        : pmpi();
@@ -146,7 +145,7 @@ public:
     const Moment end = Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
     LayerWork work(*monitor, pending, end_ns, update);
-    if (stamp_after(*monitor, pending, entry, message.tag, mode, rc)) {
+    if (stamp_after(*monitor, context, entry, message.tag, mode, rc)) {
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
@@ -169,15 +168,16 @@ public:
   };
 
   template <typename Count>
-  static SendEntry enter_send(Monitor& monitor, PendingWork& pending, MpiFunction function,
+  static SendEntry enter_send(Monitor& monitor, LayerContext& context, MpiFunction function,
                               SendMode mode, const MessageArguments<Count>& message) {
+    PendingWork& pending = context.pending;
     const std::uint64_t start_ns = monitor.clock().source().now_ns();
     SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
     entry.send = addressed(monitor, pending.stamps, function, message, entry.start);
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
       LayerWork work(monitor, pending, start_ns);
-      ControlChannel::serve_if_due(entry.start);
+      context.control.serve_if_due(entry.start);
       post_stamp(monitor, pending, *entry.send, message.tag, mode);
     }
     return entry;
@@ -186,31 +186,31 @@ public:
   // In the layer's work after a send's PMPI call returned `rc`: the stamp, if it follows the
   // data, and only if the send succeeded (a failed one leaves no stamp). True when the send
   // has its stamp.
-  static bool stamp_after(Monitor& monitor, PendingWork& pending, SendEntry& entry, int tag,
+  static bool stamp_after(Monitor& monitor, LayerContext& context, SendEntry& entry, int tag,
                           SendMode mode, int rc) {
     if (entry.stamped) {
       return true;
     }
-    ControlChannel::serve_if_due(entry.start);
+    context.control.serve_if_due(entry.start);
     if (!entry.send || rc != MPI_SUCCESS) {
       return false;
     }
-    post_stamp(monitor, pending, *entry.send, tag, mode);
+    post_stamp(monitor, context.pending, *entry.send, tag, mode);
     return true;
   }
 
   template <typename NonblockingCall>
-  static int wait_for_send(Monitor& monitor, StampProtocol& stamps, const StampedSend& send,
+  static int wait_for_send(Monitor& monitor, LayerContext& context, const StampedSend& send,
                            NonblockingCall&& ipmpi) {
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = ipmpi(&request);
     if (rc != MPI_SUCCESS) {
       return rc;
     }
-    const PeerWait wait(stamps, {index_of(send.function), send.site}, send.start.vt, *send.shadow,
-                        send.dest, &request);
+    const PeerWait wait(context.stamps, {index_of(send.function), send.site}, send.start.vt,
+                        *send.shadow, send.dest, &request);
     return WaitPolicy::block(
-        monitor, stamps, wait,
+        monitor, context.control, wait,
         [&] {
           int done = 0;
           PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
@@ -227,12 +227,12 @@ public:
       return pmpi();
     }
     LayerContext& context = LayerContext::process();
-    SendEntry entry = enter_send(*monitor, context.pending, function, mode, message);
+    SendEntry entry = enter_send(*monitor, context, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const Moment returned = Moment::at(monitor->clock(), end_ns);
     LayerWork work(*monitor, context.pending, end_ns);
-    if (stamp_after(*monitor, context.pending, entry, message.tag, mode, rc)) {
+    if (stamp_after(*monitor, context, entry, message.tag, mode, rc)) {
       track_send(*monitor, context.requests, *entry.send, rc, *request,
                  elapsed(entry.start.vt, returned.vt));
     }
@@ -320,16 +320,18 @@ public:
   // polls: a sender's send time is only as exact as the clock offsets between ranks (docs/pmpi.md),
   // and a long wait must not become transfer by an offset's error. For a quick one, the error is
   // bounded by the few microseconds it waited, and a clock read saved.
-  static PendingStamp await_stamp(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
+  static PendingStamp await_stamp(Monitor& monitor, LayerContext& context, MpiFunction function,
                                   const ReceivePost& posted, int source, int tag, bool take,
                                   std::uint64_t* transfer_from_rt = nullptr) {
+    StampProtocol& stamps = context.stamps;
+    ControlChannel& control = context.control;
     const Shadow& shadow = posted.shadow;
     const Moment& post = posted.post;
     const WaitPlace place{index_of(function), posted.site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
-      WildcardReceive wildcard(monitor, stamps, shadow, tag, place, post.vt);
-      WaitPolicy::wait_until(monitor, stamps, wildcard.wait(), [&] {
+      WildcardReceive wildcard(monitor, control, shadow, tag, place, post.vt);
+      WaitPolicy::wait_until(monitor, control, wildcard.wait(), [&] {
         const std::optional<PendingStamp> chosen = wildcard.attempt(std::nullopt);
         if (!chosen || (take && !stamps.take_if_first(shadow, *chosen, tag))) {
           return false;
@@ -346,13 +348,13 @@ public:
     PeerWait wait(stamps, place, post.vt, shadow, source, tag);
     if (!take) {
       // A probe: the stamp stays for the receive; the probe's record needs its times.
-      WaitPolicy::wait_until(monitor, stamps, wait,
+      WaitPolicy::wait_until(monitor, control, wait,
                              [&] { return stamps.present(shadow, source, tag); });
       if (const std::optional<PendingStamp> seen = stamps.peek(shadow, source, tag)) {
         stamp = *seen;
       }
     } else {
-      const bool waited = WaitPolicy::wait_until(monitor, stamps, wait, [&] {
+      const bool waited = WaitPolicy::wait_until(monitor, control, wait, [&] {
         const auto arrived = stamps.try_take(shadow, source, tag);
         if (arrived) {
           stamp = *arrived;
@@ -378,9 +380,8 @@ public:
     if (shadow == nullptr || message.peer == MPI_PROC_NULL || !awaits_stamp(*shadow, message)) {
       return pmpi(message.peer, status);
     }
-    StampProtocol& stamps = context->stamps;
     PendingWork& pending = context->pending;
-    DeferredReceives::before_matching(*shadow);
+    pending.deferred.before_matching(*shadow);
     // No scope measures the work up to the wait: once the message is taken, continue_from
     // re-derives the intrusion from the post time, and this work falls into it.
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
@@ -390,8 +391,8 @@ public:
         moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
     const ReceivePost posted{site, *shadow, post};
     Moment call{post.vt, monitor->clock().real_at(entry_ns)};
-    const PendingStamp stamp =
-        await_stamp(*monitor, stamps, function, posted, message.peer, message.tag, true, &call.rt);
+    const PendingStamp stamp = await_stamp(*monitor, *context, function, posted, message.peer,
+                                           message.tag, true, &call.rt);
     // The data follows its stamp: find the record while it arrives.
     const ProbeCore::ComRecordRef record =
         monitor->com_record(site, shadow->world_rank_of(stamp.source));
@@ -450,12 +451,12 @@ public:
       LayerWork work(*monitor, context->pending);
       const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
                                             message.tag, message.comm};
-      if (DeferredReceives::defer(*monitor, stamps, function, {site, *shadow, entry}, buffer, any,
-                                  request)) {
+      if (context->pending.deferred.defer(*monitor, context->control, function,
+                                          {site, *shadow, entry}, buffer, any, request)) {
         return MPI_SUCCESS;
       }
     }
-    DeferredReceives::before_matching(*shadow);
+    context->pending.deferred.before_matching(*shadow);
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
@@ -531,7 +532,7 @@ public:
     }
     StampProtocol& stamps = context->stamps;
     PendingWork& pending = context->pending;
-    DeferredReceives::before_matching(*shadow);
+    pending.deferred.before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
     Moment post;
@@ -562,13 +563,13 @@ public:
     PendingStamp arrived;
     Moment call = post;
     if (rc == MPI_SUCCESS) {
-      arrived = await_stamp(*monitor, stamps, function, posted, source, incoming.tag, true);
+      arrived = await_stamp(*monitor, *context, function, posted, source, incoming.tag, true);
       call.rt = Moment::now(monitor->clock()).rt;
       rc = recv(arrived.source, st);
       const PeerWait wait(stamps, {index_of(function), site}, post.vt, *shadow, outgoing.peer,
                           &send_request);
       const int sent_rc = WaitPolicy::block(
-          *monitor, stamps, wait,
+          *monitor, context->control, wait,
           [&] {
             int done = 0;
             PMPI_Request_get_status(send_request, &done, MPI_STATUS_IGNORE);
@@ -662,7 +663,7 @@ public:
       return stamped(*monitor, pending, function, outgoing, pmpi);
     }
     if (incoming.peer != MPI_ANY_SOURCE) {
-      DeferredReceives::before_matching(*shadow);
+      pending.deferred.before_matching(*shadow);
     }
     std::vector<char> copy;
     if (sendbuf == nullptr) {
@@ -688,9 +689,9 @@ public:
     LayerWork work(*monitor, pending);
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
-    return DeferredReceives::pair(*monitor, pending.stamps, function,
-                                  {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
-                                  receive, send_request, std::move(copy), request);
+    return pending.deferred.pair(*monitor, context->control, function,
+                                 {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
+                                 receive, send_request, std::move(copy), request);
   }
 
   // Mrecv: the message's communicator comes from the Mprobe that matched it.

@@ -52,13 +52,13 @@ void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Sh
 // The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
 // PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
 // whose error must come from PMPI).
-const Shadow* monitored_probe(StampProtocol* stamps, int source, int tag, MPI_Comm comm) {
-  const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+const Shadow* monitored_probe(LayerContext* context, int source, int tag, MPI_Comm comm) {
+  const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(comm) : nullptr;
   if (shadow == nullptr || source == MPI_PROC_NULL ||
       !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
     return nullptr;
   }
-  DeferredReceives::before_matching(*shadow);
+  context->pending.deferred.before_matching(*shadow);
   return shadow;
 }
 
@@ -68,9 +68,8 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
                    MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
+  const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
@@ -80,7 +79,7 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
     LayerWork work(*monitor, *pending);
     site = monitor->comm_site(index_of(function));
   }
-  const PendingStamp stamp = PointToPoint::await_stamp(*monitor, *stamps, function,
+  const PendingStamp stamp = PointToPoint::await_stamp(*monitor, *context, function,
                                                        {site, *shadow, probed}, source, tag, false);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -100,12 +99,12 @@ struct Poll {
 };
 thread_local Poll poll{nullptr, 0, nullptr};
 
-WildcardReceive& polling_decision(Monitor& monitor, StampProtocol& stamps, const Shadow& shadow,
+WildcardReceive& polling_decision(Monitor& monitor, ControlChannel& control, const Shadow& shadow,
                                   int tag, MpiFunction function, tables::SiteId site,
                                   std::uint64_t vt) {
   if (poll.shadow != &shadow || poll.tag != tag || !poll.decision) {
     poll = {&shadow, tag,
-            std::make_unique<WildcardReceive>(monitor, stamps, shadow, tag,
+            std::make_unique<WildcardReceive>(monitor, control, shadow, tag,
                                               WaitPlace{index_of(function), site}, vt)};
   }
   return *poll.decision;
@@ -119,7 +118,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
   PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  const Shadow* shadow = monitored_probe(stamps, source, tag, comm);
+  const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
   }
@@ -127,10 +126,10 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   std::optional<PendingStamp> ready;
   {
     LayerWork work(*monitor, *pending);
-    ControlChannel::serve_if_due(probed);
+    context->control.serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
-          polling_decision(*monitor, *stamps, *shadow, tag, function,
+          polling_decision(*monitor, context->control, *shadow, tag, function,
                            monitor->comm_site(index_of(function)), probed.vt);
       ready = wildcard.attempt(probed.vt);
     } else {
