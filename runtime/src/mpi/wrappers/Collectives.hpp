@@ -44,9 +44,7 @@ public:
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
+    const auto [context, stamps, pending, table] = layer_parts(monitor);
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -98,9 +96,7 @@ public:
   static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                          MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
+    const auto [context, stamps, pending, table] = layer_parts(monitor);
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     if (shadow == nullptr) {
       return pmpi();
@@ -132,9 +128,7 @@ public:
   static int persistent(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                         MPI_Request* request, Call&& pmpi) {
     Monitor* monitor = Layer::monitor();
-    LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-    StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-    PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
+    const auto [context, stamps, pending, table] = layer_parts(monitor);
     const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
     const int rc = pmpi();
     if (shadow == nullptr || rc != MPI_SUCCESS) {

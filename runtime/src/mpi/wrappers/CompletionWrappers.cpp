@@ -72,10 +72,7 @@ template <typename Call>
 int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status, const int* done,
                  bool blocking, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
@@ -129,10 +126,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
                   bool blocking, RequestsWait::Needs needs, Call&& pmpi,
                   EachCompleted&& each_completed) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 || !batch.collect(*table, pending->deferred, all)) {
@@ -295,10 +289,7 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Start(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const CallTime time(monitor, MpiFunction::Start);
   TrackedRequest* tracked = monitor != nullptr ? table->find(*request) : nullptr;
   if (tracked == nullptr) {
@@ -318,10 +309,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
 
 extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const CallTime time(monitor, MpiFunction::Startall);
   CompletionBatch& batch = CompletionBatch::for_this_thread();
   if (monitor == nullptr || count <= 0 ||
@@ -372,10 +360,7 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
 
 extern "C" int MPI_Request_free(MPI_Request* request) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
-  RequestTable* const table = monitor != nullptr ? &context->requests : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const CallTime time(monitor, MpiFunction::Request_free);
   const MPI_Request handle = *request;
   if (monitor != nullptr && pending->deferred.shadow_of(handle) != nullptr) {

@@ -55,6 +55,22 @@ private:
   static LayerContext* process_;
 };
 
+// What a wrapper reaches first: the process's context and the parts it passes down, all null
+// while the layer does not monitor (`monitor`, Layer::monitor()'s, null).
+struct __attribute__((visibility("hidden"))) LayerParts {
+  LayerContext* context = nullptr;
+  StampProtocol* stamps = nullptr;
+  PendingWork* pending = nullptr;
+  RequestTable* table = nullptr;
+};
+inline LayerParts layer_parts(const Monitor* monitor) {
+  if (monitor == nullptr) {
+    return {};
+  }
+  LayerContext& context = LayerContext::process();
+  return {&context, &context.stamps, &context.pending, &context.requests};
+}
+
 // The process's stamp protocol, between MPI_Init and MPI_Finalize.
 inline StampProtocol& process_stamps() {
   return LayerContext::process().stamps;

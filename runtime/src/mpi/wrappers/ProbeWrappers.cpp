@@ -67,8 +67,7 @@ template <typename Call>
 int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
                    MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
@@ -115,9 +114,7 @@ template <typename Call>
 int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status, MPI_Message* message, Call&& pmpi) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  StampProtocol* const stamps = monitor != nullptr ? &context->stamps : nullptr;
-  PendingWork* const pending = monitor != nullptr ? &context->pending : nullptr;
+  const auto [context, stamps, pending, table] = layer_parts(monitor);
   const Shadow* shadow = monitored_probe(context, source, tag, comm);
   if (shadow == nullptr) {
     return pmpi(source, status);
