@@ -11,9 +11,8 @@ enum { length = 4 };
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   require_ranks(2);
-  int rank, size;
+  int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
   int outgoing[length], incoming[length];
   for (int i = 0; i < length; ++i)
     outgoing[i] = rank * 10 + i;
