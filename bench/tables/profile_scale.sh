@@ -26,7 +26,8 @@ for ((run = 1; run <= runs; ++run)); do
   /usr/bin/time -f "step=report-rank seconds=%e rss_kib=%M" -a -o "$work/results" \
     "$report" --rank $((ranks - 1)) "$work/scale.vcmon" >"$work/rank.txt"
 done
-echo "report: $(wc -l <"$work/report.txt") lines; --rank $((ranks - 1)): $(wc -l <"$work/rank.txt") lines"
+echo "report: $(wc -l <"$work/report.txt") lines;" \
+  "--rank $((ranks - 1)): $(wc -l <"$work/rank.txt") lines"
 
 awk "$stats"'
   { step = field($0, "step"); if (!(step in n)) order[++steps] = step
@@ -34,7 +35,8 @@ awk "$stats"'
     if (field($0, "bytes") != "") bytes = field($0, "bytes")
     if (field($0, "summary_bytes") != "") summary = field($0, "summary_bytes") }
   END {
-    printf "%d ranks x %s sites, %.0f MB, summary %.1f MB\n", '"$ranks"', '"$sites"', bytes / 1e6, summary / 1e6
+    printf "%d ranks x %s sites, %.0f MB, summary %.1f MB\n", '"$ranks"', '"$sites"',
+      bytes / 1e6, summary / 1e6
     printf "%-11s %30s %22s\n", "step", "seconds median [min-max]", "peak RSS MiB median"
     for (k = 1; k <= steps; ++k) {
       s = order[k]; lo = hi = sec[s, 1]
