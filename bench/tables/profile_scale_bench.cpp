@@ -1,15 +1,19 @@
 // A synthetic profile of many ranks written through the writer's own pieces and read back one
 // rank at a time (docs/evaluation.md, "Profiles at scale"). One step per process, so that each
-// step's peak RSS is its own; bench/tables/profile_scale.sh runs the steps and prints the table.
+// step's peak RSS is its own; bench/tables/profile_scale.sh runs the steps (and vcmon-report on
+// the file) and prints the table.
 //   bench_profile_scale write DIR RANKS SITES   writes DIR/scale.vcmon as the runtime does: every
 //       rank's records encoded for its index entry, rank 0's head and index, then each rank's
-//       records at its offset (regenerated: the writer never holds two ranks' records)
+//       records at its offset (regenerated: the writer never holds two ranks' records), and the
+//       job's summary, reduced by the runtime's code (tables::SummaryReduction) a rank at a time
+//       in rank order, which gives what the runtime's binomial tree gives (JobSummaryTest)
 //   bench_profile_scale rank FILE RANK          opens the file and reads that rank's records
 //   bench_profile_scale scan FILE               reads every rank, one at a time, summing each
 //       site's time over ranks (what a whole-job view needs)
 // Each prints one line: step=... seconds=... rss_kib=... [bytes=...] [records=...].
 #include "SyntheticProfile.hpp"
 
+#include "vcmon/tables/JobSummary.hpp"
 #include "vcmon/tables/ProfileParts.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
 #include "vcmon/tables/WholeFile.hpp"
@@ -18,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -50,27 +55,40 @@ int write_profile(const std::filesystem::path& dir, std::int32_t ranks, std::siz
   meta.hosts = {"node0"};
   std::vector<RankSectionSize> sections;
   sections.reserve(static_cast<std::size_t>(ranks));
+  SummaryReduction summary(graph, ranks);
   for (std::int32_t r = 0; r < ranks; ++r) {
-    const std::vector<std::byte> encoded =
-        encode_rank_records(testing::make_synthetic_rank(graph, shape, r, kSeed));
-    sections.push_back(rank_section_size(r, encoded));
+    const RankRecords records = testing::make_synthetic_rank(graph, shape, r, kSeed);
+    sections.push_back(rank_section_size(r, encode_rank_records(records)));
+    if (const auto problem = summary.add_rank(records)) {
+      throw std::runtime_error(*problem);
+    }
   }
+  summary.begin_other_partners(summary.other_partners_needed());
   IncompleteFile file(dir / "scale.vcmon", "profile");
-  const std::vector<std::byte> head = encode_profile_head(meta, graph);
-  const std::vector<std::byte> index = encode_rank_index(head.size(), sections);
-  file.write_at(0, head);
-  file.write_at(head.size(), index);
-  std::uint64_t offset = head.size() + index.size();
+  // The head's size does not depend on where it places the summary: ranks go first, the head
+  // once the summary's size is known.
+  const std::uint64_t head_size = encode_profile_head(meta, graph, sections, {}).size();
+  const std::vector<std::byte> index = encode_rank_index(head_size, sections);
+  std::uint64_t offset = head_size + index.size();
   for (std::int32_t r = 0; r < ranks; ++r) {
-    const std::vector<std::byte> encoded =
-        encode_rank_records(testing::make_synthetic_rank(graph, shape, r, kSeed));
+    const RankRecords records = testing::make_synthetic_rank(graph, shape, r, kSeed);
+    const std::vector<std::byte> encoded = encode_rank_records(records);
     file.write_at(offset, encoded);
     offset += encoded.size();
+    summary.add_other_partners(records);
   }
+  const std::vector<std::byte> encoded_summary = encode_job_summary(summary.whole_job());
+  file.write_at(offset, encoded_summary);
+  offset += encoded_summary.size();
+  file.write_at(0,
+                encode_profile_head(meta, graph, sections, summary_section_size(encoded_summary)));
+  file.write_at(head_size, index);
   file.finish();
   file.name_replacing(dir / "scale.vcmon");
-  std::printf("step=write ranks=%d sites=%zu seconds=%.2f rss_kib=%ld bytes=%llu\n", ranks, sites,
-              seconds_since(start), peak_rss_kib(), static_cast<unsigned long long>(offset));
+  std::printf("step=write ranks=%d sites=%zu seconds=%.2f rss_kib=%ld bytes=%llu "
+              "summary_bytes=%zu\n",
+              ranks, sites, seconds_since(start), peak_rss_kib(),
+              static_cast<unsigned long long>(offset), encoded_summary.size());
   return 0;
 }
 

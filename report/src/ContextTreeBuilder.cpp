@@ -3,25 +3,20 @@
 #include "TreeBuilder.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace vcmon::report {
 
 using tables::SiteId;
 using tables::SiteKind;
 
-namespace {
-
-double sum(const std::vector<double>& values) {
-  return std::accumulate(values.begin(), values.end(), 0.0);
-}
-
-} // namespace
-
-ReportTree TreeBuilder::build(const ContextMerge& contexts) {
+ReportTree TreeBuilder::build_contexts() {
   add_program();
-  ContextView view{contexts, contexts.children(), std::vector<std::uint32_t>(graph_.size(), 0)};
-  const auto nodes = contexts.nodes();
+  const auto& nodes = summary_.contexts;
+  ContextView view{std::vector<std::vector<std::uint32_t>>(nodes.size() + 1),
+                   std::vector<std::uint32_t>(graph_.size(), 0)};
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    view.children[nodes[i].parent].push_back(i);
+  }
   for (auto& children : view.children) {
     std::stable_sort(children.begin(), children.end(), [&](std::uint32_t a, std::uint32_t b) {
       return nodes[a].site < nodes[b].site;
@@ -43,9 +38,10 @@ ReportTree TreeBuilder::build(const ContextMerge& contexts) {
   return std::move(tree_);
 }
 
-ReportNode TreeBuilder::context_node(const ContextMerge::Node& context, NodeKind kind) const {
+ReportNode TreeBuilder::context_node(const tables::ContextMerge::Node& context,
+                                     NodeKind kind) const {
   ReportNode node = node_for(context.site, kind, false);
-  node.time = context.time.stats(index_.ranks());
+  node.time = RankStats::reduced(context.time, ranks_);
   node.count = context.count;
   node.untimed = context.untimed;
   node.iterations = context.iterations;
@@ -56,14 +52,51 @@ ReportNode TreeBuilder::context_node(const ContextMerge::Node& context, NodeKind
   return node;
 }
 
+const tables::JobSummary::Statement* TreeBuilder::statement(SiteId comm) const {
+  const auto& statements = summary_.statements;
+  const auto found = std::lower_bound(statements.begin(), statements.end(), comm,
+                                      [](const auto& s, SiteId site) { return s.comm < site; });
+  return found != statements.end() && found->comm == comm ? &*found : nullptr;
+}
+
 bool TreeBuilder::holds_whole_statement(const ContextView& view,
-                                        const ContextMerge::Node& context) const {
+                                        const tables::ContextMerge::Node& context,
+                                        const tables::JobSummary::Statement* statement) const {
   // A context holds at most its statement's records on each rank; with one context of the
   // statement over all ranks, equal sums mean equal records on every rank.
-  const auto* column = index_.comm(context.site);
-  return column != nullptr && view.contexts_of_site[context.site] == 1 &&
-         sum(column->count) == context.count && sum(column->transmission) == context.transmission &&
-         sum(column->sync_delay) == context.sync_delay && sum(column->bytes) == context.bytes;
+  return statement != nullptr && view.contexts_of_site[context.site] == 1 &&
+         static_cast<double>(statement->count) == context.count &&
+         static_cast<double>(statement->transmission_ns) == context.transmission &&
+         static_cast<double>(statement->sync_delay_ns) == context.sync_delay &&
+         static_cast<double>(statement->bytes) == context.bytes;
+}
+
+void TreeBuilder::add_partners(std::uint32_t parent,
+                               const tables::JobSummary::Statement& statement) {
+  const std::vector<std::size_t> order = tables::JobSummary::partners_by_time(statement);
+  auto add_partner = [&](std::int32_t partner, const tables::Spread& time,
+                         const CommBreakdown& breakdown, double count) {
+    if (full()) {
+      return;
+    }
+    ReportNode node = partner_node(parent, partner, statement.partner_count);
+    node.time = RankStats::reduced(time, ranks_);
+    // A partner's records are held by the ranks that talked to it (often one): balance among
+    // those, not against ranks that could never hold them.
+    node.time.imbalance_ranks = static_cast<std::int32_t>(time.holders);
+    node.comm = breakdown;
+    node.count = count;
+    finish(tree_.add(std::move(node), parent));
+  };
+  // The summary holds the partners listed and, beyond them, the others together.
+  for (const std::size_t i : order) {
+    const auto& p = statement.partners[i];
+    add_partner(p.partner, p.time, {p.transmission, p.sync_delay, p.bytes}, p.count);
+  }
+  if (const auto& others = statement.other_partners) {
+    add_partner(ReportNode::kOtherPartners, others->time,
+                {others->transmission, others->sync_delay, others->bytes}, others->count);
+  }
 }
 
 void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std::uint32_t index,
@@ -71,7 +104,7 @@ void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std
   if (full()) {
     return;
   }
-  const ContextMerge::Node& context = view.merge.nodes()[index];
+  const tables::ContextMerge::Node& context = summary_.contexts[index];
   const auto& children = view.children[index + 1];
   switch (graph_.site(context.site).kind) {
   case SiteKind::Call:
@@ -80,8 +113,7 @@ void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std
     // context are the caller's.
     tree_.mutable_node(parent).folded += context.folded;
     for (const auto child : children) {
-      const bool activated =
-          graph_.site(view.merge.nodes()[child].site).kind == SiteKind::Procedure;
+      const bool activated = graph_.site(summary_.contexts[child].site).kind == SiteKind::Procedure;
       add_context(parent, view, child, activated ? context.site : tables::kNoSite);
     }
     return;
@@ -113,11 +145,12 @@ void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std
   }
   case SiteKind::Comm: {
     ReportNode node = context_node(context, NodeKind::Comm);
-    const bool whole = holds_whole_statement(view, context);
-    node.partners_elsewhere = !whole && index_.comm(context.site) != nullptr;
+    const auto* statement_records = statement(context.site);
+    const bool whole = holds_whole_statement(view, context, statement_records);
+    node.partners_elsewhere = !whole && statement_records != nullptr;
     const std::uint32_t self = tree_.add(std::move(node), parent);
     if (whole) {
-      add_partners(self, *index_.comm(context.site), Share(index_.ranks().size(), 1.0), false);
+      add_partners(self, *statement_records);
     }
     finish(self);
     return;

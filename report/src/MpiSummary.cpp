@@ -6,16 +6,17 @@
 
 namespace vcmon::report {
 
-TimeSplit split_time(const RecordIndex& index) {
+TimeSplit split_time(const tables::JobSummary& summary) {
   TimeSplit split;
-  const auto ranks = index.ranks();
-  const auto& application = index.program_time();
-  std::vector<double> mpi(ranks.size(), 0.0), percent(ranks.size(), 0.0);
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    for (const auto& com : index.rank_records()[i]->coms) {
-      mpi[i] += static_cast<double>(com.transmission_ns + com.sync_delay_ns);
-    }
-    split.ranks.push_back({ranks[i], application[i], mpi[i]});
+  const std::size_t n = summary.ranks.size();
+  std::vector<std::int32_t> ranks(n);
+  std::vector<double> application(n), mpi(n), percent(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& rank = summary.ranks[i];
+    ranks[i] = rank.rank;
+    application[i] = rank.application_ns;
+    mpi[i] = rank.mpi_ns;
+    split.ranks.push_back({rank.rank, rank.application_ns, rank.mpi_ns});
     percent[i] = split.ranks.back().mpi_percent();
   }
   split.application = RankStats::of(application, ranks);

@@ -2,11 +2,10 @@
 // sizes per call site.
 #pragma once
 
-#include "RecordIndex.hpp"
-
 #include "vcmon/report/CommStatement.hpp"
 #include "vcmon/report/MpiFunction.hpp"
 #include "vcmon/report/TimeSplit.hpp"
+#include "vcmon/tables/JobSummary.hpp"
 
 #include <span>
 #include <vector>
@@ -14,7 +13,7 @@
 namespace vcmon::report {
 
 // MPI calls do not nest, so a rank's MPI time is the sum of its communication records.
-TimeSplit split_time(const RecordIndex& index);
+TimeSplit split_time(const tables::JobSummary& summary);
 
 // `statements` must be all of them (before --threshold); costliest first.
 std::vector<MpiFunction> summarize_mpi_functions(std::span<const CommStatement> statements,

@@ -1,12 +1,12 @@
 #include "vcmon/report/Report.hpp"
 
 #include "CommSummary.hpp"
-#include "ContextMerge.hpp"
 #include "MpiSummary.hpp"
 #include "RecordIndex.hpp"
 #include "TreeBuilder.hpp"
 #include "TreeFilter.hpp"
 
+#include "vcmon/tables/JobSummary.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
 
 #include <algorithm>
@@ -21,12 +21,11 @@
 namespace vcmon::report {
 namespace {
 
-ReportHeader make_header(const tables::Profile& profile, const RecordIndex& index) {
+ReportHeader make_header(const tables::RunMetadata& meta, const tables::JobSummary& summary) {
   ReportHeader header;
-  const auto& meta = profile.meta;
   header.command = meta.command;
   header.ranks = meta.ranks;
-  header.ranks_reported = static_cast<std::int32_t>(index.ranks().size());
+  header.ranks_reported = static_cast<std::int32_t>(summary.ranks.size());
   header.hosts = meta.hosts;
   header.start_unix_ns = meta.start_unix_ns;
   header.end_unix_ns = meta.end_unix_ns;
@@ -34,40 +33,36 @@ ReportHeader make_header(const tables::Profile& profile, const RecordIndex& inde
   header.partial = meta.partial;
   header.partial_reason = meta.partial_reason;
   header.activation_depth = meta.activation_depth;
-  for (const double t : index.program_time()) {
-    header.program_ns += t;
+  for (const auto& rank : summary.ranks) {
+    header.program_ns += rank.application_ns;
   }
-  for (const auto* records : index.rank_records()) {
-    header.virtual_ns = std::max(header.virtual_ns, records->virtual_ns);
-    header.real_ns = std::max(header.real_ns, records->real_ns);
-    header.intrusion_ns += records->intrusion_ns;
-    header.real_total_ns += records->real_ns;
-    auto& c = header.counters;
-    c.probe_events += records->counters.probe_events;
-    c.wildcard_decisions += records->counters.wildcard_decisions;
-    c.cycle_breaks += records->counters.cycle_breaks;
-    c.control_messages += records->counters.control_messages;
-    c.safety_wait_ns += records->counters.safety_wait_ns;
-    c.folded_activations += records->counters.folded_activations;
-    c.folded_contexts += records->counters.folded_contexts;
-    c.forced_decisions += records->counters.forced_decisions;
-  }
+  header.virtual_ns = summary.virtual_ns;
+  header.real_ns = summary.real_ns;
+  header.intrusion_ns = summary.intrusion_ns;
+  header.real_total_ns = summary.real_total_ns;
+  header.counters = summary.counters;
   return header;
 }
 
-// `contexts`: the selected ranks' calling contexts, merged; empty for a profile without them.
-Report assemble(const tables::Profile& profile, const ReportOptions& options,
-                const ContextMerge& contexts) {
-  const RecordIndex index(profile, options.rank);
+// Whether the report's tree is the summary's calling contexts (docs/report.md, "The tree"). A
+// partial profile's open activations (main, at least) are charged to the per-site records
+// only, not to their contexts: its tree stays the per-site one.
+bool tree_of_contexts(const tables::RunMetadata& meta, const tables::JobSummary& summary) {
+  return !summary.contexts.empty() && !meta.partial;
+}
+
+// `summary`: the selected ranks'; `index`: their records by site, for a tree of per-site
+// records (not tree_of_contexts) only; `world_ranks`: the matrix's width.
+Report assemble(const tables::RunMetadata& meta, const tables::ProgramGraph& graph,
+                const tables::JobSummary& summary, const RecordIndex* index,
+                std::int32_t world_ranks, const ReportOptions& options) {
   Report report;
   report.options = options;
-  report.header = make_header(profile, index);
-  // A partial profile's open activations (main, at least) are charged to the per-site records
-  // only, not to their contexts (docs/report.md, "The tree"): its tree stays the per-site one.
-  report.header.contexts = !contexts.empty() && !profile.meta.partial;
+  report.header = make_header(meta, summary);
+  report.header.contexts = tree_of_contexts(meta, summary);
 
-  TreeBuilder builder(profile.graph, index);
-  const ReportTree full = report.header.contexts ? builder.build(contexts) : builder.build();
+  TreeBuilder builder(graph, summary, index);
+  const ReportTree full = report.header.contexts ? builder.build_contexts() : builder.build();
   report.header.tree_truncated = builder.truncated();
   report.hot_path = find_hot_path(full);
   report.tree = filter_tree(full, options);
@@ -78,33 +73,38 @@ Report assemble(const tables::Profile& profile, const ReportOptions& options,
   std::erase_if(report.sites,
                 [&](const ReportNode& site) { return site.percent < options.threshold_percent; });
 
-  report.statements = summarize_statements(profile.graph, index, report.header.program_ns);
-  report.time_split = split_time(index);
+  std::vector<std::int32_t> ranks;
+  for (const auto& rank : summary.ranks) {
+    ranks.push_back(rank.rank);
+  }
+  report.statements = summarize_statements(graph, summary, ranks, report.header.program_ns);
+  report.time_split = split_time(summary);
   report.mpi_functions = summarize_mpi_functions(report.statements, report.time_split);
   report.message_sizes = order_by_bytes(report.statements);
   std::erase_if(report.statements, [&](const CommStatement& statement) {
     return statement.percent < options.threshold_percent;
   });
-  report.matrix = build_matrix(profile.graph, index);
-  report.folded = folded_procedures(profile.graph);
+  report.matrix = build_matrix(summary, world_ranks);
+  report.folded = folded_procedures(graph);
   return report;
 }
 
 // A contiguous block of the wanted ranks, read by one thread.
 struct RankBlock {
+  RankBlock(const tables::ProgramGraph& graph, std::int32_t world_ranks)
+      : reduction(graph, world_ranks) {}
   std::span<const std::size_t> positions; // in the rank index, in rank order
-  ContextMerge contexts;
-  std::vector<tables::RankRecords> ranks; // their records but the contexts
+  tables::SummaryReduction reduction;
+  std::vector<tables::RankRecords> ranks; // their records but the contexts, when held
   std::exception_ptr error;               // what the block's first failing rank threw
 };
 
-// Reads and merges `block`'s ranks in order. It stops at its first failing rank, and before a
-// rank after `first_failed` (the position of the first failing rank found so far by any
-// block), which could not change the error reported: the first failing rank's in rank order,
-// as when the ranks are read one by one.
-void read_block(const tables::ProfileReader& reader, RankBlock& block,
+// Reads and reduces `block`'s ranks in order, holding their records when `hold`. It stops at
+// its first failing rank, and before a rank after `first_failed` (the position of the first
+// failing rank found so far by any block), which could not change the error reported: the
+// first failing rank's in rank order, as when the ranks are read one by one.
+void read_block(const tables::ProfileReader& reader, RankBlock& block, bool hold,
                 std::atomic<std::size_t>& first_failed) {
-  block.ranks.reserve(block.positions.size());
   for (const std::size_t position : block.positions) {
     if (position > first_failed.load(std::memory_order_relaxed)) {
       return;
@@ -112,12 +112,20 @@ void read_block(const tables::ProfileReader& reader, RankBlock& block,
     try {
       // The contexts are merged as they are decoded, a piece at a time, never held. A problem
       // the merge finds is thrown after the reader's own about the rank, as when reading first.
-      block.contexts.begin_rank(reader.rank_at(position), reader.graph().size());
-      block.ranks.push_back(
+      block.reduction.begin_contexts(reader.rank_at(position));
+      tables::RankRecords records =
           reader.read_rank_at(position, [&](std::span<const tables::ContextRecord> piece) {
-            block.contexts.add_contexts(piece);
-          }));
-      block.contexts.end_rank();
+            block.reduction.add_contexts(piece);
+          });
+      if (auto problem = block.reduction.end_contexts()) {
+        throw ReportError(*problem);
+      }
+      if (auto problem = block.reduction.add_records(records)) {
+        throw ReportError(*problem);
+      }
+      if (hold) {
+        block.ranks.push_back(std::move(records));
+      }
     } catch (...) {
       block.error = std::current_exception();
       std::size_t seen = first_failed.load(std::memory_order_relaxed);
@@ -128,19 +136,103 @@ void read_block(const tables::ProfileReader& reader, RankBlock& block,
   }
 }
 
+// The wanted ranks (positions in the rank index, in rank order) reduced, and their records
+// when `hold`.
+struct ReadRanks {
+  tables::SummaryReduction reduction;
+  std::vector<tables::RankRecords> ranks;
+};
+
+ReadRanks read_ranks(const tables::ProfileReader& reader, std::span<const std::size_t> wanted,
+                     bool hold) {
+  // Reading, checking and decoding a rank's section is most of the work, reducing it the rest,
+  // and ranks are independent: each thread reads a contiguous block of the ranks into its own
+  // reduction, and the blocks' reductions are absorbed in block order, which gives the
+  // reduction of the ranks added one by one.
+  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                      std::max<std::size_t>(wanted.size(), 1));
+  std::vector<RankBlock> blocks;
+  blocks.reserve(workers);
+  std::atomic<std::size_t> first_failed{std::numeric_limits<std::size_t>::max()}; // none yet
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t w = 0; w < workers; ++w) {
+      const std::size_t begin = wanted.size() * w / workers;
+      const std::size_t end = wanted.size() * (w + 1) / workers;
+      RankBlock& block = blocks.emplace_back(reader.graph(), reader.meta().ranks);
+      block.positions = wanted.subspan(begin, end - begin);
+      threads.emplace_back(read_block, std::cref(reader), std::ref(block), hold,
+                           std::ref(first_failed));
+    }
+  }
+  // The first block's reduction is where the others go: absorbed, its contexts would be
+  // hashed again.
+  ReadRanks read{std::move(blocks.front().reduction), {}};
+  read.ranks.reserve(hold ? wanted.size() : 0);
+  for (RankBlock& block : blocks) {
+    // Every block before the first that failed was read whole: its error is the first rank's.
+    if (block.error) {
+      std::rethrow_exception(block.error);
+    }
+    if (&block != &blocks.front()) {
+      read.reduction.absorb(std::move(block.reduction));
+    }
+    std::move(block.ranks.begin(), block.ranks.end(), std::back_inserter(read.ranks));
+  }
+  return read;
+}
+
 } // namespace
 
 Report build_report(const tables::Profile& profile, const ReportOptions& options) {
-  ContextMerge contexts;
+  std::int32_t world_ranks = std::max<std::int32_t>(profile.meta.ranks, 0);
+  std::vector<const tables::RankRecords*> selected;
   for (const auto& records : profile.ranks) {
+    world_ranks = std::max(world_ranks, records.rank + 1);
     if (!options.rank || *options.rank == records.rank) {
-      contexts.add_rank(records.rank, records.contexts, profile.graph.size());
+      selected.push_back(&records);
     }
   }
-  return assemble(profile, options, contexts);
+  tables::SummaryReduction reduction(profile.graph, world_ranks);
+  // Every rank's contexts before any rank's other records: a problem in the contexts is
+  // reported first, as it always was.
+  for (const auto* records : selected) {
+    reduction.begin_contexts(records->rank);
+    reduction.add_contexts(records->contexts);
+    if (auto problem = reduction.end_contexts()) {
+      throw ReportError(*problem);
+    }
+  }
+  if (options.rank && selected.empty()) {
+    throw rank_not_in_profile(*options.rank, profile.ranks.size());
+  }
+  for (const auto* records : selected) {
+    if (auto problem = reduction.add_records(*records)) {
+      throw ReportError(*problem);
+    }
+  }
+  const auto needed = reduction.other_partners_needed();
+  reduction.begin_other_partners(needed);
+  for (const auto* records : selected) {
+    reduction.add_other_partners(*records);
+  }
+  const tables::JobSummary summary = reduction.whole_job();
+  if (tree_of_contexts(profile.meta, summary)) {
+    return assemble(profile.meta, profile.graph, summary, nullptr, world_ranks, options);
+  }
+  const RecordIndex index(profile, options.rank);
+  return assemble(profile.meta, profile.graph, summary, &index, world_ranks, options);
 }
 
 Report build_report(const tables::ProfileReader& reader, const ReportOptions& options) {
+  const tables::RunMetadata& meta = reader.meta();
+  if (options.use_summary && !options.rank && reader.has_summary()) {
+    // The whole job's view, reduced in the job: no rank's section is read.
+    const tables::JobSummary summary = reader.read_summary().value();
+    if (tree_of_contexts(meta, summary)) {
+      return assemble(meta, reader.graph(), summary, nullptr, meta.ranks, options);
+    }
+  }
   std::vector<std::size_t> wanted; // positions in the rank index, in rank order
   for (std::size_t i = 0; i < reader.rank_count(); ++i) {
     if (!options.rank || *options.rank == reader.rank_at(i)) {
@@ -150,40 +242,32 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   if (options.rank && wanted.empty()) {
     throw rank_not_in_profile(*options.rank, reader.rank_count());
   }
-  // Reading, checking and decoding a rank's section is most of the work, merging its contexts
-  // the rest, and ranks are independent: each thread reads a contiguous block of the ranks into
-  // its own merge, and the blocks' merges are absorbed in block order, which gives the merge of
-  // the ranks added one by one.
-  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
-                                                      std::max<std::size_t>(wanted.size(), 1));
-  std::vector<RankBlock> blocks(workers);
-  std::atomic<std::size_t> first_failed{std::numeric_limits<std::size_t>::max()}; // none yet
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t w = 0; w < workers; ++w) {
-      const std::size_t begin = wanted.size() * w / workers;
-      const std::size_t end = wanted.size() * (w + 1) / workers;
-      blocks[w].positions = std::span(wanted).subspan(begin, end - begin);
-      threads.emplace_back(read_block, std::cref(reader), std::ref(blocks[w]),
-                           std::ref(first_failed));
+  // The per-site tree needs the ranks' records by site: a partial profile, or one written
+  // before calling contexts, gets it; a profile whose ranks have no context at all is read
+  // again for it.
+  bool hold = meta.partial || reader.version() < 6;
+  ReadRanks read = read_ranks(reader, wanted, hold);
+  if (!hold && !tree_of_contexts(meta, read.reduction.summary())) {
+    hold = true;
+    read = read_ranks(reader, wanted, hold);
+  }
+  const auto needed = read.reduction.other_partners_needed();
+  read.reduction.begin_other_partners(needed);
+  if (!needed.empty()) {
+    // The other partners' time per rank needs the partners listed, known once every rank is in.
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+      read.reduction.add_other_partners(
+          hold ? read.ranks[i]
+               : reader.read_rank_at(wanted[i], [](std::span<const tables::ContextRecord>) {}));
     }
   }
-  tables::Profile profile{reader.meta(), reader.graph(), {}};
-  profile.ranks.reserve(wanted.size());
-  // The first block's merge is where the others go: absorbed, its nodes would be hashed again.
-  ContextMerge contexts = std::move(blocks.front().contexts);
-  for (RankBlock& block : blocks) {
-    // Every block before the first that failed was read whole: its error is the first rank's.
-    if (block.error) {
-      std::rethrow_exception(block.error);
-    }
-    if (&block != &blocks.front()) {
-      contexts.absorb(block.contexts);
-      block.contexts = {};
-    }
-    std::move(block.ranks.begin(), block.ranks.end(), std::back_inserter(profile.ranks));
+  const tables::JobSummary summary = read.reduction.whole_job();
+  if (!hold) {
+    return assemble(meta, reader.graph(), summary, nullptr, meta.ranks, options);
   }
-  return assemble(profile, options, contexts);
+  const tables::Profile profile{meta, reader.graph(), std::move(read.ranks)};
+  const RecordIndex index(profile, options.rank);
+  return assemble(meta, reader.graph(), summary, &index, meta.ranks, options);
 }
 
 } // namespace vcmon::report

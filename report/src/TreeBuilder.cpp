@@ -12,11 +12,18 @@ namespace vcmon::report {
 using tables::SiteId;
 using tables::SiteKind;
 
-TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& index)
-    : graph_(graph), index_(index), calls_(graph), expanded_(graph.size(), false),
-      scratch_(index.ranks().size(), 0.0) {
-  for (const auto& key : index.activation_keys()) {
-    entries_[calls_.component_of(key.first)].push_back(key);
+TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const tables::JobSummary& summary,
+                         const RecordIndex* index)
+    : graph_(graph), summary_(summary), index_(index), calls_(graph),
+      expanded_(graph.size(), false), scratch_(summary.ranks.size(), 0.0) {
+  for (const auto& rank : summary.ranks) {
+    ranks_.push_back(rank.rank);
+    program_time_.push_back(rank.application_ns);
+  }
+  if (index != nullptr) {
+    for (const auto& key : index->activation_keys()) {
+      entries_[calls_.component_of(key.first)].push_back(key);
+    }
   }
   children_.resize(graph.size());
   for (const auto& site : graph.sites()) {
@@ -27,12 +34,11 @@ TreeBuilder::TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& i
 }
 
 void TreeBuilder::add_program() {
-  const auto& program = index_.program_time();
-  program_total_ = std::accumulate(program.begin(), program.end(), 0.0);
+  program_total_ = std::accumulate(program_time_.begin(), program_time_.end(), 0.0);
   ReportNode root;
   root.kind = NodeKind::Program;
   root.name = "program";
-  root.time = RankStats::of(program, index_.ranks());
+  root.time = RankStats::of(program_time_, ranks_);
   tree_.add(std::move(root), 0);
   if (const auto main_proc = graph_.find_main()) {
     main_proc_ = *main_proc;
@@ -55,11 +61,11 @@ void TreeBuilder::finish_program() {
 ReportTree TreeBuilder::build() {
   add_program();
   // Procedures entered from outside the program: main first, then the rest in site order.
-  std::vector<SiteId> roots(index_.callees(tables::kNoSite).begin(),
-                            index_.callees(tables::kNoSite).end());
+  std::vector<SiteId> roots(index_->callees(tables::kNoSite).begin(),
+                            index_->callees(tables::kNoSite).end());
   std::stable_partition(roots.begin(), roots.end(),
                         [&](SiteId proc) { return proc == main_proc_; });
-  const Share whole(index_.ranks().size(), 1.0);
+  const Share whole(ranks_.size(), 1.0);
   for (const SiteId proc : roots) {
     add_activation(0, proc, tables::kNoSite, whole, false);
   }
@@ -67,19 +73,43 @@ ReportTree TreeBuilder::build() {
   return std::move(tree_);
 }
 
+ReportNode TreeBuilder::totals_node(SiteId site, NodeKind kind, const tables::Spread& time) const {
+  ReportNode node = node_for(site, kind, false);
+  node.time = RankStats::reduced(time, ranks_);
+  return node;
+}
+
 std::vector<ReportNode> TreeBuilder::site_totals() {
-  const Share whole(index_.ranks().size(), 1.0);
   std::vector<ReportNode> rows;
-  auto keys = index_.activation_keys();
-  std::sort(keys.begin(), keys.end());
-  for (const auto& [proc, call_site] : keys) {
-    rows.push_back(activation_node(proc, call_site, whole, false));
+  for (const auto& activation : summary_.activations) {
+    ReportNode node = totals_node(activation.proc, NodeKind::Procedure, activation.time);
+    node.call_site = activation.call_site;
+    if (activation.call_site != tables::kNoSite) {
+      node.call_pos = graph_.site(activation.call_site).pos;
+    }
+    node.count = activation.count;
+    node.untimed = activation.untimed;
+    rows.push_back(std::move(node));
   }
-  for (SiteId site = 0; site < graph_.size(); ++site) {
-    if (const auto* loop = index_.loop(site)) {
-      rows.push_back(loop_node(site, *loop, whole, false));
-    } else if (const auto* comm = index_.comm(site)) {
-      rows.push_back(comm_node(site, *comm, whole, false));
+  // Loops and statements in site order.
+  auto loop = summary_.loops.begin();
+  auto statement = summary_.statements.begin();
+  while (loop != summary_.loops.end() || statement != summary_.statements.end()) {
+    if (statement == summary_.statements.end() ||
+        (loop != summary_.loops.end() && loop->loop < statement->comm)) {
+      ReportNode node = totals_node(loop->loop, NodeKind::Loop, loop->time);
+      node.count = loop->count;
+      node.iterations = loop->iterations;
+      rows.push_back(std::move(node));
+      ++loop;
+    } else {
+      ReportNode node = totals_node(statement->comm, NodeKind::Comm, statement->time);
+      node.count = static_cast<double>(statement->count);
+      node.comm = CommBreakdown{static_cast<double>(statement->transmission_ns),
+                                static_cast<double>(statement->sync_delay_ns),
+                                static_cast<double>(statement->bytes)};
+      rows.push_back(std::move(node));
+      ++statement;
     }
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -128,10 +158,10 @@ const std::vector<double>& TreeBuilder::external_time(SiteId proc) {
   const std::size_t component = calls_.component_of(proc);
   auto [found, inserted] = external_time_.try_emplace(component);
   if (inserted) {
-    found->second.assign(index_.ranks().size(), 0.0);
+    found->second.assign(ranks_.size(), 0.0);
     for (const auto& [callee, call_site] : entries_[component]) {
       if (!inside_component(callee, call_site)) {
-        const auto& time = index_.activation(callee, call_site)->time;
+        const auto& time = index_->activation(callee, call_site)->time;
         std::transform(time.begin(), time.end(), found->second.begin(), found->second.begin(),
                        std::plus<>());
       }
@@ -142,7 +172,7 @@ const std::vector<double>& TreeBuilder::external_time(SiteId proc) {
 
 ReportNode TreeBuilder::activation_node(SiteId proc, SiteId call_site, const Share& share,
                                         bool apportioned) {
-  const auto* column = index_.activation(proc, call_site);
+  const auto* column = index_->activation(proc, call_site);
   ReportNode node = node_for(proc, NodeKind::Procedure, apportioned);
   node.call_site = call_site;
   if (call_site != tables::kNoSite) {
@@ -153,7 +183,7 @@ ReportNode TreeBuilder::activation_node(SiteId proc, SiteId call_site, const Sha
     node.count += column->count[r] * share[r];
     node.untimed += column->untimed[r] * share[r];
   }
-  node.time = RankStats::of(scratch_, index_.ranks());
+  node.time = RankStats::of(scratch_, ranks_);
   return node;
 }
 
@@ -162,7 +192,7 @@ void TreeBuilder::add_activation(std::uint32_t parent, SiteId proc, SiteId call_
   if (full()) {
     return;
   }
-  const auto* column = index_.activation(proc, call_site);
+  const auto* column = index_->activation(proc, call_site);
   const std::size_t n = share.size();
   ReportNode node = activation_node(proc, call_site, share, apportioned);
   node.recursive = inside_component(proc, call_site);
@@ -210,7 +240,7 @@ void TreeBuilder::add_sites_of(std::uint32_t parent, SiteId scope, const Share& 
       add_comm(parent, child, share, apportioned);
       break;
     case SiteKind::Call:
-      for (const SiteId callee : index_.callees(child)) {
+      for (const SiteId callee : index_->callees(child)) {
         add_activation(parent, callee, child, share, apportioned);
       }
       break;
@@ -228,13 +258,13 @@ ReportNode TreeBuilder::loop_node(SiteId loop, const RecordIndex::Loop& column, 
     node.count += column.count[r] * share[r];
     node.iterations += column.iterations[r] * share[r];
   }
-  node.time = RankStats::of(scratch_, index_.ranks());
+  node.time = RankStats::of(scratch_, ranks_);
   return node;
 }
 
 void TreeBuilder::add_loop(std::uint32_t parent, SiteId loop, const Share& share,
                            bool apportioned) {
-  const auto* column = index_.loop(loop);
+  const auto* column = index_->loop(loop);
   if (column == nullptr || full()) {
     return;
   }
@@ -254,14 +284,14 @@ ReportNode TreeBuilder::comm_node(SiteId comm, const RecordIndex::Comm& column, 
     breakdown.sync_delay_ns += column.sync_delay[r] * share[r];
     breakdown.bytes += column.bytes[r] * share[r];
   }
-  node.time = RankStats::of(scratch_, index_.ranks());
+  node.time = RankStats::of(scratch_, ranks_);
   node.comm = breakdown;
   return node;
 }
 
 void TreeBuilder::add_comm(std::uint32_t parent, SiteId comm, const Share& share,
                            bool apportioned) {
-  const auto* column = index_.comm(comm);
+  const auto* column = index_->comm(comm);
   if (column == nullptr || full()) {
     return;
   }
@@ -294,14 +324,12 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
   std::stable_sort(runs.begin(), runs.end(),
                    [](const Run& a, const Run& b) { return a.total > b.total; });
 
-  auto add_partner = [&](std::int32_t partner, std::string name, std::span<const Run> group) {
+  auto add_partner = [&](std::int32_t partner, std::span<const Run> group) {
     if (full()) {
       return;
     }
-    ReportNode node = node_for(tables::kNoSite, NodeKind::Partner, apportioned);
-    node.name = std::move(name);
-    node.pos = tree_.node(parent).pos;
-    node.partner = partner;
+    ReportNode node = partner_node(parent, partner, runs.size());
+    node.apportioned = apportioned;
     CommBreakdown breakdown;
     std::fill(scratch_.begin(), scratch_.end(), 0.0);
     std::vector<bool> holds(scratch_.size(), false);
@@ -317,9 +345,9 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
         node.count += static_cast<double>(e.record->count) * part;
       }
     }
-    node.time = RankStats::of(scratch_, index_.ranks());
+    node.time = RankStats::of(scratch_, ranks_);
     // A partner's records are held by the ranks that talked to it (often one): balance among
-    // those, not against ranks that could never hold them.
+    // those, not against ranks that could never hold them (partner_node).
     node.time.imbalance_ranks =
         static_cast<std::int32_t>(std::count(holds.begin(), holds.end(), true));
     node.comm = breakdown;
@@ -327,18 +355,24 @@ void TreeBuilder::add_partners(std::uint32_t parent, const RecordIndex::Comm& co
   };
   const std::span<const Run> all(runs);
   for (std::size_t i = 0; i < std::min(runs.size(), kMaxPartners); ++i) {
-    const std::int32_t partner = entries[runs[i].begin].record->partner;
-    add_partner(partner,
-                partner == tables::ComRecord::kCollective
-                    ? std::string(rankless_partner_label(tree_.node(parent).name))
-                    : fmt::format("rank {}", partner),
-                all.subspan(i, 1));
+    add_partner(entries[runs[i].begin].record->partner, all.subspan(i, 1));
   }
   if (runs.size() > kMaxPartners) {
-    add_partner(ReportNode::kOtherPartners,
-                fmt::format("{} other partners", runs.size() - kMaxPartners),
-                all.subspan(kMaxPartners));
+    add_partner(ReportNode::kOtherPartners, all.subspan(kMaxPartners));
   }
+}
+
+ReportNode TreeBuilder::partner_node(std::uint32_t parent, std::int32_t partner,
+                                     std::size_t partners) const {
+  ReportNode node = node_for(tables::kNoSite, NodeKind::Partner, false);
+  node.name = partner == ReportNode::kOtherPartners
+                  ? fmt::format("{} other partners", partners - kMaxPartners)
+              : partner == tables::ComRecord::kCollective
+                  ? std::string(rankless_partner_label(tree_.node(parent).name))
+                  : fmt::format("rank {}", partner);
+  node.pos = tree_.node(parent).pos;
+  node.partner = partner;
+  return node;
 }
 
 void TreeBuilder::finish(std::uint32_t index) {
@@ -349,7 +383,7 @@ void TreeBuilder::finish(std::uint32_t index) {
   }
   node.counted_ns = node.recursive ? children : node.time.total;
   node.self_ns = node.recursive ? 0.0 : node.time.total - children;
-  const auto ranks = static_cast<double>(index_.ranks().size());
+  const auto ranks = static_cast<double>(ranks_.size());
   node.self_mean_ns = ranks > 0 ? node.self_ns / ranks : 0.0;
   node.percent = program_total_ > 0 ? 100.0 * node.time.total / program_total_ : 0.0;
 }

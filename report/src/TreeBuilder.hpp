@@ -1,13 +1,13 @@
-// Builds the full top-down tree from the static tables and the indexed records: from the
-// merged calling contexts when the profile has them, else from the per-site records with the
-// records of procedures activated from several call sites apportioned.
+// Builds the full top-down tree from the static tables and the job's summary: from the merged
+// calling contexts when the profile has them, else from the per-site records indexed by rank,
+// with the records of procedures activated from several call sites apportioned.
 #pragma once
 
-#include "ContextMerge.hpp"
 #include "RecordIndex.hpp"
 
 #include "vcmon/report/ReportTree.hpp"
 #include "vcmon/tables/CallGraph.hpp"
+#include "vcmon/tables/JobSummary.hpp"
 
 #include <unordered_map>
 #include <vector>
@@ -20,14 +20,17 @@ public:
   // paths would otherwise multiply); the header says so.
   static constexpr std::size_t kMaxNodes = 200'000;
   // Partners listed one by one under a statement; the rest are summed in one node.
-  static constexpr std::size_t kMaxPartners = 16;
+  static constexpr std::size_t kMaxPartners = tables::kListedPartners;
 
-  TreeBuilder(const tables::ProgramGraph& graph, const RecordIndex& index);
+  // `summary` is of the selected ranks; `index`, their records by site, is needed by the tree of
+  // per-site records only (build()). Both must outlive the builder.
+  TreeBuilder(const tables::ProgramGraph& graph, const tables::JobSummary& summary,
+              const RecordIndex* index);
 
   // The tree of the per-site records, apportioned among call sites.
   ReportTree build();
-  // The tree of the calling contexts: each node one path, exact.
-  ReportTree build(const ContextMerge& contexts);
+  // The tree of the calling contexts (the summary's): each node one path, exact.
+  ReportTree build_contexts();
   bool truncated() const { return truncated_; }
   // The per-site view: one row per proc record's (procedure, call site), loop and statement,
   // every context summed, in site order; no children, self time 0.
@@ -38,18 +41,25 @@ private:
 
   void add_program();
   void finish_program();
-  // Context mode: the context `index` of `contexts` under tree node `parent`.
+  // Context mode: the context `index` of the summary under tree node `parent`.
   struct ContextView {
-    const ContextMerge& merge;
     std::vector<std::vector<std::uint32_t>> children; // in site order
     std::vector<std::uint32_t> contexts_of_site;
   };
   void add_context(std::uint32_t parent, const ContextView& view, std::uint32_t index,
                    tables::SiteId call_site);
-  ReportNode context_node(const ContextMerge::Node& context, NodeKind kind) const;
+  ReportNode context_node(const tables::ContextMerge::Node& context, NodeKind kind) const;
   // Whether `context`, a statement's, holds every record of its statement on every rank, so
   // that the statement's partners are its own.
-  bool holds_whole_statement(const ContextView& view, const ContextMerge::Node& context) const;
+  bool holds_whole_statement(const ContextView& view, const tables::ContextMerge::Node& context,
+                             const tables::JobSummary::Statement* statement) const;
+  // The summary's partners of `statement` under tree node `parent`.
+  void add_partners(std::uint32_t parent, const tables::JobSummary::Statement& statement);
+  // A partner node (or the other partners', ReportNode::kOtherPartners) under the statement
+  // node `parent`, whose statement has `partners` partners.
+  ReportNode partner_node(std::uint32_t parent, std::int32_t partner, std::size_t partners) const;
+  const tables::JobSummary::Statement* statement(tables::SiteId comm) const;
+  ReportNode totals_node(tables::SiteId site, NodeKind kind, const tables::Spread& time) const;
 
   ReportNode activation_node(tables::SiteId proc, tables::SiteId call_site, const Share& share,
                              bool apportioned);
@@ -75,7 +85,10 @@ private:
   bool inside_component(tables::SiteId proc, tables::SiteId call_site) const;
 
   const tables::ProgramGraph& graph_;
-  const RecordIndex& index_;
+  const tables::JobSummary& summary_;
+  const RecordIndex* index_;
+  std::vector<std::int32_t> ranks_;  // the selected ranks, in order
+  std::vector<double> program_time_; // per selected rank: the program's total
   tables::CallGraph calls_;
   // Each site's children in id order, built once: the tree visits a procedure many times.
   std::vector<std::vector<tables::SiteId>> children_;

@@ -161,6 +161,7 @@ void report_diff(const std::vector<std::string>& profiles, const report::cli::Vi
                  const report::ReportOptions& options, const std::string& order) {
   report::ReportOptions unfiltered;
   unfiltered.rank = options.rank;
+  unfiltered.use_summary = options.use_summary;
   const report::Report a = read_and_build(profiles[0], unfiltered);
   const report::Report b = read_and_build(profiles[1], unfiltered);
   report::DiffOptions diff_options;
@@ -218,6 +219,7 @@ int main(int argc, char** argv) {
   bool diff = false;
   std::string diff_by;
   bool suggest_flag = false;
+  bool from_ranks = false;
   report::SuggestionRule rule;
   report::cli::ViewOptions view;
   app.add_option("PROFILE", profiles,
@@ -245,6 +247,10 @@ int main(int argc, char** argv) {
                  "at most")
       ->check(CLI::Range(0.0, 1e18))
       ->capture_default_str();
+  app.add_flag("--from-ranks", from_ranks,
+               "reduce the whole job's view from every rank's records even when the profile "
+               "has a summary (the same report, read slower; a check, or a way around a "
+               "damaged summary)");
   report::cli::add_view_options(app, view);
   if (const auto done = report::cli::parse(app, kTool, argc, argv)) {
     return *done;
@@ -296,6 +302,7 @@ int main(int argc, char** argv) {
   } catch (const report::ReportError& e) {
     return fail(kUsage, e.what());
   }
+  options.use_summary = !from_ranks;
   // equivalent() is false, with an error code, when either file does not exist.
   for (const auto& profile_path : profiles) {
     std::error_code no_such_file;

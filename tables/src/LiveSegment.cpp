@@ -21,8 +21,9 @@
 namespace vcmon::tables {
 
 // Version 6 changed the file's container (the rank index) and one rank's records (the calling
-// contexts, which a segment holds too).
-static_assert(kProfileVersion == 6 && kLiveSegmentVersion == 4,
+// contexts, which a segment holds too); version 7 only added the file's summary section, which
+// no segment holds.
+static_assert(kProfileVersion == 7 && kLiveSegmentVersion == 4,
               "a new profile format changes the segments' payload: bump kLiveSegmentVersion");
 namespace {
 

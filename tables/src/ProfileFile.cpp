@@ -7,8 +7,9 @@
 
 namespace vcmon::tables {
 
-void write_profile_file(const Profile& profile, const std::filesystem::path& path) {
-  const std::vector<std::byte> bytes = encode_profile(profile);
+void write_profile_file(const Profile& profile, const std::filesystem::path& path,
+                        const JobSummary* summary) {
+  const std::vector<std::byte> bytes = encode_profile(profile, summary);
   try {
     write_file_replacing(path, bytes, "profile");
   } catch (const std::system_error& error) {

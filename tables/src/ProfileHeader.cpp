@@ -24,6 +24,19 @@ std::uint32_t crc32(std::span<const std::byte> data) {
       ::crc32_z(empty, reinterpret_cast<const Bytef*>(data.data()), data.size()));
 }
 
+std::uint32_t framed_checksum(std::uint32_t version, std::span<const std::byte> framed) {
+  if (version < kFirstVersionInHeadChecksum) {
+    return crc32(framed);
+  }
+  ByteWriter version_bytes;
+  version_bytes.fixed_u32(version);
+  uLong crc = ::crc32_z(0, nullptr, 0);
+  crc = ::crc32_z(crc, reinterpret_cast<const Bytef*>(version_bytes.bytes().data()),
+                  version_bytes.bytes().size());
+  return static_cast<std::uint32_t>(
+      ::crc32_z(crc, reinterpret_cast<const Bytef*>(framed.data()), framed.size()));
+}
+
 std::vector<std::byte> frame_profile_payload(std::span<const std::byte> framed,
                                              std::uint32_t version) {
   ByteWriter out;
@@ -31,7 +44,7 @@ std::vector<std::byte> frame_profile_payload(std::span<const std::byte> framed,
   out.append(std::as_bytes(std::span(kMagic)));
   out.fixed_u32(version);
   out.fixed_u64(framed.size());
-  out.fixed_u32(crc32(framed));
+  out.fixed_u32(framed_checksum(version, framed));
   out.append(framed);
   return std::move(out.bytes());
 }
@@ -73,7 +86,7 @@ ProfileHeader read_profile_header(std::span<const std::byte> start, std::uint64_
 }
 
 void verify_framed_checksum(const ProfileHeader& header, std::span<const std::byte> framed) {
-  if (crc32(framed) != header.checksum) {
+  if (framed_checksum(header.version, framed) != header.checksum) {
     throw ProfileError(header.version <= kLastWholePayloadVersion
                            ? "checksum mismatch: the profile is corrupt"
                            : "checksum mismatch: the profile's head is corrupt");

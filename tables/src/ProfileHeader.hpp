@@ -19,6 +19,13 @@ inline constexpr std::uint32_t kLastWholePayloadVersion = 5;
 // CRC-32 as in zlib and PNG (reflected polynomial 0xEDB88320).
 std::uint32_t crc32(std::span<const std::byte> data);
 
+// Since version 7 the header's checksum covers the format version (its 4 bytes, then the
+// head): a version 7 file without a summary is laid out as version 6 was, and a flipped version
+// bit must not turn one into the other unnoticed.
+inline constexpr std::uint32_t kFirstVersionInHeadChecksum = 7;
+// The header's checksum of `framed` in a file of format `version`.
+std::uint32_t framed_checksum(std::uint32_t version, std::span<const std::byte> framed);
+
 // The header for `framed` (as format `version` frames it) followed by `framed` itself.
 std::vector<std::byte> frame_profile_payload(std::span<const std::byte> framed,
                                              std::uint32_t version);

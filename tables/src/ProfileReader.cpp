@@ -9,10 +9,13 @@
 #include "RankIndex.hpp"
 #include "RankRecordsCodec.hpp"
 
+#include "vcmon/tables/JobSummary.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <limits>
 #include <string>
 #include <sys/stat.h>
 
@@ -90,8 +93,9 @@ struct ProfileReader::State {
   std::uint32_t version = 0;
   RunMetadata meta;
   ProgramGraph graph;
-  std::vector<detail::RankSection> sections; // since version 6
-  std::vector<RankRecords> whole_ranks;      // up to version 5
+  std::vector<detail::RankSection> sections;   // since version 6
+  std::vector<RankRecords> whole_ranks;        // up to version 5
+  std::optional<detail::SummaryPlace> summary; // since version 7, when the writer stored one
 
   void open() {
     std::vector<std::byte> buffer;
@@ -111,14 +115,55 @@ struct ProfileReader::State {
     }
     ByteReader head(framed, detail::kProfileHeaderSize);
     auto [head_meta, head_graph] = detail::read_head_sections(head, version);
+    summary = detail::read_summary_place(head, version);
     detail::expect_end(head, "the head");
     meta = std::move(head_meta);
     graph = std::move(head_graph);
     if (meta.ranks < 0) {
       throw ProfileError("corrupt profile: negative rank count " + to_string(meta.ranks));
     }
-    sections = detail::read_rank_index(*bytes, detail::kProfileHeaderSize + header.framed_size,
-                                       meta.ranks);
+    if (summary) {
+      check_summary_place(*summary, file_size);
+    }
+    sections =
+        detail::read_rank_index(*bytes, detail::kProfileHeaderSize + header.framed_size, meta.ranks,
+                                summary ? std::optional(summary->offset) : std::nullopt);
+  }
+
+  // The summary ends the file: after the ranks' records (read_rank_index checks that they end
+  // where it starts), nothing after it.
+  static void check_summary_place(const detail::SummaryPlace& place, std::uint64_t file_size) {
+    const std::string summary = "the summary at byte " + to_string(place.offset);
+    if (place.size > std::numeric_limits<std::uint64_t>::max() - place.offset) {
+      throw ProfileError("corrupt profile: " + summary + " of " + to_string(place.size) +
+                         " bytes ends beyond 2^64");
+    }
+    if (place.offset >= file_size) {
+      throw ProfileError("corrupt profile: " + summary + " lies outside the " +
+                         to_string(file_size) + "-byte file");
+    }
+    const std::uint64_t end = place.offset + place.size;
+    if (end > file_size) {
+      throw ProfileError("profile truncated at byte " + to_string(file_size) +
+                         ": the head places the summary up to byte " + to_string(end));
+    }
+    if (end < file_size) {
+      throw ProfileError("trailing garbage: " + to_string(file_size - end) +
+                         " bytes after the summary's end at byte " + to_string(end));
+    }
+  }
+
+  JobSummary read_summary(const detail::SummaryPlace& place) const {
+    std::vector<std::byte> buffer;
+    const std::span<const std::byte> encoded = bytes->read(place.offset, place.size, buffer);
+    if (encoded.size() < place.size) {
+      throw ProfileError("profile truncated at byte " + to_string(place.offset + encoded.size()) +
+                         " while reading the summary");
+    }
+    if (detail::crc32(encoded) != place.checksum) {
+      throw ProfileError("checksum mismatch: the profile's summary is corrupt");
+    }
+    return decode_job_summary(encoded, place.offset, graph, meta.ranks);
   }
 
   // The records of section `s`, their contexts held, or given to `pass_contexts` when not null.
@@ -248,6 +293,17 @@ std::optional<RankRecords> ProfileReader::read_rank(std::int32_t rank) const {
     return std::nullopt;
   }
   return read_rank_at(low);
+}
+
+bool ProfileReader::has_summary() const {
+  return state_->summary.has_value();
+}
+
+std::optional<JobSummary> ProfileReader::read_summary() const {
+  if (!state_->summary) {
+    return std::nullopt;
+  }
+  return state_->named([&] { return state_->read_summary(*state_->summary); });
 }
 
 Profile ProfileReader::read_all() const {

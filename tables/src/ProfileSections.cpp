@@ -173,6 +173,10 @@ const char* section_name(Section section) {
     return "the rank section";
   case Section::RankIndex:
     return "the rank index";
+  case Section::SummaryPlace:
+    return "the summary's place";
+  case Section::Summary:
+    return "the summary";
   }
   return "an unknown section";
 }
@@ -230,6 +234,27 @@ ProfileHead read_head_sections(ByteReader& in, std::uint32_t version) {
   head.graph = read_graph(graph, strings, version);
   expect_end(graph, section_name(Section::Graph));
   return head;
+}
+
+void write_summary_place(ByteWriter& out, const SummaryPlace& place) {
+  ByteWriter body;
+  body.fixed_u64(place.offset);
+  body.fixed_u64(place.size);
+  body.fixed_u32(place.checksum);
+  write_section(out, Section::SummaryPlace, body);
+}
+
+std::optional<SummaryPlace> read_summary_place(ByteReader& in, std::uint32_t version) {
+  if (version < 7 || in.at_end()) {
+    return std::nullopt;
+  }
+  ByteReader body = read_section(in, Section::SummaryPlace);
+  SummaryPlace place;
+  place.offset = body.fixed_u64("the summary's offset");
+  place.size = body.fixed_u64("the summary's size");
+  place.checksum = body.fixed_u32("the summary's checksum");
+  expect_end(body, section_name(Section::SummaryPlace));
+  return place;
 }
 
 } // namespace vcmon::tables::detail

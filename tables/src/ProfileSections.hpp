@@ -8,6 +8,7 @@
 #include "vcmon/tables/Profile.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace vcmon::tables::detail {
 
@@ -15,8 +16,10 @@ enum class Section : std::uint8_t {
   Strings = 1,
   Metadata = 2,
   Graph = 3,
-  Ranks = 4,     // up to version 5: every rank's records
-  RankIndex = 5, // since version 6: where each rank's records are
+  Ranks = 4,        // up to version 5: every rank's records
+  RankIndex = 5,    // since version 6: where each rank's records are
+  SummaryPlace = 6, // since version 7, optional, ends the head: where the summary is
+  Summary = 7,      // since version 7: the job's summary (JobSummary.hpp), ending the file
 };
 
 const char* section_name(Section section);
@@ -34,5 +37,16 @@ struct ProfileHead {
   ProgramGraph graph;
 };
 ProfileHead read_head_sections(ByteReader& in, std::uint32_t version);
+
+// Where a version-7 profile's summary section is: its offset, size and CRC-32.
+struct SummaryPlace {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint32_t checksum = 0;
+};
+inline constexpr std::uint64_t kSummaryPlaceBytes = 1 + 1 + 8 + 8 + 4;
+void write_summary_place(ByteWriter& out, const SummaryPlace& place);
+// The place that ends the head, if any (since version 7).
+std::optional<SummaryPlace> read_summary_place(ByteReader& in, std::uint32_t version);
 
 } // namespace vcmon::tables::detail

@@ -62,8 +62,12 @@ std::vector<std::byte> encode_rank_index(std::uint64_t head_size,
 namespace vcmon::tables::detail {
 
 std::vector<RankSection> read_rank_index(const ProfileBytes& bytes, std::uint64_t index_start,
-                                         std::int32_t run_ranks) {
+                                         std::int32_t run_ranks,
+                                         std::optional<std::uint64_t> summary_offset) {
   const std::uint64_t file_size = bytes.size();
+  const std::uint64_t ranks_end = summary_offset.value_or(file_size);
+  const std::string summary_at =
+      summary_offset ? "the summary at byte " + to_string(*summary_offset) : std::string();
   std::vector<std::byte> buffer;
   ByteReader start(bytes.read(index_start, kIndexStartBytes, buffer), index_start);
   const std::uint8_t id = start.u8("the rank index");
@@ -79,6 +83,10 @@ std::vector<RankSection> read_rank_index(const ProfileBytes& bytes, std::uint64_
                        to_string(room) + " bytes remain for their entries");
   }
   const std::uint64_t index_size = rank_index_size(count);
+  if (summary_offset && *summary_offset < index_start + index_size) {
+    ByteReader::fail_at(index_start, summary_at + " overlaps the rank index, which ends at byte " +
+                                         to_string(index_start + index_size));
+  }
   const std::span<const std::byte> index = bytes.read(index_start, index_size, buffer);
   ByteReader in(index, index_start);
   in.take(kIndexStartBytes, "the rank index");
@@ -130,13 +138,21 @@ std::vector<RankSection> read_rank_index(const ProfileBytes& bytes, std::uint64_
                                   " bytes after byte " + to_string(end));
     }
     end = s.offset + s.size;
+    if (summary_offset && end > ranks_end) {
+      ByteReader::fail_at(at, entry + records + " of " + to_string(s.size) + " bytes overlap " +
+                                  summary_at);
+    }
     if (end > file_size) {
       throw ProfileError("profile truncated at byte " + to_string(file_size) +
                          ": the rank index places rank " + to_string(rank) +
                          "'s records up to byte " + to_string(end));
     }
   }
-  if (end < file_size) {
+  if (summary_offset && end != ranks_end) {
+    ByteReader::fail_at(end, "the ranks' records end " + to_string(ranks_end - end) +
+                                 " bytes before " + summary_at);
+  }
+  if (end < file_size && !summary_offset) {
     throw ProfileError("trailing garbage: " + to_string(file_size - end) +
                        " bytes after the payload's end at byte " + to_string(end));
   }

@@ -6,6 +6,7 @@
 #include "ProfileBytes.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace vcmon::tables::detail {
@@ -19,9 +20,11 @@ struct RankSection {
 
 // The index at `index_start` in `bytes`, checked: its checksum, ranks sorted, distinct and
 // within a run of `run_ranks` ranks, sections that follow the index and each other without gap
-// or overlap and end exactly at the file's end. Throws ProfileError naming the first problem;
-// allocates no more than the file could describe.
+// or overlap and end exactly at the file's end, or where the summary starts when the file has
+// one (`summary_offset`, already checked to lie in the file). Throws ProfileError naming the
+// first problem; allocates no more than the file could describe.
 std::vector<RankSection> read_rank_index(const ProfileBytes& bytes, std::uint64_t index_start,
-                                         std::int32_t run_ranks);
+                                         std::int32_t run_ranks,
+                                         std::optional<std::uint64_t> summary_offset);
 
 } // namespace vcmon::tables::detail

@@ -28,13 +28,34 @@ constexpr std::size_t kVersionAt = 8;
 constexpr std::size_t kHeadSizeAt = 12;
 constexpr std::size_t kHeadChecksumAt = 20;
 constexpr std::size_t kEntryBytes = 24;
+// Since version 7 the head may end with the summary's place: u8 6 | varint 20 | u64le offset |
+// u64le size | u32le crc.
+constexpr std::size_t kSummaryPlaceBytes = 1 + 1 + 8 + 8 + 4;
+
+// The summary's checksum, when the head ends with its place.
+void reseal_summary(std::vector<std::byte>& out, std::size_t head_end) {
+  const std::size_t size = out.size();
+  if (head_end < detail::kProfileHeaderSize + kSummaryPlaceBytes) {
+    return;
+  }
+  const std::size_t place = head_end - kSummaryPlaceBytes;
+  if (out[place] != std::byte{6} || out[place + 1] != std::byte{20}) {
+    return;
+  }
+  const std::uint64_t offset = load(out, place + 2, 8);
+  const std::uint64_t length = load(out, place + 10, 8);
+  if (offset <= size && length <= size - offset) {
+    store_u32(out, place + 18, detail::crc32(std::span(out).subspan(offset, length)));
+  }
+}
 
 } // namespace
 
 std::vector<std::byte> with_checksums_recomputed(std::span<const std::byte> bytes) {
   std::vector<std::byte> out(bytes.begin(), bytes.end());
   const std::size_t size = out.size();
-  if (size < detail::kProfileHeaderSize || load(out, kVersionAt, 4) != kProfileVersion) {
+  if (size < detail::kProfileHeaderSize || load(out, kVersionAt, 4) < 6 ||
+      load(out, kVersionAt, 4) > kProfileVersion) {
     return out;
   }
   const std::uint64_t head_size = load(out, kHeadSizeAt, 8);
@@ -42,8 +63,11 @@ std::vector<std::byte> with_checksums_recomputed(std::span<const std::byte> byte
     return out;
   }
   const std::size_t index = detail::kProfileHeaderSize + head_size;
+  // Before the head's own checksum, which covers the summary's.
+  reseal_summary(out, index);
   store_u32(out, kHeadChecksumAt,
-            detail::crc32(std::span(out).subspan(detail::kProfileHeaderSize, head_size)));
+            detail::framed_checksum(static_cast<std::uint32_t>(load(out, kVersionAt, 4)),
+                                    std::span(out).subspan(detail::kProfileHeaderSize, head_size)));
   if (size - index < 9) {
     return out;
   }

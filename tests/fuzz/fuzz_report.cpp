@@ -18,7 +18,7 @@ namespace {
 
 using namespace vcmon;
 
-void render_everything(const tables::Profile& profile) {
+template <typename Source> void render_everything(const Source& profile) {
   try {
     const report::Report built = report::build_report(profile);
     std::ostringstream sink;
@@ -33,8 +33,8 @@ void render_everything(const tables::Profile& profile) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto bytes = std::as_bytes(std::span(data, size));
-  // Framing the input as a checksummed payload, or recomputing a version-6 file's checksums,
-  // lets mutations reach the report builder.
+  // Framing the input as a checksummed payload, or recomputing a version-6 or 7 file's
+  // checksums, lets mutations reach the report builder.
   namespace tables = vcmon::tables;
   for (const auto& candidate :
        {std::vector<std::byte>(bytes.begin(), bytes.end()),
@@ -42,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         tables::fuzzing::with_checksums_recomputed(bytes)}) {
     try {
       render_everything(vcmon::tables::decode_profile(candidate));
+      // Through the reader, as vcmon-report reads a file: from its summary when it has one.
+      render_everything(vcmon::tables::ProfileReader(candidate));
     } catch (const vcmon::tables::ProfileError&) {
     }
   }

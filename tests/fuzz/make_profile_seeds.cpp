@@ -1,12 +1,16 @@
 // Writes the seed corpus of fuzz_profile: small valid profiles and single ranks' records, one
 // kind per decoding path the target exercises. The bare payloads (payload-*) for the path that
 // frames its input as a version-5 payload came from the writers of versions 1 to 5 and stay as
-// they are: this writer makes version-6 files, whose header frames the head alone.
+// they are: this writer makes version-7 files, with their job's summary (summary-*) and without
+// (profile-*, laid out as version 6 was).
 // Usage: make_profile_seeds DIR
 #include "SyntheticProfile.hpp"
 
+#include "vcmon/tables/JobSummary.hpp"
+
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -31,13 +35,27 @@ int main(int argc, char** argv) {
   const std::filesystem::path dir = argv[1];
   const testing::ProfileShape shapes[] = {{.sites = 6, .ranks = 1, .partners = 1},
                                           {.sites = 20, .ranks = 2, .partners = 1},
-                                          {.sites = 40, .ranks = 3, .partners = 2}};
+                                          {.sites = 40, .ranks = 3, .partners = 2},
+                                          // Statements with more partners than the report lists.
+                                          {.sites = 12, .ranks = 18, .partners = 17}};
   int n = 0;
   for (const testing::ProfileShape& shape : shapes) {
     const Profile profile = testing::make_synthetic_profile(shape, 1000 + n);
     const std::vector<std::byte> bytes = encode_profile(profile);
     const std::string name = std::to_string(shape.sites) + "-sites";
     write(dir / ("profile-" + name), bytes);
+    SummaryReduction reduction(profile.graph, profile.meta.ranks);
+    for (const RankRecords& r : profile.ranks) {
+      if (const auto problem = reduction.add_rank(r)) {
+        throw std::runtime_error(*problem);
+      }
+    }
+    reduction.begin_other_partners(reduction.other_partners_needed());
+    for (const RankRecords& r : profile.ranks) {
+      reduction.add_other_partners(r);
+    }
+    const JobSummary summary = reduction.whole_job();
+    write(dir / ("summary-" + name), encode_profile(profile, &summary));
     write(dir / ("rank-" + name), encode_rank_records(profile.ranks.back()));
     ++n;
   }

@@ -21,6 +21,7 @@
 //       section reads back as that rank's records, and no temporary file is left beside it
 #include "CheckerArguments.hpp"
 #include "CheckerProfiles.hpp"
+#include "vcmon/tables/JobSummary.hpp"
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
 
@@ -170,4 +171,17 @@ TEST(PmpiProfile, Indexed) {
     EXPECT_EQ(reader.rank_at(static_cast<std::size_t>(r)), r);
     EXPECT_EQ(reader.read_rank_at(static_cast<std::size_t>(r)).rank, r);
   }
+  // The job's summary, reduced up a binomial tree of the run's ranks, is the summary of the
+  // ranks' records reduced here one after the other (docs/runtime.md, "Writing the profile").
+  const std::optional<JobSummary> summary = reader.read_summary();
+  ASSERT_TRUE(summary.has_value()) << "expected the job's summary after the ranks' records";
+  SummaryReduction reduction(reader.graph(), reader.meta().ranks);
+  for (int r = 0; r < ranks; ++r) {
+    ASSERT_EQ(reduction.add_rank(reader.read_rank_at(static_cast<std::size_t>(r))), std::nullopt);
+  }
+  reduction.begin_other_partners(reduction.other_partners_needed());
+  for (int r = 0; r < ranks; ++r) {
+    reduction.add_other_partners(reader.read_rank_at(static_cast<std::size_t>(r)));
+  }
+  EXPECT_EQ(*summary, reduction.whole_job());
 }

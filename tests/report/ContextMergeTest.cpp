@@ -1,13 +1,13 @@
 // Merges of consecutive blocks of ranks, absorbed in block order, are the merge of the ranks
-// added one by one (report/src/ContextMerge.hpp): vcmon-report merges blocks on several threads
-// (docs/report.md, "The tree").
-#include "ContextMerge.hpp"
+// added one by one (tables/include/vcmon/tables/ContextMerge.hpp): vcmon-report merges blocks on
+// several threads, the runtime over a binomial tree of ranks (docs/report.md, "The tree").
 #include "SyntheticProfile.hpp"
 #include "TempDir.hpp"
 
 #include "vcmon/report/JsonRenderer.hpp"
 #include "vcmon/report/Report.hpp"
 #include "vcmon/report/ReportError.hpp"
+#include "vcmon/tables/ContextMerge.hpp"
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/ProfileParts.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
@@ -18,6 +18,8 @@
 
 namespace vcmon::report {
 namespace {
+
+using tables::ContextMerge;
 
 constexpr std::size_t kSites = 40;
 
@@ -156,7 +158,7 @@ TEST(ContextMerge, BlocksAbsorbedInOrderAreTheRanksAddedOneByOne) {
     }
     ContextMerge one_by_one;
     for (std::int32_t r = 0; r < kRanks; ++r) {
-      one_by_one.add_rank(r, ranks[static_cast<std::size_t>(r)], kSites);
+      ASSERT_FALSE(one_by_one.add_rank(r, ranks[static_cast<std::size_t>(r)], kSites));
     }
     for (const std::size_t blocks : {1, 2, 3, 7, kRanks}) {
       SCOPED_TRACE(::testing::Message() << "seed " << seed << ", " << blocks << " blocks");
@@ -164,7 +166,7 @@ TEST(ContextMerge, BlocksAbsorbedInOrderAreTheRanksAddedOneByOne) {
       for (std::size_t b = 0; b < blocks; ++b) {
         ContextMerge block;
         for (std::size_t r = kRanks * b / blocks; r < kRanks * (b + 1) / blocks; ++r) {
-          block.add_rank(static_cast<std::int32_t>(r), ranks[r], kSites);
+          ASSERT_FALSE(block.add_rank(static_cast<std::int32_t>(r), ranks[r], kSites));
         }
         absorbed.absorb(block);
       }
@@ -174,8 +176,8 @@ TEST(ContextMerge, BlocksAbsorbedInOrderAreTheRanksAddedOneByOne) {
       ContextMerge absorbed_more = absorbed;
       ContextMerge one_by_one_more = one_by_one;
       const auto next = random_rank(tree, random);
-      absorbed_more.add_rank(kRanks, next, kSites);
-      one_by_one_more.add_rank(kRanks, next, kSites);
+      ASSERT_FALSE(absorbed_more.add_rank(kRanks, next, kSites));
+      ASSERT_FALSE(one_by_one_more.add_rank(kRanks, next, kSites));
       expect_same(absorbed_more, one_by_one_more);
       auto repeating = ranks.back();
       if (repeating.empty()) {
@@ -183,9 +185,9 @@ TEST(ContextMerge, BlocksAbsorbedInOrderAreTheRanksAddedOneByOne) {
       }
       repeating.push_back(repeating[random() % repeating.size()]);
       const std::string error =
-          error_of([&] { absorbed_more.add_rank(kRanks + 1, repeating, kSites); });
+          absorbed_more.add_rank(kRanks + 1, repeating, kSites).value_or("no error");
       EXPECT_NE(error.find("repeats the path of an earlier context"), std::string::npos) << error;
-      EXPECT_EQ(error, error_of([&] { one_by_one_more.add_rank(kRanks + 1, repeating, kSites); }));
+      EXPECT_EQ(error, one_by_one_more.add_rank(kRanks + 1, repeating, kSites).value_or("none"));
     }
   }
 }

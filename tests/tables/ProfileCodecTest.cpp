@@ -215,9 +215,9 @@ TEST(ProfileCodec, ForeignFilesAreNotProfiles) {
 
 TEST(ProfileCodec, NewerVersionIsRejectedByNumber) {
   std::vector<std::byte> bytes = encode_profile(small_profile());
-  bytes[8] = std::byte{7}; // the version follows the 8-byte magic, little-endian
+  bytes[8] = std::byte{8}; // the version follows the 8-byte magic, little-endian
   EXPECT_EQ(decode_error(bytes),
-            "profile version 7 is newer than this vcmon (" + std::to_string(kProfileVersion) + ")");
+            "profile version 8 is newer than this vcmon (" + std::to_string(kProfileVersion) + ")");
   bytes[8] = std::byte{0};
   EXPECT_EQ(decode_error(bytes), "profile version 0 does not exist");
 }

@@ -154,7 +154,11 @@ ProgramGraph make_synthetic_graph(std::size_t sites, std::uint64_t seed) {
 RankRecords make_synthetic_rank(const ProgramGraph& graph, const ProfileShape& shape,
                                 std::int32_t rank, std::uint64_t seed) {
   Generator g(seed + static_cast<std::uint64_t>(rank));
-  return make_rank(graph, shape, rank, g);
+  RankRecords r = make_rank(graph, shape, rank, g);
+  if (shape.contexts) {
+    add_contexts(graph, r, seed);
+  }
+  return r;
 }
 
 } // namespace vcmon::tables::testing

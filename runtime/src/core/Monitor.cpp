@@ -367,11 +367,11 @@ void Monitor::write_job_profile(bool final_profile, std::uint64_t at_ns) {
   const tables::RankRecords mine = collect_rank_records(at_ns);
   const MPI_Comm comm = monitor_communicator();
   tables::RunMetadata meta;
-  tables::ProgramGraph graph;
+  // Every rank's: the job's summary is reduced over the ranks, each naming its records' sites.
+  const tables::ProgramGraph graph = registry_.program_graph(synthetic_comm_names());
   ProfileDestination destination;
   if (world_rank_ == 0) {
     meta = run_metadata(*this, start_unix_ns_, {}, world_size_);
-    graph = registry_.program_graph(synthetic_comm_names());
     // Snapshots are told from the final profile by name; the final one is named as ever.
     const std::string suffix =
         final_profile ? std::string() : "-snapshot-" + std::to_string(++snapshots_written_);

@@ -1,10 +1,15 @@
 #include "core/ProfileReductions.hpp"
 
+#include "core/Log.hpp"
 #include "core/ProfileTags.hpp"
 #include "core/YieldingCompletion.hpp"
 
+#include "vcmon/tables/JobSummary.hpp"
+
 #include <algorithm>
+#include <functional>
 #include <set>
+#include <span>
 
 namespace vcmon::runtime {
 namespace {
@@ -27,6 +32,89 @@ void add_joined(std::set<std::string>& names, const std::string& joined) {
   }
 }
 
+// Counts are ints in MPI: a message of more bytes goes in pieces of this many.
+constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 30;
+
+void send_bytes(MPI_Comm comm, int to, int tag, std::span<const std::byte> bytes) {
+  std::uint64_t length = bytes.size();
+  yielding(PMPI_Isend, &length, 1, MPI_UINT64_T, to, tag, comm);
+  for (std::uint64_t at = 0; at < length; at += kMaxMessageBytes) {
+    yielding(PMPI_Isend, bytes.data() + at,
+             static_cast<int>(std::min(kMaxMessageBytes, length - at)), MPI_BYTE, to, tag, comm);
+  }
+}
+
+std::vector<std::byte> receive_bytes(MPI_Comm comm, int from, int tag) {
+  std::uint64_t length = 0;
+  yielding(PMPI_Irecv, &length, 1, MPI_UINT64_T, from, tag, comm);
+  std::vector<std::byte> bytes(length);
+  for (std::uint64_t at = 0; at < length; at += kMaxMessageBytes) {
+    yielding(PMPI_Irecv, bytes.data() + at,
+             static_cast<int>(std::min(kMaxMessageBytes, length - at)), MPI_BYTE, from, tag, comm);
+  }
+  return bytes;
+}
+
+// A binomial tree towards rank 0: in step k a rank whose bit k is set sends what `encode` gives
+// to the rank 2^k below and is done; the others receive from the rank 2^k above, if there is
+// one, and `absorb` it. A rank absorbs its partners in increasing steps, each holding the ranks
+// just after those it holds so far: a reduction that adds ranks in order stays in order.
+void reduce_to_rank0(MPI_Comm comm, int tag, const std::function<std::vector<std::byte>()>& encode,
+                     const std::function<void(std::span<const std::byte>)>& absorb) {
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  for (int step = 1; step < size; step <<= 1) {
+    if ((rank & step) != 0) {
+      send_bytes(comm, rank - step, tag, encode());
+      return;
+    }
+    if (rank + step < size) {
+      absorb(receive_bytes(comm, rank + step, tag));
+    }
+  }
+}
+
+// The statements whose other partners need the second pass, as 64-bit words: their number,
+// then each statement's site, the number of its listed partners and those.
+std::vector<std::int64_t>
+encode_other_partners(std::span<const tables::SummaryReduction::OtherPartners> needed) {
+  std::vector<std::int64_t> words{static_cast<std::int64_t>(needed.size())};
+  for (const auto& statement : needed) {
+    words.push_back(statement.comm);
+    words.push_back(static_cast<std::int64_t>(statement.listed.size()));
+    words.insert(words.end(), statement.listed.begin(), statement.listed.end());
+  }
+  return words;
+}
+
+std::vector<tables::SummaryReduction::OtherPartners>
+decode_other_partners(std::span<const std::int64_t> words) {
+  std::vector<tables::SummaryReduction::OtherPartners> needed(static_cast<std::size_t>(words[0]));
+  std::size_t at = 1;
+  for (auto& statement : needed) {
+    statement.comm = static_cast<tables::SiteId>(words[at++]);
+    const auto listed = static_cast<std::size_t>(words[at++]);
+    for (std::size_t i = 0; i < listed; ++i) {
+      statement.listed.push_back(static_cast<std::int32_t>(words[at++]));
+    }
+  }
+  return needed;
+}
+
+// What rank 0 learnt of the statements needing the second pass, on every rank (empty on every
+// rank when there is no summary).
+std::vector<tables::SummaryReduction::OtherPartners>
+share_other_partners(MPI_Comm comm, std::span<const tables::SummaryReduction::OtherPartners> mine) {
+  std::vector<std::int64_t> words = encode_other_partners(mine);
+  std::uint64_t length = words.size();
+  yielding(PMPI_Ibcast, &length, 1, MPI_UINT64_T, 0, comm);
+  words.resize(length);
+  yielding(PMPI_Ibcast, words.data(), static_cast<int>(length), MPI_INT64_T, 0, comm);
+  return decode_other_partners(words);
+}
+
 void reduce_longest(void* in, void* inout, int* count, MPI_Datatype* /*type*/) {
   const auto* a = static_cast<const RankTimes*>(in);
   auto* b = static_cast<RankTimes*>(inout);
@@ -45,27 +133,80 @@ std::vector<std::string> distinct_hosts_at_rank0(MPI_Comm comm, const std::strin
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   std::set<std::string> names{host};
-  // A binomial tree: in step k a rank whose bit k is set sends what it has merged to the rank
-  // 2^k below and is done; the others receive from the rank 2^k above, if there is one.
-  for (int step = 1; step < size; step <<= 1) {
-    if ((rank & step) != 0) {
-      const std::string joined = join(names);
-      std::uint64_t length = joined.size();
-      yielding(PMPI_Isend, &length, 1, MPI_UINT64_T, rank - step, kHostsTag, comm);
-      yielding(PMPI_Isend, joined.data(), static_cast<int>(joined.size()), MPI_CHAR, rank - step,
-               kHostsTag, comm);
-      return {};
-    }
-    if (rank + step < size) {
-      std::uint64_t length = 0;
-      yielding(PMPI_Irecv, &length, 1, MPI_UINT64_T, rank + step, kHostsTag, comm);
-      std::string joined(length, '\0');
-      yielding(PMPI_Irecv, joined.data(), static_cast<int>(length), MPI_CHAR, rank + step,
-               kHostsTag, comm);
-      add_joined(names, joined);
-    }
+  reduce_to_rank0(
+      comm, kHostsTag,
+      [&] {
+        const std::string joined = join(names);
+        const auto bytes = std::as_bytes(std::span(joined));
+        return std::vector<std::byte>(bytes.begin(), bytes.end());
+      },
+      [&](std::span<const std::byte> joined) {
+        add_joined(names, std::string(reinterpret_cast<const char*>(joined.data()), joined.size()));
+      });
+  if (rank != 0) {
+    return {};
   }
   return {names.begin(), names.end()};
+}
+
+std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
+                                                           const tables::RankRecords& mine,
+                                                           const tables::ProgramGraph& graph) {
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  tables::SummaryReduction reduction(graph, size);
+  // Whether every rank below in the tree could add its records; each message starts with it.
+  bool whole = true;
+  if (const auto problem = reduction.add_rank(mine)) {
+    log_line(LogLevel::Error, "rank %d: the profile is written without its summary: %s", rank,
+             problem->c_str());
+    whole = false;
+  }
+  auto encode = [&](const tables::SummaryReduction& partial) {
+    std::vector<std::byte> bytes{std::byte{whole ? std::uint8_t{1} : std::uint8_t{0}}};
+    if (whole) {
+      const std::vector<std::byte> summary = tables::encode_job_summary(partial.summary());
+      bytes.insert(bytes.end(), summary.begin(), summary.end());
+    }
+    return bytes;
+  };
+  auto absorb_into = [&](tables::SummaryReduction& partial) {
+    return [&whole, &graph, size, into = &partial](std::span<const std::byte> bytes) {
+      whole = whole && !bytes.empty() && bytes[0] == std::byte{1};
+      if (!whole) {
+        return;
+      }
+      try {
+        into->absorb(tables::decode_job_summary(bytes.subspan(1), 0, graph, size,
+                                                tables::SummaryCompleteness::Partial));
+      } catch (const tables::ProfileError& error) {
+        // Still in the reduction: leaving it would leave the other ranks waiting.
+        log_line(LogLevel::Error, "the profile is written without its summary: %s", error.what());
+        whole = false;
+      }
+    };
+  };
+  reduce_to_rank0(
+      comm, kSummaryTag, [&] { return encode(reduction); }, absorb_into(reduction));
+
+  // The other partners' time per rank needs the partners listed, which rank 0 knows now.
+  const auto needed = share_other_partners(
+      comm, rank == 0 && whole ? reduction.other_partners_needed()
+                               : std::vector<tables::SummaryReduction::OtherPartners>());
+  if (!needed.empty()) {
+    tables::SummaryReduction others(graph, size);
+    tables::SummaryReduction& partial = rank == 0 ? reduction : others;
+    partial.begin_other_partners(needed);
+    partial.add_other_partners(mine);
+    reduce_to_rank0(
+        comm, kSummaryTag, [&] { return encode(partial); }, absorb_into(partial));
+  }
+  if (rank != 0 || !whole) {
+    return std::nullopt;
+  }
+  return tables::encode_job_summary(reduction.whole_job());
 }
 
 RankTimes longest_rank_at_rank0(MPI_Comm comm, const RankTimes& mine) {

@@ -1,6 +1,8 @@
 // One quantity across the ranks of a report: its total and how evenly it is spread.
 #pragma once
 
+#include "vcmon/tables/ContextMerge.hpp"
+
 #include <cstdint>
 #include <span>
 
@@ -23,6 +25,10 @@ struct RankStats {
 
   // `values[i]` belongs to `ranks[i]`; both spans have the same length.
   static RankStats of(std::span<const double> values, std::span<const std::int32_t> ranks);
+  // The same of a quantity reduced over `ranks` (the ranks it was added for), ranks without it
+  // counting as zero.
+  static RankStats reduced(const tables::ContextMerge::Spread& spread,
+                           std::span<const std::int32_t> ranks);
 };
 
 } // namespace vcmon::report

@@ -38,8 +38,10 @@ struct Report {
 // Throws ReportError when the records contradict the static tables or an option names a rank
 // or site the profile does not have.
 Report build_report(const tables::Profile& profile, const ReportOptions& options = {});
-// The same, reading the profile a rank at a time: each rank's contexts are merged and dropped
-// as it is read. Also throws tables::ProfileError for a rank whose records cannot be read.
+// The same from a file: the whole job from its summary section when it has one (and
+// options.use_summary), reading no rank; otherwise reading the profile a rank at a time, each
+// rank reduced into the job's summary and dropped as it is read. Also throws
+// tables::ProfileError for a summary or a rank whose records cannot be read.
 Report build_report(const tables::ProfileReader& reader, const ReportOptions& options = {});
 
 } // namespace vcmon::report

@@ -23,6 +23,9 @@ struct ReportOptions {
   std::optional<std::uint32_t> depth; // levels shown below the program node
   double threshold_percent = 0;       // hide nodes below this share of the program's time
   std::optional<SiteSelector> site;   // only the subtrees at this site, with their ancestors
+  // The whole job's view from the profile's summary section when it has one (reduced in the
+  // job); false: reduced here from every rank's section, which gives the same report.
+  bool use_summary = true;
 };
 
 } // namespace vcmon::report

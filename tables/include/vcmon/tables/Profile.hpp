@@ -50,13 +50,17 @@ public:
 };
 
 // 2 added the folded activations, 3 the message sizes of com records, 4 how sites were probed,
-// 5 the com records' shorter sizes, 6 the rank index and the calling contexts
-// (docs/profile-format.md, "Versioning"); every older version is still read.
-inline constexpr std::uint32_t kProfileVersion = 6;
+// 5 the com records' shorter sizes, 6 the rank index and the calling contexts, 7 the optional
+// summary (docs/profile-format.md, "Versioning"); every older version is still read.
+inline constexpr std::uint32_t kProfileVersion = 7;
+
+struct JobSummary; // JobSummary.hpp
 
 // Throws std::invalid_argument for a profile decode_profile would reject (a record naming a
 // site of another kind, a partner or rank outside meta.ranks, ranks not sorted and distinct).
-std::vector<std::byte> encode_profile(const Profile& profile);
+// With `summary`, the profile ends with it as its summary section (what the runtime writes
+// after reducing it over the ranks: JobSummary.hpp).
+std::vector<std::byte> encode_profile(const Profile& profile, const JobSummary* summary = nullptr);
 Profile decode_profile(std::span<const std::byte> bytes); // throws ProfileError
 
 // One rank's records on their own, so ranks can gather them to the writer.
@@ -67,7 +71,8 @@ RankRecords decode_rank_records(std::span<const std::byte> bytes); // throws Pro
 // file, a killed writer never leaves an empty or partial profile under the name. They throw
 // ProfileError when the file cannot be written (the message names the path).
 // Replaces the file `path`.
-void write_profile_file(const Profile& profile, const std::filesystem::path& path);
+void write_profile_file(const Profile& profile, const std::filesystem::path& path,
+                        const JobSummary* summary = nullptr);
 // A new file `dir/<stem>.vcmon`, or `dir/<stem>-N.vcmon` for the first free N; never replaces
 // a file. Returns its path.
 std::filesystem::path write_new_profile_file(const Profile& profile,

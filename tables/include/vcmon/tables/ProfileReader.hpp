@@ -16,6 +16,8 @@
 
 namespace vcmon::tables {
 
+struct JobSummary;
+
 class ProfileReader {
 public:
   // Throws ProfileError whose message begins with the path (or "cannot read profile PATH: "
@@ -46,6 +48,11 @@ public:
   RankRecords read_rank_at(std::size_t index, const ContextPieces& contexts) const;
   // The records of rank `rank`, or nothing when the profile has none of it.
   std::optional<RankRecords> read_rank(std::int32_t rank) const;
+  // Whether the profile has a summary section (since version 7: docs/profile-format.md,
+  // "Summary"), the job's view reduced over every rank; read only when asked for.
+  bool has_summary() const;
+  // Reads, verifies and decodes it; nothing when the profile has none. Throws ProfileError.
+  std::optional<JobSummary> read_summary() const;
   // Every rank's records: the whole profile in memory.
   Profile read_all() const;
 

@@ -1,11 +1,8 @@
-#include "ContextMerge.hpp"
-
-#include "vcmon/report/ReportError.hpp"
+#include "vcmon/tables/ContextMerge.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
 
-namespace vcmon::report {
+namespace vcmon::tables {
 
 void ContextMerge::Spread::absorb(const Spread& later) {
   if (later.holders == 0) {
@@ -21,27 +18,12 @@ void ContextMerge::Spread::absorb(const Spread& later) {
   }
 }
 
-RankStats ContextMerge::Spread::stats(std::span<const std::int32_t> ranks) const {
-  RankStats s;
-  if (ranks.empty()) {
-    return s;
-  }
-  s.total = total;
-  s.mean = total / static_cast<double>(ranks.size());
-  // Ranks without the context hold zero: the minimum is theirs when there are any.
-  s.min = holders == ranks.size() ? min : std::min(0.0, min);
-  s.max = max;
-  // RankStats::of keeps the first rank holding the maximum; all zero, the first rank.
-  s.max_rank = max > 0 ? max_rank : ranks.front();
-  s.imbalance_ranks = static_cast<std::int32_t>(ranks.size());
-  return s;
-}
-
-void ContextMerge::add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
-                            std::size_t sites) {
+std::optional<std::string> ContextMerge::add_rank(std::int32_t rank,
+                                                  std::span<const tables::ContextRecord> contexts,
+                                                  std::size_t sites) {
   begin_rank(rank, sites);
   add_contexts(contexts);
-  end_rank();
+  return end_rank();
 }
 
 void ContextMerge::begin_rank(std::int32_t rank, std::size_t sites) {
@@ -58,9 +40,10 @@ void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts)
   for (const tables::ContextRecord& c : contexts) {
     const std::size_t i = mapped_.size();
     if (c.site >= sites_ || c.parent > i) {
-      problem_ = fmt::format("rank {}: context {} names {} {}, which the profile does not have",
-                             rank_, i, c.site >= sites_ ? "site" : "parent context",
-                             c.site >= sites_ ? c.site : c.parent);
+      problem_ = "rank " + std::to_string(rank_) + ": context " + std::to_string(i) + " names " +
+                 (c.site >= sites_ ? "site " + std::to_string(c.site)
+                                   : "parent context " + std::to_string(c.parent)) +
+                 ", which the profile does not have";
       return;
     }
     const std::uint32_t parent = c.parent == 0 ? 0 : mapped_[c.parent - 1] + 1;
@@ -81,8 +64,8 @@ void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts)
     }
     Node& n = nodes_[node];
     if (n.last_rank == rank_) {
-      problem_ = fmt::format("rank {}: context {} repeats the path of an earlier context (site {})",
-                             rank_, i, c.site);
+      problem_ = "rank " + std::to_string(rank_) + ": context " + std::to_string(i) +
+                 " repeats the path of an earlier context (site " + std::to_string(c.site) + ")";
       return;
     }
     n.last_rank = rank_;
@@ -102,17 +85,31 @@ void ContextMerge::add_contexts(std::span<const tables::ContextRecord> contexts)
   }
 }
 
-void ContextMerge::end_rank() {
+std::optional<std::string> ContextMerge::end_rank() {
   if (problem_) {
-    throw ReportError(*problem_);
+    return problem_;
   }
   previous_.swap(mapped_);
+  return std::nullopt;
 }
 
 void ContextMerge::absorb(const ContextMerge& later) {
-  std::vector<std::uint32_t> placed(later.nodes_.size()); // later's node i is node placed[i]
-  for (std::size_t i = 0; i < later.nodes_.size(); ++i) {
-    const Node& from = later.nodes_[i];
+  const std::vector<std::uint32_t> placed = absorb_nodes(later.nodes_);
+  // The next rank added looks for its contexts first where `later`'s last rank's went.
+  previous_.resize(later.previous_.size());
+  for (std::size_t i = 0; i < previous_.size(); ++i) {
+    previous_[i] = placed[later.previous_[i]];
+  }
+}
+
+void ContextMerge::absorb(std::span<const Node> later) {
+  absorb_nodes(later);
+}
+
+std::vector<std::uint32_t> ContextMerge::absorb_nodes(std::span<const Node> later) {
+  std::vector<std::uint32_t> placed(later.size()); // later's node i is node placed[i]
+  for (std::size_t i = 0; i < later.size(); ++i) {
+    const Node& from = later[i];
     const std::uint32_t parent = from.parent == 0 ? 0 : placed[from.parent - 1] + 1;
     const auto [found, added] = index_.try_emplace(tables::context_path_key(parent, from.site),
                                                    static_cast<std::uint32_t>(nodes_.size()));
@@ -134,11 +131,7 @@ void ContextMerge::absorb(const ContextMerge& later) {
     n.folded += from.folded;
     placed[i] = found->second;
   }
-  // The next rank added looks for its contexts first where `later`'s last rank's went.
-  previous_.resize(later.previous_.size());
-  for (std::size_t i = 0; i < previous_.size(); ++i) {
-    previous_[i] = placed[later.previous_[i]];
-  }
+  return placed;
 }
 
 std::vector<std::vector<std::uint32_t>> ContextMerge::children() const {
@@ -149,4 +142,4 @@ std::vector<std::vector<std::uint32_t>> ContextMerge::children() const {
   return children;
 }
 
-} // namespace vcmon::report
+} // namespace vcmon::tables

@@ -2,10 +2,10 @@
 // merged by path: two contexts of different ranks are one node when their paths of sites from
 // the top are the same. Ranks are added one at a time, so a report of many ranks holds the
 // merged tree, never every rank's contexts (docs/report.md, "The tree"); merges of consecutive
-// blocks of ranks, built on several threads, are then absorbed in block order.
+// blocks of ranks (vcmon-report's threads, the runtime's binomial tree of ranks: the job's
+// summary, JobSummary.hpp) are then absorbed in rank order.
 #pragma once
 
-#include "vcmon/report/RankStats.hpp"
 #include "vcmon/tables/Records.hpp"
 
 #include <algorithm>
@@ -16,12 +16,13 @@
 #include <unordered_map>
 #include <vector>
 
-namespace vcmon::report {
+namespace vcmon::tables {
 
 class ContextMerge {
 public:
-  // One quantity over the ranks, added a rank at a time in rank order: what RankStats::of
-  // gives for the same values, ranks without the context counting as zero.
+  // One quantity over the ranks, added a rank at a time in rank order: enough for the report's
+  // total, minimum, mean, maximum and its rank over every rank (report::RankStats), ranks without
+  // the quantity counting as zero.
   struct Spread {
     double total = 0;
     double min = 0; // over the ranks that hold the context
@@ -40,7 +41,6 @@ public:
     }
     // As if the ranks `later` holds, all after this spread's, had been added here one by one.
     void absorb(const Spread& later);
-    RankStats stats(std::span<const std::int32_t> ranks) const;
     bool operator==(const Spread&) const = default;
   };
   struct Node {
@@ -59,22 +59,25 @@ public:
   };
 
   // Adds one rank's contexts (listed parents first, as the profile holds them). Ranks come in
-  // ascending order, each once. Throws ReportError when a context names a site outside
-  // `sites`, or repeats the path of another context of the same rank.
-  void add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts,
-                std::size_t sites);
+  // ascending order, each once. Returns the problem when a context names a site outside
+  // `sites`, or repeats the path of another context of the same rank (the merge is then no
+  // longer meaningful).
+  std::optional<std::string>
+  add_rank(std::int32_t rank, std::span<const tables::ContextRecord> contexts, std::size_t sites);
   // The same a piece at a time, as a rank is read: begin_rank, add_contexts with each piece
-  // of its contexts in order, end_rank. A problem found in a piece is thrown by end_rank only,
-  // so that a reader's own error about the rank, found later, can come first.
+  // of its contexts in order, end_rank. A problem found in a piece is returned by end_rank
+  // only, so that a reader's own error about the rank, found later, can come first.
   void begin_rank(std::int32_t rank, std::size_t sites);
   void add_contexts(std::span<const tables::ContextRecord> contexts);
-  void end_rank();
+  std::optional<std::string> end_rank();
   // Adds the ranks merged into `later`, which all come after this merge's ranks: the result is
   // the merge of all of them added one by one. Nodes first seen in `later` are appended in its
   // order (parents before children). The sums are the same whatever the grouping because the
   // values are integers (nanoseconds, counts, bytes) held exactly as doubles: every partial
   // sum is exact while the totals over all ranks stay below 2^53 (104 days of nanoseconds).
   void absorb(const ContextMerge& later);
+  // The same for merged nodes alone (a job summary's, JobSummary.hpp), listed parents first.
+  void absorb(std::span<const Node> later);
 
   bool empty() const { return nodes_.empty(); }
   std::span<const Node> nodes() const { return nodes_; }
@@ -82,6 +85,9 @@ public:
   std::vector<std::vector<std::uint32_t>> children() const;
 
 private:
+  // Where each of `later`'s nodes went.
+  std::vector<std::uint32_t> absorb_nodes(std::span<const Node> later);
+
   std::vector<Node> nodes_;
   std::unordered_map<std::uint64_t, std::uint32_t> index_; // (parent + 1, site) -> node
   // The previous rank's context i was merged into node previous_[i]: ranks of one job mostly
@@ -95,4 +101,4 @@ private:
   std::optional<std::string> problem_;
 };
 
-} // namespace vcmon::report
+} // namespace vcmon::tables

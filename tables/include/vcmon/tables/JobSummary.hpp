@@ -1,0 +1,213 @@
+// The whole job's view of a profile, reduced over its ranks: everything vcmon-report shows of all
+// ranks together (docs/report.md), without any rank's records. The runtime reduces it at
+// MPI_Finalize over a binomial tree of ranks and rank 0 stores it as the profile's summary
+// section (docs/profile-format.md, "Summary"); vcmon-report reduces it the same way from the
+// ranks' sections of a profile without one. Its size grows with sites × partners and, for the
+// time per rank and the matrix, with the ranks, never with ranks × sites.
+//
+// A reduction adds ranks in ascending order and absorbs reductions of later ranks: the result is
+// the same whatever the grouping (docs/report.md, "The tree": the sums are of integers held
+// exactly as doubles while they stay below 2^53, minima and maxima keep the earliest rank).
+#pragma once
+
+#include "vcmon/tables/ContextMerge.hpp"
+#include "vcmon/tables/ProgramGraph.hpp"
+#include "vcmon/tables/Records.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace vcmon::tables {
+
+using Spread = ContextMerge::Spread;
+
+// Partners the report lists one by one under a statement, costliest first; the rest are one
+// "other partners" node (docs/report.md, "What each section means").
+inline constexpr std::size_t kListedPartners = 16;
+
+// A completion call's records (MPI_Wait*, MPI_Test*) hold time per partner but no messages:
+// the calls that posted the requests hold those (docs/runtime.md, "Accounting").
+bool completes_requests(std::string_view mpi_function);
+
+struct JobSummary {
+  // What the time per rank shows of one rank.
+  struct Rank {
+    std::int32_t rank = 0;
+    // The proc record of main (entered from outside the program), or the rank's virtual time
+    // when main has none.
+    double application_ns = 0;
+    double mpi_ns = 0; // every com record of the rank: transmission + sync delay
+    bool operator==(const Rank&) const = default;
+  };
+  // A procedure activated at a call site (kNoSite: from outside the program).
+  struct Activation {
+    SiteId proc = kNoSite;
+    SiteId call_site = kNoSite;
+    Spread time;
+    double count = 0;
+    double untimed = 0;
+    bool operator==(const Activation&) const = default;
+  };
+  struct Loop {
+    SiteId loop = kNoSite;
+    Spread time;
+    double count = 0;
+    double iterations = 0;
+    bool operator==(const Loop&) const = default;
+  };
+  // One partner of a statement over the ranks whose records hold it.
+  struct Partner {
+    std::int32_t partner = ComRecord::kCollective;
+    Spread time; // transmission + sync delay; holders: the ranks holding this partner
+    double transmission = 0;
+    double sync_delay = 0;
+    double bytes = 0;
+    double count = 0;
+    bool operator==(const Partner&) const = default;
+  };
+  struct Statement {
+    SiteId comm = kNoSite;
+    Spread time; // per rank, over all partners: transmission + sync delay
+    std::uint64_t transmission_ns = 0;
+    std::uint64_t sync_delay_ns = 0;
+    std::uint64_t count = 0;
+    std::uint64_t bytes = 0;
+    // Of the count, the operations that moved data (ComRecord::messages), their smallest and
+    // largest message and size classes.
+    std::uint64_t messages = 0;
+    std::uint64_t min_bytes = 0;
+    std::uint64_t max_bytes = 0;
+    std::array<std::uint64_t, kSizeClasses> size_classes{};
+    std::uint32_t partner_count = 0; // distinct partners (the collective one counts as one)
+    // In partner order: while reduced, every partner; in a whole job's summary only those the
+    // report lists, the kListedPartners costliest (partners_by_time), so that a statement
+    // talking to every rank costs the summary no more than one talking to a few.
+    std::vector<Partner> partners;
+    // With more than kListedPartners partners, in a whole job's summary: the other partners
+    // together (their sums, and their time per rank, which no sum of the partners' spreads
+    // gives: the reduction's second pass, add_other_partners). While reduced, only that time.
+    std::optional<Partner> other_partners;
+    bool operator==(const Statement&) const = default;
+  };
+  // Point-to-point traffic between a rank and a partner, over every statement.
+  struct Cell {
+    std::int32_t rank = 0;
+    std::int32_t partner = 0;
+    std::uint64_t messages = 0; // completion calls' records move none
+    std::uint64_t bytes = 0;
+    std::uint64_t transmission_ns = 0;
+    std::uint64_t sync_delay_ns = 0;
+    bool operator==(const Cell&) const = default;
+  };
+
+  std::uint64_t virtual_ns = 0;             // the longest rank's
+  std::uint64_t real_ns = 0;                // the longest rank's
+  std::uint64_t intrusion_ns = 0;           // summed over the ranks
+  std::uint64_t real_total_ns = 0;          // summed over the ranks
+  MonitorCounters counters;                 // summed over the ranks
+  std::vector<Rank> ranks;                  // in rank order
+  std::vector<ContextMerge::Node> contexts; // merged by path, parents first (last_rank unused)
+  std::vector<Activation> activations;      // by (proc, call site)
+  std::vector<Loop> loops;                  // by site
+  std::vector<Statement> statements;        // by site
+  std::vector<Cell> cells;                  // by (rank, partner)
+
+  // The statement's partners in the order the report lists them: costliest first, ties in
+  // partner order (positions in `partners`).
+  static std::vector<std::size_t> partners_by_time(const Statement& statement);
+  // The partners listed one by one: the kListedPartners costliest, in partner order (of every
+  // partner, while the statement is reduced).
+  static std::vector<std::int32_t> listed_partners(const Statement& statement);
+
+  bool operator==(const JobSummary&) const = default;
+};
+
+// Builds a JobSummary a rank at a time, in rank order, and absorbs the summaries of later ranks.
+class SummaryReduction {
+public:
+  // `graph` names main, the sites' kinds and the statements' MPI functions; `world_ranks` is
+  // the run's size (partners must be below it). Both must outlive the reduction.
+  SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks);
+
+  // Adds a rank's calling contexts, as ContextMerge does (a piece at a time: begin_contexts,
+  // add_contexts, end_contexts returning the first problem), and its other records. Each rank
+  // after the ones before it; contexts and records may be added in separate passes.
+  void begin_contexts(std::int32_t rank);
+  void add_contexts(std::span<const ContextRecord> contexts) { contexts_.add_contexts(contexts); }
+  std::optional<std::string> end_contexts() { return contexts_.end_rank(); }
+  // Returns the first record that contradicts the graph, or a partner outside the run.
+  std::optional<std::string> add_records(const RankRecords& records);
+  // Both, for a rank held whole.
+  std::optional<std::string> add_rank(const RankRecords& records);
+
+  // Adds `later`, the reduction of ranks that all come after this one's.
+  void absorb(const JobSummary& later);
+  void absorb(SummaryReduction&& later);
+
+  // The statements that need the second pass (JobSummary::Statement::other_partners), with
+  // their listed partners; empty when none does.
+  struct OtherPartners {
+    SiteId comm = kNoSite;
+    std::vector<std::int32_t> listed; // sorted
+    bool operator==(const OtherPartners&) const = default;
+  };
+  std::vector<OtherPartners> other_partners_needed() const;
+  // The second pass: each rank's time with the partners not listed, in rank order, for
+  // `needed` (what other_partners_needed gave once every rank was added). Ranks whose records
+  // the first pass rejected are not added.
+  void begin_other_partners(std::span<const OtherPartners> needed);
+  void add_other_partners(const RankRecords& records);
+
+  // The summary so far, every partner of every statement kept: what a rank sends up the tree.
+  JobSummary summary() const;
+  // The whole job's summary, once every rank went through both passes: each statement with
+  // only the partners the report lists, and the others together. Throws std::logic_error when
+  // a statement that needs the second pass did not get it.
+  JobSummary whole_job() const;
+
+private:
+  struct StatementSums {
+    JobSummary::Statement statement;
+    std::unordered_map<std::int32_t, std::size_t> partner_at; // partner -> in statement.partners
+    bool present = false;
+  };
+  void absorb_statement(const JobSummary::Statement& later);
+
+  const ProgramGraph* graph_;
+  std::int32_t world_ranks_;
+  std::optional<SiteId> main_;
+  std::vector<bool> completes_requests_; // per site
+  JobSummary job_;                       // header sums, ranks and cells
+  ContextMerge contexts_;
+  std::unordered_map<std::uint64_t, JobSummary::Activation> activations_;
+  std::vector<std::optional<JobSummary::Loop>> loops_;
+  std::vector<StatementSums> statements_;
+  // The second pass: per statement site, the partners listed and the spread of the others.
+  struct OtherPass {
+    std::vector<std::int32_t> listed;
+    Spread others;
+  };
+  std::unordered_map<SiteId, OtherPass> others_;
+};
+
+// The summary section's bytes (docs/profile-format.md, "Summary"), what the runtime's ranks
+// also send each other while reducing.
+std::vector<std::byte> encode_job_summary(const JobSummary& summary);
+// A profile's summary is of the whole job, second pass included (every statement with more
+// than kListedPartners partners has the other partners' time); the ranks' partial summaries,
+// while they are reduced, may not be.
+enum class SummaryCompleteness { WholeJob, Partial };
+// Throws ProfileError naming the first problem: `bytes` are at `offset` of the file, whose
+// graph and run the summary must fit (sites of the right kinds, ranks and partners in the run,
+// contexts' parents before them).
+JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t offset,
+                              const ProgramGraph& graph, std::int32_t world_ranks,
+                              SummaryCompleteness completeness = SummaryCompleteness::WholeJob);
+
+} // namespace vcmon::tables

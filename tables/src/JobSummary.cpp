@@ -1,0 +1,452 @@
+#include "vcmon/tables/JobSummary.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace vcmon::tables {
+namespace {
+
+using std::to_string;
+
+std::uint64_t activation_key(SiteId proc, SiteId call_site) {
+  return (std::uint64_t{proc} << 32) | call_site;
+}
+
+// What a rank's records say of one site (or one partner of it), summed first: the report's
+// minimum and maximum are over each rank's sum, however many records the rank holds for it.
+struct RankSums {
+  std::uint64_t key = 0;
+  double time = 0;
+  double count = 0;
+  double third = 0;  // untimed, iterations, or a statement's sync delay
+  double fourth = 0; // a statement's bytes
+};
+
+// Sorts `sums` by key and adds up the entries of one key into the first of them.
+void combine(std::vector<RankSums>& sums) {
+  std::stable_sort(sums.begin(), sums.end(),
+                   [](const RankSums& a, const RankSums& b) { return a.key < b.key; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    if (kept > 0 && sums[kept - 1].key == sums[i].key) {
+      RankSums& into = sums[kept - 1];
+      into.time += sums[i].time;
+      into.count += sums[i].count;
+      into.third += sums[i].third;
+      into.fourth += sums[i].fourth;
+    } else {
+      sums[kept++] = sums[i];
+    }
+  }
+  sums.resize(kept);
+}
+
+void add_counters(MonitorCounters& into, const MonitorCounters& from) {
+  into.probe_events += from.probe_events;
+  into.wildcard_decisions += from.wildcard_decisions;
+  into.cycle_breaks += from.cycle_breaks;
+  into.control_messages += from.control_messages;
+  into.safety_wait_ns += from.safety_wait_ns;
+  into.folded_activations += from.folded_activations;
+  into.folded_contexts += from.folded_contexts;
+  into.forced_decisions += from.forced_decisions;
+}
+
+std::string not_a(std::int32_t rank, const char* record, SiteId site, SiteKind expected) {
+  return "rank " + to_string(rank) + ": " + record + " record names site " + to_string(site) +
+         ", which is not a " + to_string(expected) + " of the program";
+}
+
+double record_time(const ComRecord& record) {
+  return static_cast<double>(record.transmission_ns + record.sync_delay_ns);
+}
+
+} // namespace
+
+bool completes_requests(std::string_view mpi_function) {
+  return mpi_function.starts_with("MPI_Wait") || mpi_function.starts_with("MPI_Test");
+}
+
+std::vector<std::size_t> JobSummary::partners_by_time(const Statement& statement) {
+  std::vector<std::size_t> order(statement.partners.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return statement.partners[a].time.total > statement.partners[b].time.total;
+  });
+  return order;
+}
+
+std::vector<std::int32_t> JobSummary::listed_partners(const Statement& statement) {
+  const std::vector<std::size_t> order = partners_by_time(statement);
+  std::vector<std::int32_t> listed;
+  for (std::size_t i = 0; i < std::min(order.size(), kListedPartners); ++i) {
+    listed.push_back(statement.partners[order[i]].partner);
+  }
+  std::sort(listed.begin(), listed.end());
+  return listed;
+}
+
+SummaryReduction::SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks)
+    : graph_(&graph), world_ranks_(world_ranks), main_(graph.find_main()),
+      completes_requests_(graph.size(), false), loops_(graph.size()), statements_(graph.size()) {
+  for (const Site& site : graph.sites()) {
+    completes_requests_[site.id] = site.kind == SiteKind::Comm && completes_requests(site.name);
+  }
+}
+
+void SummaryReduction::begin_contexts(std::int32_t rank) {
+  contexts_.begin_rank(rank, graph_->size());
+}
+
+std::optional<std::string> SummaryReduction::add_rank(const RankRecords& records) {
+  begin_contexts(records.rank);
+  add_contexts(records.contexts);
+  if (auto problem = end_contexts()) {
+    return problem;
+  }
+  return add_records(records);
+}
+
+std::optional<std::string> SummaryReduction::add_records(const RankRecords& records) {
+  const std::int32_t rank = records.rank;
+  auto is = [&](SiteId site, SiteKind kind) {
+    return site < graph_->size() && graph_->site(site).kind == kind;
+  };
+  // Checked first, in the order of the records, as the report always checked them.
+  for (const ProcRecord& proc : records.procs) {
+    if (!is(proc.proc, SiteKind::Procedure)) {
+      return not_a(rank, "proc", proc.proc, SiteKind::Procedure);
+    }
+    if (proc.call_site != kNoSite && !is(proc.call_site, SiteKind::Call)) {
+      return not_a(rank, "proc record's call", proc.call_site, SiteKind::Call);
+    }
+  }
+  for (const LoopRecord& loop : records.loops) {
+    if (!is(loop.loop, SiteKind::Loop)) {
+      return not_a(rank, "loop", loop.loop, SiteKind::Loop);
+    }
+  }
+  for (const ComRecord& com : records.coms) {
+    if (!is(com.comm, SiteKind::Comm)) {
+      return not_a(rank, "com", com.comm, SiteKind::Comm);
+    }
+    if (com.partner != ComRecord::kCollective && (com.partner < 0 || com.partner >= world_ranks_)) {
+      return "rank " + to_string(rank) + ": com record of site " + to_string(com.comm) +
+             " names partner " + to_string(com.partner) + ", outside the run's " +
+             to_string(world_ranks_) + " ranks";
+    }
+  }
+
+  job_.virtual_ns = std::max(job_.virtual_ns, records.virtual_ns);
+  job_.real_ns = std::max(job_.real_ns, records.real_ns);
+  job_.intrusion_ns += records.intrusion_ns;
+  job_.real_total_ns += records.real_ns;
+  add_counters(job_.counters, records.counters);
+
+  std::vector<RankSums> sums;
+  double main_time = 0;
+  for (const ProcRecord& proc : records.procs) {
+    sums.push_back({activation_key(proc.proc, proc.call_site), static_cast<double>(proc.time_ns),
+                    static_cast<double>(proc.count), static_cast<double>(proc.untimed), 0});
+    if (main_ && proc.proc == *main_ && proc.call_site == kNoSite) {
+      main_time += static_cast<double>(proc.time_ns);
+    }
+  }
+  combine(sums);
+  for (const RankSums& s : sums) {
+    auto [found, added] = activations_.try_emplace(s.key);
+    JobSummary::Activation& a = found->second;
+    if (added) {
+      a.proc = static_cast<SiteId>(s.key >> 32);
+      a.call_site = static_cast<SiteId>(s.key);
+    }
+    a.time.add(rank, s.time);
+    a.count += s.count;
+    a.untimed += s.third;
+  }
+
+  sums.clear();
+  for (const LoopRecord& loop : records.loops) {
+    sums.push_back({loop.loop, static_cast<double>(loop.time_ns), static_cast<double>(loop.count),
+                    static_cast<double>(loop.iterations), 0});
+  }
+  combine(sums);
+  for (const RankSums& s : sums) {
+    auto& slot = loops_[s.key];
+    if (!slot) {
+      slot = JobSummary::Loop{static_cast<SiteId>(s.key), {}, 0, 0};
+    }
+    slot->time.add(rank, s.time);
+    slot->count += s.count;
+    slot->iterations += s.third;
+  }
+
+  // Per statement: its sums over every partner; per (statement, partner): the partner's time.
+  sums.clear();
+  std::vector<RankSums> partner_sums;
+  double mpi = 0;
+  std::vector<JobSummary::Cell> row;
+  for (const ComRecord& com : records.coms) {
+    mpi += record_time(com);
+    sums.push_back({com.comm, static_cast<double>(com.transmission_ns),
+                    static_cast<double>(com.count), static_cast<double>(com.sync_delay_ns),
+                    static_cast<double>(com.bytes)});
+    // Partners from -1 (collective) up, as the key's low half orders them.
+    partner_sums.push_back(
+        {(std::uint64_t{com.comm} << 32) | (static_cast<std::uint32_t>(com.partner) + 1u),
+         record_time(com), 0, 0, 0});
+    StatementSums& s = statements_[com.comm];
+    JobSummary::Statement& statement = s.statement;
+    if (!s.present) {
+      s.present = true;
+      statement.comm = com.comm;
+    }
+    statement.transmission_ns += com.transmission_ns;
+    statement.sync_delay_ns += com.sync_delay_ns;
+    statement.bytes += com.bytes;
+    statement.count += com.count;
+    if (const std::uint64_t messages = com.messages(); messages > 0) {
+      statement.min_bytes =
+          statement.messages > 0 ? std::min(statement.min_bytes, com.min_bytes) : com.min_bytes;
+      statement.max_bytes = std::max(statement.max_bytes, com.max_bytes);
+      statement.messages += messages;
+      for (std::size_t c = 0; c < kSizeClasses; ++c) {
+        statement.size_classes[c] += com.size_classes[c];
+      }
+    }
+    const auto [at, added] = s.partner_at.try_emplace(com.partner, statement.partners.size());
+    if (added) {
+      statement.partners.push_back({com.partner, {}, 0, 0, 0, 0});
+    }
+    JobSummary::Partner& partner = statement.partners[at->second];
+    partner.transmission += static_cast<double>(com.transmission_ns);
+    partner.sync_delay += static_cast<double>(com.sync_delay_ns);
+    partner.bytes += static_cast<double>(com.bytes);
+    partner.count += static_cast<double>(com.count);
+    if (com.partner != ComRecord::kCollective) {
+      row.push_back({rank, com.partner, completes_requests_[com.comm] ? 0 : com.count, com.bytes,
+                     com.transmission_ns, com.sync_delay_ns});
+    }
+  }
+  combine(sums);
+  for (const RankSums& s : sums) {
+    // The report's per-rank value: the rank's transmission plus its sync delay.
+    statements_[s.key].statement.time.add(rank, s.time + s.third);
+  }
+  combine(partner_sums);
+  for (const RankSums& s : partner_sums) {
+    StatementSums& statement = statements_[s.key >> 32];
+    const auto partner = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.key) - 1u);
+    statement.statement.partners[statement.partner_at.at(partner)].time.add(rank, s.time);
+  }
+  std::stable_sort(row.begin(), row.end(),
+                   [](const auto& a, const auto& b) { return a.partner < b.partner; });
+  for (const JobSummary::Cell& cell : row) {
+    if (job_.cells.empty() || job_.cells.back().rank != cell.rank ||
+        job_.cells.back().partner != cell.partner) {
+      job_.cells.push_back(cell);
+      continue;
+    }
+    JobSummary::Cell& merged = job_.cells.back();
+    merged.messages += cell.messages;
+    merged.bytes += cell.bytes;
+    merged.transmission_ns += cell.transmission_ns;
+    merged.sync_delay_ns += cell.sync_delay_ns;
+  }
+
+  const double application = main_time > 0 ? main_time : static_cast<double>(records.virtual_ns);
+  job_.ranks.push_back({rank, application, mpi});
+  return std::nullopt;
+}
+
+void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
+  StatementSums& s = statements_.at(later.comm);
+  JobSummary::Statement& statement = s.statement;
+  if (!s.present) {
+    s.present = true;
+    statement.comm = later.comm;
+  }
+  statement.time.absorb(later.time);
+  statement.transmission_ns += later.transmission_ns;
+  statement.sync_delay_ns += later.sync_delay_ns;
+  statement.bytes += later.bytes;
+  statement.count += later.count;
+  if (later.messages > 0) {
+    statement.min_bytes =
+        statement.messages > 0 ? std::min(statement.min_bytes, later.min_bytes) : later.min_bytes;
+    statement.max_bytes = std::max(statement.max_bytes, later.max_bytes);
+    statement.messages += later.messages;
+    for (std::size_t c = 0; c < kSizeClasses; ++c) {
+      statement.size_classes[c] += later.size_classes[c];
+    }
+  }
+  for (const JobSummary::Partner& p : later.partners) {
+    const auto [at, added] = s.partner_at.try_emplace(p.partner, statement.partners.size());
+    if (added) {
+      statement.partners.push_back({p.partner, {}, 0, 0, 0, 0});
+    }
+    JobSummary::Partner& partner = statement.partners[at->second];
+    partner.time.absorb(p.time);
+    partner.transmission += p.transmission;
+    partner.sync_delay += p.sync_delay;
+    partner.bytes += p.bytes;
+    partner.count += p.count;
+  }
+  if (later.other_partners) {
+    others_.at(later.comm).others.absorb(later.other_partners->time);
+  }
+}
+
+void SummaryReduction::absorb(const JobSummary& later) {
+  job_.virtual_ns = std::max(job_.virtual_ns, later.virtual_ns);
+  job_.real_ns = std::max(job_.real_ns, later.real_ns);
+  job_.intrusion_ns += later.intrusion_ns;
+  job_.real_total_ns += later.real_total_ns;
+  add_counters(job_.counters, later.counters);
+  job_.ranks.insert(job_.ranks.end(), later.ranks.begin(), later.ranks.end());
+  job_.cells.insert(job_.cells.end(), later.cells.begin(), later.cells.end());
+  contexts_.absorb(later.contexts);
+  for (const JobSummary::Activation& l : later.activations) {
+    auto [found, added] = activations_.try_emplace(activation_key(l.proc, l.call_site));
+    JobSummary::Activation& a = found->second;
+    if (added) {
+      a.proc = l.proc;
+      a.call_site = l.call_site;
+    }
+    a.time.absorb(l.time);
+    a.count += l.count;
+    a.untimed += l.untimed;
+  }
+  for (const JobSummary::Loop& l : later.loops) {
+    auto& slot = loops_.at(l.loop);
+    if (!slot) {
+      slot = JobSummary::Loop{l.loop, {}, 0, 0};
+    }
+    slot->time.absorb(l.time);
+    slot->count += l.count;
+    slot->iterations += l.iterations;
+  }
+  for (const JobSummary::Statement& l : later.statements) {
+    absorb_statement(l);
+  }
+}
+
+void SummaryReduction::absorb(SummaryReduction&& later) {
+  // The contexts keep where the later ranks' contexts went, so the next rank added finds its
+  // own without hashing; everything else is absorbed as a summary.
+  contexts_.absorb(later.contexts_);
+  later.contexts_ = {};
+  JobSummary rest = later.summary();
+  rest.contexts.clear();
+  absorb(rest);
+}
+
+std::vector<SummaryReduction::OtherPartners> SummaryReduction::other_partners_needed() const {
+  std::vector<OtherPartners> needed;
+  for (const StatementSums& s : statements_) {
+    if (s.present && s.statement.partners.size() > kListedPartners) {
+      needed.push_back({s.statement.comm, JobSummary::listed_partners(s.statement)});
+    }
+  }
+  return needed;
+}
+
+void SummaryReduction::begin_other_partners(std::span<const OtherPartners> needed) {
+  others_.clear();
+  for (const OtherPartners& n : needed) {
+    others_[n.comm] = {n.listed, {}};
+  }
+}
+
+void SummaryReduction::add_other_partners(const RankRecords& records) {
+  if (others_.empty()) {
+    return;
+  }
+  std::vector<RankSums> sums;
+  for (const ComRecord& com : records.coms) {
+    const auto found = others_.find(com.comm);
+    if (found != others_.end() && !std::binary_search(found->second.listed.begin(),
+                                                      found->second.listed.end(), com.partner)) {
+      sums.push_back({com.comm, record_time(com), 0, 0, 0});
+    }
+  }
+  combine(sums);
+  for (const RankSums& s : sums) {
+    others_.at(static_cast<SiteId>(s.key)).others.add(records.rank, s.time);
+  }
+}
+
+JobSummary SummaryReduction::summary() const {
+  JobSummary summary;
+  summary.virtual_ns = job_.virtual_ns;
+  summary.real_ns = job_.real_ns;
+  summary.intrusion_ns = job_.intrusion_ns;
+  summary.real_total_ns = job_.real_total_ns;
+  summary.counters = job_.counters;
+  summary.ranks = job_.ranks;
+  summary.cells = job_.cells;
+  summary.contexts.assign(contexts_.nodes().begin(), contexts_.nodes().end());
+  for (ContextMerge::Node& node : summary.contexts) {
+    node.last_rank = -1;
+  }
+  for (const auto& [key, activation] : activations_) {
+    summary.activations.push_back(activation);
+  }
+  std::sort(summary.activations.begin(), summary.activations.end(),
+            [](const auto& a, const auto& b) {
+              return activation_key(a.proc, a.call_site) < activation_key(b.proc, b.call_site);
+            });
+  for (const auto& loop : loops_) {
+    if (loop) {
+      summary.loops.push_back(*loop);
+    }
+  }
+  for (SiteId site = 0; site < statements_.size(); ++site) {
+    const auto other = others_.find(site);
+    if (!statements_[site].present && other == others_.end()) {
+      continue;
+    }
+    JobSummary::Statement statement = statements_[site].statement;
+    statement.comm = site;
+    statement.partner_count = static_cast<std::uint32_t>(statement.partners.size());
+    std::sort(statement.partners.begin(), statement.partners.end(),
+              [](const auto& a, const auto& b) { return a.partner < b.partner; });
+    if (other != others_.end()) {
+      statement.other_partners = JobSummary::Partner{};
+      statement.other_partners->time = other->second.others;
+    }
+    summary.statements.push_back(std::move(statement));
+  }
+  return summary;
+}
+
+JobSummary SummaryReduction::whole_job() const {
+  JobSummary summary = this->summary();
+  for (JobSummary::Statement& statement : summary.statements) {
+    if (statement.partners.size() <= kListedPartners) {
+      continue;
+    }
+    if (!statement.other_partners) {
+      throw std::logic_error("the job summary's statement of site " + to_string(statement.comm) +
+                             " lacks its second pass");
+    }
+    const std::vector<std::int32_t> listed = JobSummary::listed_partners(statement);
+    JobSummary::Partner& others = *statement.other_partners;
+    std::vector<JobSummary::Partner> kept;
+    for (const JobSummary::Partner& p : statement.partners) {
+      if (std::binary_search(listed.begin(), listed.end(), p.partner)) {
+        kept.push_back(p);
+        continue;
+      }
+      others.transmission += p.transmission;
+      others.sync_delay += p.sync_delay;
+      others.bytes += p.bytes;
+      others.count += p.count;
+    }
+    statement.partners = std::move(kept);
+  }
+  return summary;
+}
+
+} // namespace vcmon::tables

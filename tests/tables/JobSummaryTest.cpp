@@ -1,0 +1,258 @@
+// The job's summary (vcmon/tables/JobSummary.hpp): reduced over a binomial tree of ranks, as the
+// runtime reduces it, it is the summary of the ranks added one by one; it reads back as written
+// from a profile's summary section, and a summary section that lies is refused with a message
+// (docs/profile-format.md, "Summary").
+#include "ByteWriter.hpp"
+#include "ProfileHeader.hpp"
+#include "ProfileSections.hpp"
+#include "SummaryTree.hpp"
+#include "SyntheticProfile.hpp"
+
+#include "vcmon/tables/JobSummary.hpp"
+#include "vcmon/tables/Profile.hpp"
+#include "vcmon/tables/ProfileParts.hpp"
+#include "vcmon/tables/ProfileReader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace vcmon::tables {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Every rank of `profile` added in order, both passes.
+JobSummary one_by_one(const Profile& profile) {
+  SummaryReduction reduction(profile.graph, profile.meta.ranks);
+  for (const RankRecords& r : profile.ranks) {
+    EXPECT_EQ(reduction.add_rank(r), std::nullopt);
+  }
+  const auto needed = reduction.other_partners_needed();
+  reduction.begin_other_partners(needed);
+  for (const RankRecords& r : profile.ranks) {
+    reduction.add_other_partners(r);
+  }
+  return reduction.whole_job();
+}
+
+TEST(JobSummary, ReducedUpABinomialTreeIsTheRanksAddedOneByOne) {
+  for (const testing::ProfileShape& shape :
+       {testing::ProfileShape{.sites = 60, .ranks = 7, .partners = 2},
+        testing::ProfileShape{.sites = 40, .ranks = 24, .partners = 20},
+        testing::ProfileShape{.sites = 30, .ranks = 1, .partners = 1}}) {
+    const Profile profile = testing::make_synthetic_profile(shape, 11);
+    const JobSummary expected = one_by_one(profile);
+    EXPECT_EQ(testing::reduce_up_a_binomial_tree(profile), expected) << shape.ranks << " ranks";
+    EXPECT_EQ(expected.ranks.size(), profile.ranks.size());
+    EXPECT_FALSE(expected.contexts.empty());
+    EXPECT_EQ(decode_job_summary(encode_job_summary(expected), 0, profile.graph, shape.ranks),
+              expected);
+  }
+}
+
+TEST(JobSummary, StatementsWithManyPartnersListSixteenAndCarryTheOthersTime) {
+  const Profile profile =
+      testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 11);
+  const JobSummary summary = one_by_one(profile);
+  std::size_t with_others = 0;
+  for (const JobSummary::Statement& s : summary.statements) {
+    ASSERT_EQ(s.other_partners.has_value(), s.partner_count > kListedPartners);
+    ASSERT_EQ(s.partners.size(), std::min<std::size_t>(s.partner_count, kListedPartners));
+    if (!s.other_partners) {
+      continue;
+    }
+    ++with_others;
+    // Each rank's time with the partners not listed, summed by hand.
+    std::vector<std::int32_t> listed;
+    for (const JobSummary::Partner& p : s.partners) {
+      listed.push_back(p.partner);
+    }
+    Spread expected;
+    for (const RankRecords& r : profile.ranks) {
+      double time = 0;
+      bool holds = false;
+      for (const ComRecord& com : r.coms) {
+        if (com.comm == s.comm && !std::binary_search(listed.begin(), listed.end(), com.partner)) {
+          time += static_cast<double>(com.transmission_ns + com.sync_delay_ns);
+          holds = true;
+        }
+      }
+      if (holds) {
+        expected.add(r.rank, time);
+      }
+    }
+    EXPECT_EQ(s.other_partners->time, expected) << "site " << s.comm;
+  }
+  EXPECT_GT(with_others, 0u);
+}
+
+TEST(JobSummary, RecordsContradictingTheGraphAreNamed) {
+  Profile profile = testing::make_synthetic_profile({.sites = 30, .ranks = 2}, 3);
+  profile.ranks[1].loops.front().loop = 0; // main, a procedure
+  SummaryReduction reduction(profile.graph, 2);
+  EXPECT_EQ(reduction.add_rank(profile.ranks[0]), std::nullopt);
+  EXPECT_EQ(reduction.add_rank(profile.ranks[1]),
+            "rank 1: loop record names site 0, which is not a loop of the program");
+  profile = testing::make_synthetic_profile({.sites = 30, .ranks = 2}, 3);
+  SummaryReduction narrow(profile.graph, 1); // partners must be below the run's size
+  std::string problem;
+  for (const RankRecords& r : profile.ranks) {
+    problem = narrow.add_rank(r).value_or(problem);
+  }
+  EXPECT_THAT(problem, HasSubstr("outside the run's 1 ranks"));
+}
+
+// A profile of three ranks ending with its summary, whose place in the head a test may change.
+struct WithSummary {
+  Profile profile = testing::make_synthetic_profile({.sites = 30, .ranks = 3}, 5);
+  JobSummary summary = one_by_one(profile);
+  std::vector<std::byte> encoded = encode_job_summary(summary);
+  detail::SummaryPlace place;
+  std::vector<std::byte> index_and_ranks;
+
+  WithSummary() {
+    std::vector<RankSectionSize> sections;
+    std::vector<std::byte> records;
+    for (const RankRecords& r : profile.ranks) {
+      const std::vector<std::byte> encoded = encode_rank_records(r);
+      sections.push_back(rank_section_size(r.rank, encoded));
+      records.insert(records.end(), encoded.begin(), encoded.end());
+    }
+    const SummarySectionSize size = summary_section_size(encoded);
+    const std::uint64_t head =
+        encode_profile_head(profile.meta, profile.graph, sections, size).size();
+    index_and_ranks = encode_rank_index(head, sections);
+    index_and_ranks.insert(index_and_ranks.end(), records.begin(), records.end());
+    place = {head + index_and_ranks.size(), size.size, size.checksum};
+    EXPECT_EQ(bytes(), encode_profile(profile, &summary)) << "the writer's layout";
+  }
+
+  // After a change to `summary`: its bytes, and its place's size and checksum.
+  void reencode() {
+    encoded = encode_job_summary(summary);
+    place.size = encoded.size();
+    place.checksum = summary_section_size(encoded).checksum;
+  }
+
+  std::vector<std::byte> bytes() const {
+    detail::ByteWriter head;
+    detail::write_head_sections(head, profile.meta, profile.graph);
+    detail::write_summary_place(head, place);
+    std::vector<std::byte> file = detail::frame_profile_payload(head.bytes(), kProfileVersion);
+    file.insert(file.end(), index_and_ranks.begin(), index_and_ranks.end());
+    file.insert(file.end(), encoded.begin(), encoded.end());
+    return file;
+  }
+};
+
+std::string error_opening(std::span<const std::byte> bytes) {
+  try {
+    ProfileReader reader(bytes);
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string error_reading_summary(std::span<const std::byte> bytes) {
+  try {
+    ProfileReader(bytes).read_summary();
+  } catch (const ProfileError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(JobSummary, ReadsBackFromTheProfileAndLeavesTheRanksAsTheyWere) {
+  const WithSummary p;
+  const std::vector<std::byte> bytes = p.bytes();
+  const ProfileReader reader(bytes);
+  EXPECT_EQ(reader.version(), kProfileVersion);
+  ASSERT_TRUE(reader.has_summary());
+  EXPECT_EQ(reader.read_summary(), p.summary);
+  EXPECT_EQ(reader.read_all(), p.profile);
+  EXPECT_EQ(reader.read_rank(2), p.profile.ranks[2]);
+  EXPECT_EQ(decode_profile(bytes), p.profile);
+  // Without one, as written before: nothing to read.
+  const std::vector<std::byte> plain = encode_profile(p.profile);
+  EXPECT_FALSE(ProfileReader(plain).has_summary());
+  EXPECT_EQ(ProfileReader(plain).read_summary(), std::nullopt);
+}
+
+TEST(JobSummary, APlaceOutsideTheFileOrOverlappingIsRefused) {
+  WithSummary p;
+  const std::size_t size = p.bytes().size();
+  const std::uint64_t offset = p.place.offset;
+  p.place.offset = size + 100;
+  EXPECT_EQ(error_opening(p.bytes()), "corrupt profile: the summary at byte " +
+                                          std::to_string(size + 100) + " lies outside the " +
+                                          std::to_string(size) + "-byte file");
+  p = {};
+  p.place.size += 100;
+  EXPECT_EQ(error_opening(p.bytes()), "profile truncated at byte " + std::to_string(size) +
+                                          ": the head places the summary up to byte " +
+                                          std::to_string(size + 100));
+  p = {};
+  p.place.size = UINT64_MAX - 10;
+  EXPECT_EQ(error_opening(p.bytes()),
+            "corrupt profile: the summary at byte " + std::to_string(offset) + " of " +
+                std::to_string(UINT64_MAX - 10) + " bytes ends beyond 2^64");
+  p = {};
+  p.place.offset -= 5; // into the last rank's records
+  p.place.size += 5;
+  EXPECT_THAT(error_opening(p.bytes()), HasSubstr("rank index entry 2: rank 2's records at byte"));
+  EXPECT_THAT(error_opening(p.bytes()),
+              HasSubstr("overlap the summary at byte " + std::to_string(offset - 5)));
+  p = {};
+  p.place.offset += 3; // a gap after the last rank's records
+  p.place.size -= 3;
+  EXPECT_THAT(error_opening(p.bytes()), HasSubstr("the ranks' records end 3 bytes before the "
+                                                  "summary at byte " +
+                                                  std::to_string(offset + 3)));
+  p = {};
+  const std::uint64_t index_start = size - p.index_and_ranks.size() - p.encoded.size();
+  p.place.size += p.place.offset - (index_start + 2);
+  p.place.offset = index_start + 2;
+  EXPECT_THAT(error_opening(p.bytes()),
+              HasSubstr("the summary at byte " + std::to_string(index_start + 2) +
+                        " overlaps the rank index, which ends at byte"));
+  std::vector<std::byte> longer = WithSummary{}.bytes();
+  longer.push_back(std::byte{0});
+  EXPECT_EQ(error_opening(longer),
+            "trailing garbage: 1 bytes after the summary's end at byte " + std::to_string(size));
+}
+
+TEST(JobSummary, ACorruptSummaryIsRefusedWhenRead) {
+  WithSummary p;
+  p.encoded[p.encoded.size() / 2] ^= std::byte{1};
+  // Opening and reading ranks never read the summary.
+  EXPECT_EQ(error_opening(p.bytes()), "no error");
+  EXPECT_EQ(error_reading_summary(p.bytes()),
+            "checksum mismatch: the profile's summary is corrupt");
+
+  p = {};
+  // A loop naming main, checksum and all correct.
+  ASSERT_FALSE(p.summary.loops.empty());
+  p.summary.loops.front().loop = 0;
+  p.reencode();
+  EXPECT_THAT(error_reading_summary(p.bytes()),
+              HasSubstr("summary: a loop names site 0, which is not a loop of the program"));
+
+  p = {};
+  ASSERT_FALSE(p.summary.statements.empty());
+  p.summary.statements.front().other_partners = JobSummary::Partner{};
+  p.reencode();
+  EXPECT_THAT(error_reading_summary(p.bytes()),
+              HasSubstr("partners and a time for partners beyond the 16 listed"));
+
+  p = {};
+  p.summary.ranks[1].rank = 0;
+  p.reencode();
+  EXPECT_THAT(error_reading_summary(p.bytes()),
+              HasSubstr("summary: rank 0 follows rank 0: ranks must be sorted and distinct"));
+}
+
+} // namespace
+} // namespace vcmon::tables

@@ -1,0 +1,49 @@
+#include "SummaryTree.hpp"
+
+#include <iterator>
+#include <stdexcept>
+
+namespace vcmon::tables::testing {
+namespace {
+
+// In step k the rank 2^k above each rank whose lower k + 1 bits are clear sends it its summary.
+void reduce(std::vector<SummaryReduction>& partials, const ProgramGraph& graph) {
+  const auto size = static_cast<std::int32_t>(partials.size());
+  for (std::int32_t step = 1; step < size; step <<= 1) {
+    for (std::int32_t rank = 0; rank + step < size; rank += 2 * step) {
+      const std::vector<std::byte> sent = encode_job_summary(partials[rank + step].summary());
+      partials[rank].absorb(decode_job_summary(sent, 0, graph, size, SummaryCompleteness::Partial));
+    }
+  }
+}
+
+} // namespace
+
+JobSummary reduce_up_a_binomial_tree(const Profile& profile) {
+  const auto size = static_cast<std::int32_t>(profile.ranks.size());
+  std::vector<SummaryReduction> first;
+  for (const RankRecords& r : profile.ranks) {
+    if (const auto problem = first.emplace_back(profile.graph, size).add_rank(r)) {
+      throw std::invalid_argument(*problem);
+    }
+  }
+  reduce(first, profile.graph);
+  if (first.empty()) {
+    return {};
+  }
+  const auto needed = first.front().other_partners_needed();
+  // Rank 0's second pass goes into its first's; the others' into reductions of their own.
+  std::vector<SummaryReduction> second;
+  second.push_back(std::move(first.front()));
+  for (std::int32_t rank = 1; rank < size; ++rank) {
+    second.emplace_back(profile.graph, size);
+  }
+  for (std::int32_t rank = 0; rank < size; ++rank) {
+    second[rank].begin_other_partners(needed);
+    second[rank].add_other_partners(profile.ranks[static_cast<std::size_t>(rank)]);
+  }
+  reduce(second, profile.graph);
+  return second.front().whole_job();
+}
+
+} // namespace vcmon::tables::testing

@@ -1,0 +1,14 @@
+// A profile's job summary reduced as the runtime reduces it at MPI_Finalize
+// (runtime/src/core/ProfileReductions.cpp): each rank's summary sent up a binomial tree towards
+// rank 0, encoded and decoded on the way, then the second pass (the other partners) the same:
+// the whole job's summary.
+#pragma once
+
+#include "vcmon/tables/JobSummary.hpp"
+#include "vcmon/tables/Profile.hpp"
+
+namespace vcmon::tables::testing {
+
+JobSummary reduce_up_a_binomial_tree(const Profile& profile);
+
+} // namespace vcmon::tables::testing
