@@ -62,6 +62,25 @@ double record_time(const ComRecord& record) {
   return static_cast<double>(record.transmission_ns + record.sync_delay_ns);
 }
 
+void add_sums(JobSummary::Partner& into, const JobSummary::Partner& from) {
+  into.transmission += from.transmission;
+  into.sync_delay += from.sync_delay;
+  into.bytes += from.bytes;
+  into.count += from.count;
+}
+
+void add_sums(JobSummary::Partner& into, const ComRecord& com) {
+  into.transmission += static_cast<double>(com.transmission_ns);
+  into.sync_delay += static_cast<double>(com.sync_delay_ns);
+  into.bytes += static_cast<double>(com.bytes);
+  into.count += static_cast<double>(com.count);
+}
+
+// The order the report lists a statement's partners in: costliest first, ties in partner order.
+bool costlier(const JobSummary::Partner& a, const JobSummary::Partner& b) {
+  return a.time.total != b.time.total ? a.time.total > b.time.total : a.partner < b.partner;
+}
+
 } // namespace
 
 bool completes_requests(std::string_view mpi_function) {
@@ -71,8 +90,9 @@ bool completes_requests(std::string_view mpi_function) {
 std::vector<std::size_t> JobSummary::partners_by_time(const Statement& statement) {
   std::vector<std::size_t> order(statement.partners.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return statement.partners[a].time.total > statement.partners[b].time.total;
+  // Ties broken by partner, not by place: while reduced, partners are in the order they came.
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return costlier(statement.partners[a], statement.partners[b]);
   });
   return order;
 }
@@ -87,9 +107,11 @@ std::vector<std::int32_t> JobSummary::listed_partners(const Statement& statement
   return listed;
 }
 
-SummaryReduction::SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks)
-    : graph_(&graph), world_ranks_(world_ranks), main_(graph.find_main()),
-      completes_requests_(graph.size(), false), loops_(graph.size()), statements_(graph.size()) {
+SummaryReduction::SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks,
+                                   PartnerSums partner_sums)
+    : graph_(&graph), world_ranks_(world_ranks), partner_sums_(partner_sums),
+      main_(graph.find_main()), completes_requests_(graph.size(), false), loops_(graph.size()),
+      statements_(graph.size()) {
   for (const Site& site : graph.sites()) {
     completes_requests_[site.id] = site.kind == SiteKind::Comm && completes_requests(site.name);
   }
@@ -182,9 +204,10 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
     slot->iterations += s.third;
   }
 
-  // Per statement: its sums over every partner; per (statement, partner): the partner's time.
+  // Per statement: its sums over every partner; per (statement, partner): the partner's time
+  // (reduced by owner, of the collective partner only: the others' go to their ranks).
   sums.clear();
-  std::vector<RankSums> partner_sums;
+  std::vector<RankSums> per_partner;
   double mpi = 0;
   std::vector<JobSummary::Cell> row;
   for (const ComRecord& com : records.coms) {
@@ -192,16 +215,8 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
     sums.push_back({com.comm, static_cast<double>(com.transmission_ns),
                     static_cast<double>(com.count), static_cast<double>(com.sync_delay_ns),
                     static_cast<double>(com.bytes)});
-    // Partners from -1 (collective) up, as the key's low half orders them.
-    partner_sums.push_back(
-        {(std::uint64_t{com.comm} << 32) | (static_cast<std::uint32_t>(com.partner) + 1u),
-         record_time(com), 0, 0, 0});
-    StatementSums& s = statements_[com.comm];
+    StatementSums& s = statement_sums(com.comm);
     JobSummary::Statement& statement = s.statement;
-    if (!s.present) {
-      s.present = true;
-      statement.comm = com.comm;
-    }
     statement.transmission_ns += com.transmission_ns;
     statement.sync_delay_ns += com.sync_delay_ns;
     statement.bytes += com.bytes;
@@ -215,15 +230,13 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
         statement.size_classes[c] += com.size_classes[c];
       }
     }
-    const auto [at, added] = s.partner_at.try_emplace(com.partner, statement.partners.size());
-    if (added) {
-      statement.partners.push_back({com.partner, {}, 0, 0, 0, 0});
+    if (partner_sums_ == PartnerSums::Every || com.partner == ComRecord::kCollective) {
+      // Partners from -1 (collective) up, as the key's low half orders them.
+      per_partner.push_back(
+          {(std::uint64_t{com.comm} << 32) | (static_cast<std::uint32_t>(com.partner) + 1u),
+           record_time(com), 0, 0, 0});
+      add_sums(partner_sums(s, com.partner), com);
     }
-    JobSummary::Partner& partner = statement.partners[at->second];
-    partner.transmission += static_cast<double>(com.transmission_ns);
-    partner.sync_delay += static_cast<double>(com.sync_delay_ns);
-    partner.bytes += static_cast<double>(com.bytes);
-    partner.count += static_cast<double>(com.count);
     if (com.partner != ComRecord::kCollective) {
       row.push_back({rank, com.partner, completes_requests_[com.comm] ? 0 : com.count, com.bytes,
                      com.transmission_ns, com.sync_delay_ns});
@@ -234,8 +247,8 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
     // The report's per-rank value: the rank's transmission plus its sync delay.
     statements_[s.key].statement.time.add(rank, s.time + s.third);
   }
-  combine(partner_sums);
-  for (const RankSums& s : partner_sums) {
+  combine(per_partner);
+  for (const RankSums& s : per_partner) {
     StatementSums& statement = statements_[s.key >> 32];
     const auto partner = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.key) - 1u);
     statement.statement.partners[statement.partner_at.at(partner)].time.add(rank, s.time);
@@ -260,13 +273,107 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
   return std::nullopt;
 }
 
-void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
-  StatementSums& s = statements_.at(later.comm);
-  JobSummary::Statement& statement = s.statement;
+SummaryReduction::StatementSums& SummaryReduction::statement_sums(SiteId comm) {
+  StatementSums& s = statements_.at(comm);
   if (!s.present) {
     s.present = true;
-    statement.comm = later.comm;
+    s.statement.comm = comm;
   }
+  return s;
+}
+
+JobSummary::Partner& SummaryReduction::partner_sums(StatementSums& s, std::int32_t partner) {
+  const auto [at, added] = s.partner_at.try_emplace(partner, s.statement.partners.size());
+  if (added) {
+    s.statement.partners.push_back({partner, {}, 0, 0, 0, 0});
+  }
+  return s.statement.partners[at->second];
+}
+
+std::vector<PartnerShare> SummaryReduction::partner_shares(const RankRecords& records) {
+  std::vector<PartnerShare> shares;
+  for (const ComRecord& com : records.coms) {
+    if (com.partner != ComRecord::kCollective) {
+      shares.push_back({com.comm, com.partner, records.rank, record_time(com),
+                        static_cast<double>(com.transmission_ns),
+                        static_cast<double>(com.sync_delay_ns), static_cast<double>(com.bytes),
+                        static_cast<double>(com.count)});
+    }
+  }
+  std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.partner, a.comm) < std::pair(b.partner, b.comm);
+  });
+  std::size_t kept = 0;
+  for (const PartnerShare& share : shares) {
+    if (kept > 0 && shares[kept - 1].partner == share.partner &&
+        shares[kept - 1].comm == share.comm) {
+      PartnerShare& into = shares[kept - 1];
+      into.time += share.time;
+      into.transmission += share.transmission;
+      into.sync_delay += share.sync_delay;
+      into.bytes += share.bytes;
+      into.count += share.count;
+    } else {
+      shares[kept++] = share;
+    }
+  }
+  shares.resize(kept);
+  return shares;
+}
+
+std::optional<std::string>
+SummaryReduction::add_partner_shares(std::int32_t owner, std::span<const PartnerShare> shares) {
+  for (const PartnerShare& share : shares) {
+    if (share.comm >= graph_->size() || graph_->site(share.comm).kind != SiteKind::Comm) {
+      return not_a(share.rank, "com", share.comm, SiteKind::Comm);
+    }
+    if (share.partner != owner || share.rank < 0 || share.rank >= world_ranks_) {
+      return "rank " + to_string(owner) + " was sent the sums of rank " + to_string(share.rank) +
+             " with partner " + to_string(share.partner);
+    }
+  }
+  // Each partner's time is a spread over the ranks holding it: added in rank order.
+  std::vector<PartnerShare> ordered(shares.begin(), shares.end());
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.comm, a.rank) < std::pair(b.comm, b.rank);
+  });
+  for (const PartnerShare& share : ordered) {
+    JobSummary::Partner& partner = partner_sums(statement_sums(share.comm), owner);
+    partner.time.add(share.rank, share.time);
+    partner.transmission += share.transmission;
+    partner.sync_delay += share.sync_delay;
+    partner.bytes += share.bytes;
+    partner.count += share.count;
+  }
+  return std::nullopt;
+}
+
+void SummaryReduction::drop_cheap_partners(StatementSums& s) {
+  std::vector<JobSummary::Partner>& partners = s.statement.partners;
+  const std::size_t individual =
+      partners.size() - (s.partner_at.contains(ComRecord::kCollective) ? 1 : 0);
+  if (individual <= kListedPartners) {
+    return;
+  }
+  std::stable_partition(partners.begin(), partners.end(), [](const JobSummary::Partner& p) {
+    return p.partner == ComRecord::kCollective;
+  });
+  const auto first = partners.begin() + static_cast<std::ptrdiff_t>(partners.size() - individual);
+  std::sort(first, partners.end(), costlier);
+  for (auto p = first + kListedPartners; p != partners.end(); ++p) {
+    add_sums(s.dropped, *p);
+    ++s.dropped_count;
+  }
+  partners.erase(first + kListedPartners, partners.end());
+  s.partner_at.clear();
+  for (std::size_t i = 0; i < partners.size(); ++i) {
+    s.partner_at.emplace(partners[i].partner, i);
+  }
+}
+
+void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
+  StatementSums& s = statement_sums(later.comm);
+  JobSummary::Statement& statement = s.statement;
   statement.time.absorb(later.time);
   statement.transmission_ns += later.transmission_ns;
   statement.sync_delay_ns += later.sync_delay_ns;
@@ -282,19 +389,20 @@ void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
     }
   }
   for (const JobSummary::Partner& p : later.partners) {
-    const auto [at, added] = s.partner_at.try_emplace(p.partner, statement.partners.size());
-    if (added) {
-      statement.partners.push_back({p.partner, {}, 0, 0, 0, 0});
-    }
-    JobSummary::Partner& partner = statement.partners[at->second];
+    JobSummary::Partner& partner = partner_sums(s, p.partner);
     partner.time.absorb(p.time);
-    partner.transmission += p.transmission;
-    partner.sync_delay += p.sync_delay;
-    partner.bytes += p.bytes;
-    partner.count += p.count;
+    add_sums(partner, p);
   }
+  // The decoder checked that a statement lists no more partners than it counts.
+  s.dropped_count += later.partner_count - static_cast<std::uint32_t>(later.partners.size());
   if (later.other_partners) {
-    others_.at(later.comm).others.absorb(later.other_partners->time);
+    add_sums(s.dropped, *later.other_partners);
+    if (const auto other = others_.find(later.comm); other != others_.end()) {
+      other->second.others.absorb(later.other_partners->time);
+    }
+  }
+  if (partner_sums_ == PartnerSums::ByOwner) {
+    drop_cheap_partners(s);
   }
 }
 
@@ -345,7 +453,7 @@ void SummaryReduction::absorb(SummaryReduction&& later) {
 std::vector<SummaryReduction::OtherPartners> SummaryReduction::other_partners_needed() const {
   std::vector<OtherPartners> needed;
   for (const StatementSums& s : statements_) {
-    if (s.present && s.statement.partners.size() > kListedPartners) {
+    if (s.present && s.statement.partners.size() + s.dropped_count > kListedPartners) {
       needed.push_back({s.statement.comm, JobSummary::listed_partners(s.statement)});
     }
   }
@@ -378,14 +486,7 @@ void SummaryReduction::add_other_partners(const RankRecords& records) {
 }
 
 JobSummary SummaryReduction::summary() const {
-  JobSummary summary;
-  summary.virtual_ns = job_.virtual_ns;
-  summary.real_ns = job_.real_ns;
-  summary.intrusion_ns = job_.intrusion_ns;
-  summary.real_total_ns = job_.real_total_ns;
-  summary.counters = job_.counters;
-  summary.ranks = job_.ranks;
-  summary.cells = job_.cells;
+  JobSummary summary = job_; // the header sums, ranks and cells; the rest is held apart
   summary.contexts.assign(contexts_.nodes().begin(), contexts_.nodes().end());
   for (ContextMerge::Node& node : summary.contexts) {
     node.last_rank = -1;
@@ -407,14 +508,16 @@ JobSummary SummaryReduction::summary() const {
     if (!statements_[site].present && other == others_.end()) {
       continue;
     }
-    JobSummary::Statement statement = statements_[site].statement;
+    const StatementSums& s = statements_[site];
+    JobSummary::Statement statement = s.statement;
     statement.comm = site;
-    statement.partner_count = static_cast<std::uint32_t>(statement.partners.size());
+    statement.partner_count =
+        static_cast<std::uint32_t>(statement.partners.size()) + s.dropped_count;
     std::sort(statement.partners.begin(), statement.partners.end(),
               [](const auto& a, const auto& b) { return a.partner < b.partner; });
-    if (other != others_.end()) {
-      statement.other_partners = JobSummary::Partner{};
-      statement.other_partners->time = other->second.others;
+    if (other != others_.end() || s.dropped_count > 0) {
+      statement.other_partners = s.dropped;
+      statement.other_partners->time = other != others_.end() ? other->second.others : Spread{};
     }
     summary.statements.push_back(std::move(statement));
   }
@@ -424,10 +527,10 @@ JobSummary SummaryReduction::summary() const {
 JobSummary SummaryReduction::whole_job() const {
   JobSummary summary = this->summary();
   for (JobSummary::Statement& statement : summary.statements) {
-    if (statement.partners.size() <= kListedPartners) {
+    if (statement.partner_count <= kListedPartners) {
       continue;
     }
-    if (!statement.other_partners) {
+    if (!others_.contains(statement.comm)) {
       throw std::logic_error("the job summary's statement of site " + to_string(statement.comm) +
                              " lacks its second pass");
     }
@@ -439,10 +542,7 @@ JobSummary SummaryReduction::whole_job() const {
         kept.push_back(p);
         continue;
       }
-      others.transmission += p.transmission;
-      others.sync_delay += p.sync_delay;
-      others.bytes += p.bytes;
-      others.count += p.count;
+      add_sums(others, p);
     }
     statement.partners = std::move(kept);
   }

@@ -304,11 +304,11 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
     if (others == 1) {
       read_partner_sums(in, s.other_partners.emplace());
     }
-    // While reduced a statement keeps every partner; a whole job's keeps those the report lists
-    // and the others together, which it has exactly when it has more partners.
+    // While reduced a statement keeps every partner or some; a whole job's keeps those the
+    // report lists and the others together, which it has exactly when it has more partners.
     const bool many = s.partner_count > kListedPartners;
-    const std::size_t kept = complete && many ? kListedPartners : s.partner_count;
-    if (s.partners.size() != kept) {
+    const std::size_t kept = many ? kListedPartners : s.partner_count;
+    if (complete ? s.partners.size() != kept : s.partners.size() > s.partner_count) {
       fail(partners_at, "the statement of site " + to_string(s.comm) + " has " +
                             to_string(s.partner_count) + " partners and lists " +
                             to_string(s.partners.size()));

@@ -37,25 +37,9 @@ JobSummary one_by_one(const Profile& profile) {
   return reduction.whole_job();
 }
 
-TEST(JobSummary, ReducedUpABinomialTreeIsTheRanksAddedOneByOne) {
-  for (const testing::ProfileShape& shape :
-       {testing::ProfileShape{.sites = 60, .ranks = 7, .partners = 2},
-        testing::ProfileShape{.sites = 40, .ranks = 24, .partners = 20},
-        testing::ProfileShape{.sites = 30, .ranks = 1, .partners = 1}}) {
-    const Profile profile = testing::make_synthetic_profile(shape, 11);
-    const JobSummary expected = one_by_one(profile);
-    EXPECT_EQ(testing::reduce_up_a_binomial_tree(profile), expected) << shape.ranks << " ranks";
-    EXPECT_EQ(expected.ranks.size(), profile.ranks.size());
-    EXPECT_FALSE(expected.contexts.empty());
-    EXPECT_EQ(decode_job_summary(encode_job_summary(expected), 0, profile.graph, shape.ranks),
-              expected);
-  }
-}
-
-TEST(JobSummary, StatementsWithManyPartnersListSixteenAndCarryTheOthersTime) {
-  const Profile profile =
-      testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 11);
-  const JobSummary summary = one_by_one(profile);
+// Checks that each statement of `summary` with more than kListedPartners partners lists 16 and
+// carries each rank's time with the others, summed by hand from `profile`'s records.
+void expect_the_others_time(const Profile& profile, const JobSummary& summary) {
   std::size_t with_others = 0;
   for (const JobSummary::Statement& s : summary.statements) {
     ASSERT_EQ(s.other_partners.has_value(), s.partner_count > kListedPartners);
@@ -64,7 +48,6 @@ TEST(JobSummary, StatementsWithManyPartnersListSixteenAndCarryTheOthersTime) {
       continue;
     }
     ++with_others;
-    // Each rank's time with the partners not listed, summed by hand.
     std::vector<std::int32_t> listed;
     for (const JobSummary::Partner& p : s.partners) {
       listed.push_back(p.partner);
@@ -86,6 +69,73 @@ TEST(JobSummary, StatementsWithManyPartnersListSixteenAndCarryTheOthersTime) {
     EXPECT_EQ(s.other_partners->time, expected) << "site " << s.comm;
   }
   EXPECT_GT(with_others, 0u);
+}
+
+TEST(JobSummary, ReducedUpABinomialTreeIsTheRanksAddedOneByOne) {
+  for (const testing::ProfileShape& shape :
+       {testing::ProfileShape{.sites = 60, .ranks = 7, .partners = 2},
+        testing::ProfileShape{.sites = 40, .ranks = 24, .partners = 20},
+        testing::ProfileShape{.sites = 30, .ranks = 1, .partners = 1}}) {
+    const Profile profile = testing::make_synthetic_profile(shape, 11);
+    const JobSummary expected = one_by_one(profile);
+    EXPECT_EQ(testing::reduce_up_a_binomial_tree(profile), expected) << shape.ranks << " ranks";
+    EXPECT_EQ(testing::reduce_up_a_binomial_tree(profile, PartnerSums::ByOwner), expected)
+        << shape.ranks << " ranks, partners reduced by owner";
+    EXPECT_EQ(expected.ranks.size(), profile.ranks.size());
+    EXPECT_FALSE(expected.contexts.empty());
+    EXPECT_EQ(decode_job_summary(encode_job_summary(expected), 0, profile.graph, shape.ranks),
+              expected);
+  }
+}
+
+TEST(JobSummary, TiesInTimeListTheSamePartnersEitherWay) {
+  Profile profile = testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 7);
+  for (RankRecords& r : profile.ranks) {
+    for (ComRecord& com : r.coms) {
+      com.transmission_ns = 1000;
+      com.sync_delay_ns = 0;
+    }
+  }
+  const JobSummary summary = one_by_one(profile);
+  // The second pass takes the partners listed in the end, ties broken by partner both times.
+  expect_the_others_time(profile, summary);
+  EXPECT_EQ(testing::reduce_up_a_binomial_tree(profile, PartnerSums::ByOwner), summary);
+}
+
+TEST(JobSummary, ReducedByOwnerEachStepKeepsOnlyTheListedPartners) {
+  const Profile profile =
+      testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 11);
+  std::vector<SummaryReduction> ranks;
+  std::vector<std::vector<PartnerShare>> owned(profile.ranks.size());
+  for (const RankRecords& r : profile.ranks) {
+    ASSERT_EQ(ranks.emplace_back(profile.graph, 24, PartnerSums::ByOwner).add_rank(r),
+              std::nullopt);
+    for (const PartnerShare& share : SummaryReduction::partner_shares(r)) {
+      ASSERT_EQ(share.rank, r.rank);
+      owned.at(static_cast<std::size_t>(share.partner)).push_back(share);
+    }
+  }
+  for (std::int32_t rank = 0; rank < 24; ++rank) {
+    ASSERT_EQ(ranks[rank].add_partner_shares(rank, owned[rank]), std::nullopt);
+  }
+  for (std::int32_t rank = 1; rank < 24; ++rank) {
+    ranks[0].absorb(std::move(ranks[rank]));
+  }
+  std::size_t dropping = 0;
+  for (const JobSummary::Statement& s : ranks[0].summary().statements) {
+    ASSERT_LE(s.partners.size(), kListedPartners + 1) << "site " << s.comm;
+    dropping += s.partner_count > s.partners.size() ? 1 : 0;
+  }
+  EXPECT_GT(dropping, 0u);
+  EXPECT_EQ(ranks[0].add_partner_shares(3, owned[2]), "rank 3 was sent the sums of rank " +
+                                                          std::to_string(owned[2].front().rank) +
+                                                          " with partner 2");
+}
+
+TEST(JobSummary, StatementsWithManyPartnersListSixteenAndCarryTheOthersTime) {
+  const Profile profile =
+      testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 11);
+  expect_the_others_time(profile, one_by_one(profile));
 }
 
 TEST(JobSummary, RecordsContradictingTheGraphAreNamed) {

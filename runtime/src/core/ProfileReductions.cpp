@@ -6,6 +6,8 @@
 
 #include "vcmon/tables/JobSummary.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -74,6 +76,54 @@ void reduce_to_rank0(MPI_Comm comm, int tag, const std::function<std::vector<std
       absorb(receive_bytes(comm, rank + step, tag));
     }
   }
+}
+
+// Sends each share to its partner's rank and returns the shares naming this rank as partner,
+// from every rank, without any rank knowing who sends to it: synchronous sends, then a barrier
+// each rank enters once its own sends were all received (Hoefler, Siebert and Lumsdaine's
+// non-blocking consensus). Memory grows with the partners, not the job.
+std::vector<tables::PartnerShare>
+exchange_partner_shares(MPI_Comm comm, std::span<const tables::PartnerShare> mine) {
+  using tables::PartnerShare;
+  std::vector<MPI_Request> sends;
+  for (std::size_t begin = 0, end = 0; begin < mine.size(); begin = end) {
+    while (end < mine.size() && mine[end].partner == mine[begin].partner) {
+      ++end;
+    }
+    // One share per statement: a partner's fit in an int count of bytes.
+    PMPI_Issend(mine.data() + begin, static_cast<int>((end - begin) * sizeof(PartnerShare)),
+                MPI_BYTE, mine[begin].partner, kPartnerSharesTag, comm, &sends.emplace_back());
+  }
+  std::vector<PartnerShare> owned;
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  for (int done = 0; done == 0;) {
+    int arrived = 0;
+    MPI_Status status;
+    PMPI_Iprobe(MPI_ANY_SOURCE, kPartnerSharesTag, comm, &arrived, &status);
+    if (arrived != 0) {
+      int bytes = 0;
+      PMPI_Get_count(&status, MPI_BYTE, &bytes);
+      const std::size_t at = owned.size();
+      owned.resize(at + (static_cast<std::size_t>(bytes) + sizeof(PartnerShare) - 1) /
+                            sizeof(PartnerShare));
+      PMPI_Recv(owned.data() + at, bytes, MPI_BYTE, status.MPI_SOURCE, kPartnerSharesTag, comm,
+                MPI_STATUS_IGNORE);
+      continue;
+    }
+    if (barrier == MPI_REQUEST_NULL) {
+      int sent = 0;
+      PMPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE);
+      if (sent != 0) {
+        PMPI_Ibarrier(comm, &barrier);
+      }
+    } else {
+      PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    }
+    if (done == 0) {
+      sched_yield();
+    }
+  }
+  return owned;
 }
 
 // The statements whose other partners need the second pass, as 64-bit words: their number,
@@ -156,13 +206,24 @@ std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
-  tables::SummaryReduction reduction(graph, size);
+  // Each partner's sums made whole at the partner's rank, so that each step of the tree keeps
+  // only a statement's costliest partners: rank 0's memory does not grow with the job.
+  tables::SummaryReduction reduction(graph, size, tables::PartnerSums::ByOwner);
   // Whether every rank below in the tree could add its records; each message starts with it.
   bool whole = true;
-  if (const auto problem = reduction.add_rank(mine)) {
+  auto refuse = [&](const std::string& problem) {
     log_line(LogLevel::Error, "rank %d: the profile is written without its summary: %s", rank,
-             problem->c_str());
+             problem.c_str());
     whole = false;
+  };
+  if (const auto problem = reduction.add_rank(mine)) {
+    refuse(*problem);
+  }
+  const std::vector<tables::PartnerShare> owned =
+      exchange_partner_shares(comm, whole ? tables::SummaryReduction::partner_shares(mine)
+                                          : std::vector<tables::PartnerShare>());
+  if (const auto problem = whole ? reduction.add_partner_shares(rank, owned) : std::nullopt) {
+    refuse(*problem);
   }
   auto encode = [&](const tables::SummaryReduction& partial) {
     std::vector<std::byte> bytes{std::byte{whole ? std::uint8_t{1} : std::uint8_t{0}}};

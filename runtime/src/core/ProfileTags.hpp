@@ -5,10 +5,11 @@
 namespace vcmon::runtime {
 
 enum ProfileTag : int {
-  kHostsTag = 16,        // distinct host names, merged up a binomial tree
-  kRecordsTurnTag = 17,  // rank 0 to a rank: send your records now (collection at rank 0)
-  kRecordsChunkTag = 18, // ... and the rank's records, a chunk a message
-  kSummaryTag = 19,      // the job's summary, reduced up a binomial tree
+  kHostsTag = 16,         // distinct host names, merged up a binomial tree
+  kRecordsTurnTag = 17,   // rank 0 to a rank: send your records now (collection at rank 0)
+  kRecordsChunkTag = 18,  // ... and the rank's records, a chunk a message
+  kSummaryTag = 19,       // the job's summary, reduced up a binomial tree
+  kPartnerSharesTag = 20, // a rank's sums with a partner, to the partner's rank
 };
 
 } // namespace vcmon::runtime

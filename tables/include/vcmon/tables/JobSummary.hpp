@@ -85,13 +85,16 @@ struct JobSummary {
     std::uint64_t max_bytes = 0;
     std::array<std::uint64_t, kSizeClasses> size_classes{};
     std::uint32_t partner_count = 0; // distinct partners (the collective one counts as one)
-    // In partner order: while reduced, every partner; in a whole job's summary only those the
-    // report lists, the kListedPartners costliest (partners_by_time), so that a statement
-    // talking to every rank costs the summary no more than one talking to a few.
+    // In partner order. In a whole job's summary only those the report lists, the
+    // kListedPartners costliest (partners_by_time), so that a statement talking to every rank
+    // costs the summary no more than one talking to a few. While reduced: every partner, or,
+    // reduced by owner (PartnerSums::ByOwner), the costliest kListedPartners of the partners
+    // whose ranks are in the reduction, and the collective one.
     std::vector<Partner> partners;
     // With more than kListedPartners partners, in a whole job's summary: the other partners
     // together (their sums, and their time per rank, which no sum of the partners' spreads
-    // gives: the reduction's second pass, add_other_partners). While reduced, only that time.
+    // gives: the reduction's second pass, add_other_partners). While reduced: the sums of the
+    // partners no longer kept, and the time per rank once in the second pass.
     std::optional<Partner> other_partners;
     bool operator==(const Statement&) const = default;
   };
@@ -118,8 +121,8 @@ struct JobSummary {
   std::vector<Statement> statements;        // by site
   std::vector<Cell> cells;                  // by (rank, partner)
 
-  // The statement's partners in the order the report lists them: costliest first, ties in
-  // partner order (positions in `partners`).
+  // The statement's partners in the order the report lists them, as positions in `partners`:
+  // costliest first, ties by partner (whatever the order of `partners`).
   static std::vector<std::size_t> partners_by_time(const Statement& statement);
   // The partners listed one by one: the kListedPartners costliest, in partner order (of every
   // partner, while the statement is reduced).
@@ -128,12 +131,45 @@ struct JobSummary {
   bool operator==(const JobSummary&) const = default;
 };
 
+// Where a statement's sums per partner are made while reduced. `Every`: each reduction keeps
+// every partner its ranks talk to, what one process reading every rank can afford (memory
+// grows with sites × partners). `ByOwner`: each rank first sends its sums with each partner to
+// that partner's rank (partner_shares, add_partner_shares), so that every partner's sums are
+// whole in one place, and a reduction keeps only the kListedPartners costliest of its ranks'
+// partners: a statement talking to every rank costs each step of the tree no more than one
+// talking to a few, whatever the job's size. Both give the same whole job.
+enum class PartnerSums { Every, ByOwner };
+
+// One rank's sums with one partner of one statement, which reduced by owner the rank sends to
+// the partner's rank. Trivially copyable: the runtime sends it as bytes.
+struct PartnerShare {
+  SiteId comm = kNoSite;
+  std::int32_t partner = 0;
+  std::int32_t rank = 0; // the rank whose records hold it
+  double time = 0;       // transmission + sync delay
+  double transmission = 0;
+  double sync_delay = 0;
+  double bytes = 0;
+  double count = 0;
+  bool operator==(const PartnerShare&) const = default;
+};
+
 // Builds a JobSummary a rank at a time, in rank order, and absorbs the summaries of later ranks.
 class SummaryReduction {
 public:
   // `graph` names main, the sites' kinds and the statements' MPI functions; `world_ranks` is
   // the run's size (partners must be below it). Both must outlive the reduction.
-  SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks);
+  SummaryReduction(const ProgramGraph& graph, std::int32_t world_ranks,
+                   PartnerSums partner_sums = PartnerSums::Every);
+
+  // Reduced by owner: a rank's sums with each partner but the collective one, by partner then
+  // statement. `records` must be ones add_records accepted.
+  static std::vector<PartnerShare> partner_shares(const RankRecords& records);
+  // Reduced by owner, after the rank's own records: the shares of every rank that name this
+  // rank, `owner`, as partner, in any order. Returns the first that is not for a statement of
+  // the graph, not for `owner`, or from a rank outside the run.
+  std::optional<std::string> add_partner_shares(std::int32_t owner,
+                                                std::span<const PartnerShare> shares);
 
   // Adds a rank's calling contexts, as ContextMerge does (a piece at a time: begin_contexts,
   // add_contexts, end_contexts returning the first problem), and its other records. Each rank
@@ -175,12 +211,20 @@ private:
   struct StatementSums {
     JobSummary::Statement statement;
     std::unordered_map<std::int32_t, std::size_t> partner_at; // partner -> in statement.partners
+    // Reduced by owner: the partners no longer kept, their number and sums (not their time).
+    std::uint32_t dropped_count = 0;
+    JobSummary::Partner dropped;
     bool present = false;
   };
+  StatementSums& statement_sums(SiteId comm);
+  JobSummary::Partner& partner_sums(StatementSums& s, std::int32_t partner);
   void absorb_statement(const JobSummary::Statement& later);
+  // Reduced by owner: keeps the kListedPartners costliest partners but the collective one.
+  void drop_cheap_partners(StatementSums& s);
 
   const ProgramGraph* graph_;
   std::int32_t world_ranks_;
+  PartnerSums partner_sums_;
   std::optional<SiteId> main_;
   std::vector<bool> completes_requests_; // per site
   JobSummary job_;                       // header sums, ranks and cells
