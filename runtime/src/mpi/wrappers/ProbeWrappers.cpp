@@ -23,6 +23,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 
 namespace vcmon::runtime::mpi {
 namespace {
@@ -49,42 +50,49 @@ void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Sh
   }
 }
 
-// The shadow of `comm` when the layer handles a probe of `source` and `tag` there; nullptr when
-// PMPI takes it as it is (no monitor, an unmonitored communicator, MPI_PROC_NULL, or arguments
-// whose error must come from PMPI).
-const Shadow* monitored_probe(LayerContext* context, int source, int tag, MPI_Comm comm) {
+// A probe the layer handles: what it works with, and when it was entered.
+struct MonitoredProbe {
+  Monitor& monitor;
+  LayerContext& context;
+  const Shadow& shadow; // of the probed communicator
+  Moment probed;
+};
+
+// nullopt when PMPI takes a probe of `source` and `tag` in `comm` as it is (no monitor, an
+// unmonitored communicator, MPI_PROC_NULL, or arguments whose error must come from PMPI).
+std::optional<MonitoredProbe> monitored_probe(int source, int tag, MPI_Comm comm) {
+  Monitor* monitor = Layer::monitor();
+  LayerContext* context = layer_parts(monitor).context;
   const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(comm) : nullptr;
   if (shadow == nullptr || source == MPI_PROC_NULL ||
       !StampProtocol::receivable(*shadow, 0, MPI_BYTE, source, tag)) {
-    return nullptr;
+    return std::nullopt;
   }
   context->pending.deferred.before_matching(*shadow);
-  return shadow;
+  return MonitoredProbe{*monitor, *context, *shadow, Moment::now(monitor->clock())};
 }
 
 // `pmpi(int source, MPI_Status*)` probes (and matches, for Mprobe) `source`.
 template <typename Call>
 int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI_Status* status,
                    MPI_Message* message, Call&& pmpi) {
-  Monitor* monitor = Layer::monitor();
-  const auto [context, stamps, pending, table] = layer_parts(monitor);
-  const Shadow* shadow = monitored_probe(context, source, tag, comm);
-  if (shadow == nullptr) {
+  const std::optional<MonitoredProbe> probe = monitored_probe(source, tag, comm);
+  if (!probe) {
     return pmpi(source, status);
   }
-  const Moment probed = Moment::now(monitor->clock());
+  auto& [monitor, context, shadow, probed] = *probe;
   tables::SiteId site;
   {
-    LayerWork work(*monitor, *pending);
-    site = monitor->comm_site(index_of(function));
+    LayerWork work(monitor, context.pending);
+    site = monitor.comm_site(index_of(function));
   }
-  const PendingStamp stamp = PointToPoint::await_stamp(*monitor, *context, function,
-                                                       {site, *shadow, probed}, source, tag, false);
+  const PendingStamp stamp = PointToPoint::await_stamp(monitor, context, function,
+                                                       {site, shadow, probed}, source, tag, false);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
-    found(*monitor, *pending, site, *shadow, probed, stamp, *st, message, context->probed);
+    found(monitor, context.pending, site, shadow, probed, stamp, *st, message, context.probed);
   }
   return rc;
 }
@@ -113,25 +121,23 @@ WildcardReceive& polling_decision(Monitor& monitor, ControlChannel& control, con
 template <typename Call>
 int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int* flag,
                   MPI_Status* status, MPI_Message* message, Call&& pmpi) {
-  Monitor* monitor = Layer::monitor();
-  const auto [context, stamps, pending, table] = layer_parts(monitor);
-  const Shadow* shadow = monitored_probe(context, source, tag, comm);
-  if (shadow == nullptr) {
+  const std::optional<MonitoredProbe> probe = monitored_probe(source, tag, comm);
+  if (!probe) {
     return pmpi(source, status);
   }
-  const Moment probed = Moment::now(monitor->clock());
+  auto& [monitor, context, shadow, probed] = *probe;
   std::optional<PendingStamp> ready;
   {
-    LayerWork work(*monitor, *pending);
-    context->control.serve_if_due(probed);
+    LayerWork work(monitor, context.pending);
+    context.control.serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
-          polling_decision(*monitor, context->control, *shadow, tag, function,
-                           monitor->comm_site(index_of(function)), probed.vt);
+          polling_decision(monitor, context.control, shadow, tag, function,
+                           monitor.comm_site(index_of(function)), probed.vt);
       ready = wildcard.attempt(probed.vt);
     } else {
-      stamps->drain();
-      ready = stamps->peek(*shadow, source, tag);
+      context.stamps.drain();
+      ready = context.stamps.peek(shadow, source, tag);
       if (ready && ready->stamp.send_vt_ns > probed.vt) {
         ready.reset();
       }
@@ -142,7 +148,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     if (message != nullptr) {
       *message = MPI_MESSAGE_NULL;
     }
-    record_call_time(*monitor, function, probed.vt); // a poll that found nothing
+    record_call_time(monitor, function, probed.vt); // a poll that found nothing
     return MPI_SUCCESS;
   }
   MPI_Status local;
@@ -150,15 +156,15 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   const int rc = pmpi(ready->source, st);
   if (rc == MPI_SUCCESS && *flag) {
     if (source == MPI_ANY_SOURCE) {
-      LayerWork work(*monitor, *pending);
+      LayerWork work(monitor, context.pending);
       // The next poll decides the next message afresh.
       poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
     }
-    found(*monitor, *pending, monitor->comm_site(index_of(function)), *shadow, probed, *ready, *st,
-          message, context->probed);
+    found(monitor, context.pending, monitor.comm_site(index_of(function)), shadow, probed, *ready,
+          *st, message, context.probed);
   } else if (rc == MPI_SUCCESS) {
-    record_call_time(*monitor, function, probed.vt);
+    record_call_time(monitor, function, probed.vt);
   }
   return rc;
 }
