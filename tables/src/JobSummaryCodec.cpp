@@ -302,7 +302,9 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
       fail(others_at, "a statement's other partners are flagged " + to_string(others));
     }
     if (others == 1) {
-      read_partner_sums(in, s.other_partners.emplace());
+      // Assigned, not emplaced: Clang takes Partner for not default-constructible there.
+      s.other_partners = JobSummary::Partner{};
+      read_partner_sums(in, *s.other_partners);
     }
     // While reduced a statement keeps every partner or some; a whole job's keeps those the
     // report lists and the others together, which it has exactly when it has more partners.

@@ -4,7 +4,6 @@
 #include "mpi/control/BlockedCall.hpp"
 #include "mpi/control/ControlExchange.hpp"
 #include "mpi/control/MpiControlTransport.hpp"
-#include "mpi/control/WaitRegistry.hpp"
 #include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
@@ -25,7 +24,7 @@ public:
   deadlock::ProcessState own_state(WaitPlace& place) override {
     return channel_.own_state(monitor_, &place);
   }
-  std::uint64_t generation() override { return WaitRegistry::generation(); }
+  std::uint64_t generation() override { return channel_.waits().generation(); }
   std::uint64_t stamps_sent_to(int rank) override { return stamps_.counts().sent_to(rank); }
   std::uint64_t stamps_received_from(int rank) override {
     return stamps_.counts().received_from(rank);
@@ -39,7 +38,7 @@ public:
     return ControlChannel::stuck_unpolled(monitor_, rank).has_value();
   }
   bool own_call_satisfied() override {
-    const BlockedCall* own = WaitRegistry::own_call();
+    const BlockedCall* own = channel_.waits().own_call();
     return own != nullptr && own->satisfied();
   }
 
@@ -83,7 +82,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // blocked only when every thread that has run in it waits.
   const int threads =
       CallerCounters::concurrent_callers() ? monitor.thread_records_list().live_threads() : 1;
-  if (WaitRegistry::describe(threads, state, place)) {
+  if (waits_.describe(threads, state, place)) {
     return state;
   }
   state.activity = deadlock::Activity::Running;
@@ -98,7 +97,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // out of virtual order (wildcard_random_cycle, 2 runs in 10).
   const std::uint64_t now_vt = Moment::now(monitor.clock()).vt;
   const std::uint64_t vt =
-      threads > 1 && WaitRegistry::own_call() != nullptr ? now_vt : std::min(now_vt, running_vt_);
+      threads > 1 && waits_.own_call() != nullptr ? now_vt : std::min(now_vt, running_vt_);
   state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
   return state;
 }

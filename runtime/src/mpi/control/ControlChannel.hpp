@@ -15,6 +15,7 @@
 #include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlMessages.hpp"
 #include "mpi/control/WaitPlace.hpp"
+#include "mpi/control/WaitRegistry.hpp"
 #include "mpi/control/WaitersOnThisRank.hpp"
 #include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
@@ -98,6 +99,10 @@ public:
   // The ranks known to wait for this one alone.
   WaitersOnThisRank& waiters() { return waiters_; }
 
+  // The blocking calls this process's threads wait in.
+  WaitRegistry& waits() { return waits_; }
+  const WaitRegistry& waits() const { return waits_; }
+
   // This process's state now, as it would answer.
   deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place) const;
 
@@ -109,6 +114,7 @@ private:
   StampProtocol& stamps_;
   WaitingWork& waiting_;
   WaitersOnThisRank waiters_;
+  WaitRegistry waits_;                 // before the exchange, which asks it
   std::unique_ptr<Exchange> exchange_; // over MPI, with this process as its host
   std::atomic<std::uint64_t> next_serve_rt_{0};
   // From MPI_Finalize on, this rank answers Finished.

@@ -3,7 +3,6 @@
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
-#include "mpi/control/WaitRegistry.hpp"
 #include "mpi/layer/CallDescription.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -39,7 +38,7 @@ StateReply own_reply(Monitor& monitor, ControlChannel& control) {
   control.stamps().drain(); // what has arrived counts, as in every other rank's answer
   StateReply own;
   own.answered = true;
-  own.generation = WaitRegistry::generation();
+  own.generation = control.waits().generation();
   own.state = control.own_state(monitor, &own.place);
   return own;
 }

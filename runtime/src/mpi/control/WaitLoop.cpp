@@ -26,7 +26,7 @@ void WaitLoop::tick() {
     return;
   }
   if (!registration_) {
-    registration_.emplace(call_);
+    registration_.emplace(control_.waits(), call_);
   }
   if (now_rt < next_service_rt_) {
     sched_yield();

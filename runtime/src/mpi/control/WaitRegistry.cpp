@@ -3,29 +3,17 @@
 #include "mpi/layer/CallerCounters.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
-struct Slot {
-  std::atomic<bool> claimed{false};
-  std::atomic<const BlockedCall*> call{nullptr};
-  std::atomic<unsigned> readers{0};
-};
-
-// More threads waiting at once than this leave the process reported as running: never a false
-// deadlock, at worst a later wildcard decision.
-constexpr int kSlots = 256;
-std::array<Slot, kSlots> slots;
-std::atomic<int> waiting{0};
-std::atomic<std::uint64_t> changes{0};
+// The slot the calling thread's wait holds: per thread, since a thread waits in one call at a
+// time (and the process has one registry).
 thread_local int own_slot = -1;
 
 // A slot pinned for reading: its call, if any, stays valid while the pin lives.
-class Pin {
+template <typename Slot> class Pin {
 public:
   explicit Pin(Slot& slot) : slot_(slot) {
     // Sequentially consistent on both sides: either the owner sees this reader and waits, or
@@ -45,11 +33,12 @@ private:
 
 } // namespace
 
-WaitRegistry::Registration::Registration(const BlockedCall& call) : slot_(-1) {
+WaitRegistry::Registration::Registration(WaitRegistry& registry, const BlockedCall& call)
+    : registry_(registry), slot_(-1) {
   for (int i = 0; i < kSlots; ++i) {
     bool expected = false;
-    if (slots[static_cast<std::size_t>(i)].claimed.compare_exchange_strong(
-            expected, true, std::memory_order_acquire)) {
+    if (registry_.slot(i).claimed.compare_exchange_strong(expected, true,
+                                                          std::memory_order_acquire)) {
       slot_ = i;
       break;
     }
@@ -58,18 +47,18 @@ WaitRegistry::Registration::Registration(const BlockedCall& call) : slot_(-1) {
     return;
   }
   own_slot = slot_;
-  slots[static_cast<std::size_t>(slot_)].call.store(&call, std::memory_order_seq_cst);
-  changes.fetch_add(1, std::memory_order_acq_rel);
-  waiting.fetch_add(1, std::memory_order_acq_rel);
+  registry_.slot(slot_).call.store(&call, std::memory_order_seq_cst);
+  registry_.changes_.fetch_add(1, std::memory_order_acq_rel);
+  registry_.waiting_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 WaitRegistry::Registration::~Registration() {
   if (slot_ < 0) {
     return;
   }
-  Slot& slot = slots[static_cast<std::size_t>(slot_)];
-  waiting.fetch_sub(1, std::memory_order_acq_rel);
-  changes.fetch_add(1, std::memory_order_acq_rel);
+  Slot& slot = registry_.slot(slot_);
+  registry_.waiting_.fetch_sub(1, std::memory_order_acq_rel);
+  registry_.changes_.fetch_add(1, std::memory_order_acq_rel);
   slot.call.store(nullptr, std::memory_order_seq_cst);
   while (slot.readers.load(std::memory_order_seq_cst) != 0) {
     sched_yield();
@@ -78,18 +67,14 @@ WaitRegistry::Registration::~Registration() {
   slot.claimed.store(false, std::memory_order_release);
 }
 
-const BlockedCall* WaitRegistry::own_call() {
+const BlockedCall* WaitRegistry::own_call() const {
   return own_slot >= 0
-             ? slots[static_cast<std::size_t>(own_slot)].call.load(std::memory_order_relaxed)
+             ? slots_[static_cast<std::size_t>(own_slot)].call.load(std::memory_order_relaxed)
              : nullptr;
 }
 
-std::uint64_t WaitRegistry::generation() {
-  return changes.load(std::memory_order_acquire);
-}
-
-bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlace* place) {
-  if (waiting.load(std::memory_order_acquire) < std::max(threads, 1)) {
+bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlace* place) const {
+  if (waiting_.load(std::memory_order_acquire) < std::max(threads, 1)) {
     return false;
   }
   int described = 0;
@@ -97,7 +82,7 @@ bool WaitRegistry::describe(int threads, deadlock::ProcessState& state, WaitPlac
   WaitPlace first_place;
   bool message_wait = true;
   for (int i = 0; i < kSlots; ++i) {
-    Slot& slot = slots[static_cast<std::size_t>(i)];
+    Slot& slot = this->slot(i);
     if (!slot.claimed.load(std::memory_order_acquire)) {
       continue;
     }
