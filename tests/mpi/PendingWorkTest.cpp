@@ -2,6 +2,8 @@
 // deferred list of the layer's own requests (LayerRequests) and the receives the program freed
 // while active (OrphanedReceives). Each process's layer has its own (LayerContext), so two of
 // each are made side by side here as two ranks' would be.
+#include "MpichHandles.hpp"
+
 #include "mpi/requests/LayerRequests.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
 #include "mpi/requests/RequestTable.hpp"
@@ -17,13 +19,9 @@ using vcmon::runtime::mpi::LayerRequest;
 using vcmon::runtime::mpi::LayerRequests;
 using vcmon::runtime::mpi::OrphanedReceives;
 using vcmon::runtime::mpi::RequestTable;
+using vcmon::runtime::mpi::testing::request;
 
 namespace {
-
-// Request handles shaped like MPICH's: kind bits 10 (direct) high, index low.
-MPI_Request request(int index) {
-  return static_cast<MPI_Request>(static_cast<std::int32_t>(0xac000000u) + index);
-}
 
 TEST(PendingWork, AcquiredSlotIsReadyForUseThoughThePoolIsZeroed) {
   LayerRequests rank0;

@@ -1,6 +1,8 @@
 // The messages Mprobe took out of matching (ProbedMessages), without MPI: what a matched probe
 // left for its Mrecv, taken once, and which communicators it keeps alive. Each process's layer
 // has its own (LayerContext), so two are made side by side here as two ranks' would be.
+#include "MpichHandles.hpp"
+
 #include "mpi/wrappers/ProbedMessages.hpp"
 
 #include <gtest/gtest.h>
@@ -10,13 +12,9 @@
 using vcmon::runtime::mpi::ProbedMessage;
 using vcmon::runtime::mpi::ProbedMessages;
 using vcmon::runtime::mpi::Shadow;
+using vcmon::runtime::mpi::testing::message;
 
 namespace {
-
-// Message handles shaped like MPICH's (kind and object bits high, index low).
-MPI_Message message(int index) {
-  return static_cast<MPI_Message>(static_cast<std::int32_t>(0x6c000000u) + index);
-}
 
 MPI_Status status_from(int source, int tag) {
   MPI_Status status{};

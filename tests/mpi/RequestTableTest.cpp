@@ -2,6 +2,8 @@
 // tracked and found by handle, erased, MPICH's shared built-in handles left untracked, entries
 // hidden while MPI may give their handle to another thread's request. Each process's layer has
 // its own table (LayerContext), so two are made side by side here as two ranks' would be.
+#include "MpichHandles.hpp"
+
 #include "mpi/requests/RequestTable.hpp"
 
 #include "mpi/layer/CallerCounters.hpp"
@@ -14,13 +16,10 @@
 using vcmon::runtime::mpi::CallerCounters;
 using vcmon::runtime::mpi::RequestTable;
 using vcmon::runtime::mpi::TrackedRequest;
+using vcmon::runtime::mpi::testing::request;
 
 namespace {
 
-// Request handles shaped like MPICH's: kind bits 10 (direct) high, index low.
-MPI_Request request(int index) {
-  return static_cast<MPI_Request>(static_cast<std::int32_t>(0xac000000u) + index);
-}
 // Kind bits 01: a built-in handle, which MPICH shares among operations complete at once.
 MPI_Request built_in(int index) {
   return static_cast<MPI_Request>(static_cast<std::int32_t>(0x6c000000u) + index);
