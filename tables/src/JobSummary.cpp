@@ -290,34 +290,26 @@ JobSummary::Partner& SummaryReduction::partner_sums(StatementSums& s, std::int32
   return s.statement.partners[at->second];
 }
 
+std::uint32_t SummaryReduction::partner_count(const StatementSums& s) {
+  return static_cast<std::uint32_t>(s.statement.partners.size()) + s.dropped_count;
+}
+
 std::vector<PartnerShare> SummaryReduction::partner_shares(const RankRecords& records) {
-  std::vector<PartnerShare> shares;
+  // Summed by (partner, statement) as a statement's own sums are, keyed partner first.
+  std::vector<RankSums> sums;
   for (const ComRecord& com : records.coms) {
     if (com.partner != ComRecord::kCollective) {
-      shares.push_back({com.comm, com.partner, records.rank, record_time(com),
-                        static_cast<double>(com.transmission_ns),
-                        static_cast<double>(com.sync_delay_ns), static_cast<double>(com.bytes),
-                        static_cast<double>(com.count)});
+      sums.push_back({(std::uint64_t{static_cast<std::uint32_t>(com.partner)} << 32) | com.comm,
+                      static_cast<double>(com.transmission_ns), static_cast<double>(com.count),
+                      static_cast<double>(com.sync_delay_ns), static_cast<double>(com.bytes)});
     }
   }
-  std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {
-    return std::pair(a.partner, a.comm) < std::pair(b.partner, b.comm);
-  });
-  std::size_t kept = 0;
-  for (const PartnerShare& share : shares) {
-    if (kept > 0 && shares[kept - 1].partner == share.partner &&
-        shares[kept - 1].comm == share.comm) {
-      PartnerShare& into = shares[kept - 1];
-      into.time += share.time;
-      into.transmission += share.transmission;
-      into.sync_delay += share.sync_delay;
-      into.bytes += share.bytes;
-      into.count += share.count;
-    } else {
-      shares[kept++] = share;
-    }
+  combine(sums);
+  std::vector<PartnerShare> shares;
+  for (const RankSums& s : sums) {
+    shares.push_back({static_cast<SiteId>(s.key), static_cast<std::int32_t>(s.key >> 32),
+                      records.rank, s.time, s.third, s.fourth, s.count});
   }
-  shares.resize(kept);
   return shares;
 }
 
@@ -339,7 +331,7 @@ SummaryReduction::add_partner_shares(std::int32_t owner, std::span<const Partner
   });
   for (const PartnerShare& share : ordered) {
     JobSummary::Partner& partner = partner_sums(statement_sums(share.comm), owner);
-    partner.time.add(share.rank, share.time);
+    partner.time.add(share.rank, share.transmission + share.sync_delay);
     partner.transmission += share.transmission;
     partner.sync_delay += share.sync_delay;
     partner.bytes += share.bytes;
@@ -453,7 +445,7 @@ void SummaryReduction::absorb(SummaryReduction&& later) {
 std::vector<SummaryReduction::OtherPartners> SummaryReduction::other_partners_needed() const {
   std::vector<OtherPartners> needed;
   for (const StatementSums& s : statements_) {
-    if (s.present && s.statement.partners.size() + s.dropped_count > kListedPartners) {
+    if (s.present && partner_count(s) > kListedPartners) {
       needed.push_back({s.statement.comm, JobSummary::listed_partners(s.statement)});
     }
   }
@@ -511,8 +503,7 @@ JobSummary SummaryReduction::summary() const {
     const StatementSums& s = statements_[site];
     JobSummary::Statement statement = s.statement;
     statement.comm = site;
-    statement.partner_count =
-        static_cast<std::uint32_t>(statement.partners.size()) + s.dropped_count;
+    statement.partner_count = partner_count(s);
     std::sort(statement.partners.begin(), statement.partners.end(),
               [](const auto& a, const auto& b) { return a.partner < b.partner; });
     if (other != others_.end() || s.dropped_count > 0) {

@@ -106,15 +106,14 @@ TEST(JobSummary, ReducedByOwnerEachStepKeepsOnlyTheListedPartners) {
   const Profile profile =
       testing::make_synthetic_profile({.sites = 40, .ranks = 24, .partners = 20}, 11);
   std::vector<SummaryReduction> ranks;
-  std::vector<std::vector<PartnerShare>> owned(profile.ranks.size());
   for (const RankRecords& r : profile.ranks) {
     ASSERT_EQ(ranks.emplace_back(profile.graph, 24, PartnerSums::ByOwner).add_rank(r),
               std::nullopt);
     for (const PartnerShare& share : SummaryReduction::partner_shares(r)) {
       ASSERT_EQ(share.rank, r.rank);
-      owned.at(static_cast<std::size_t>(share.partner)).push_back(share);
     }
   }
+  const auto owned = testing::shares_by_owner(profile);
   for (std::int32_t rank = 0; rank < 24; ++rank) {
     ASSERT_EQ(ranks[rank].add_partner_shares(rank, owned[rank]), std::nullopt);
   }

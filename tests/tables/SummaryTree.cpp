@@ -19,23 +19,30 @@ void reduce(std::vector<SummaryReduction>& partials, const ProgramGraph& graph) 
 
 } // namespace
 
+std::vector<std::vector<PartnerShare>> shares_by_owner(const Profile& profile) {
+  std::vector<std::vector<PartnerShare>> owned(profile.ranks.size());
+  for (const RankRecords& r : profile.ranks) {
+    for (const PartnerShare& share : SummaryReduction::partner_shares(r)) {
+      owned.at(static_cast<std::size_t>(share.partner)).push_back(share);
+    }
+  }
+  return owned;
+}
+
 JobSummary reduce_up_a_binomial_tree(const Profile& profile, PartnerSums partner_sums) {
   const auto size = static_cast<std::int32_t>(profile.ranks.size());
   std::vector<SummaryReduction> first;
-  std::vector<std::vector<PartnerShare>> owned(profile.ranks.size());
   for (const RankRecords& r : profile.ranks) {
     if (const auto problem = first.emplace_back(profile.graph, size, partner_sums).add_rank(r)) {
       throw std::invalid_argument(*problem);
     }
-    if (partner_sums == PartnerSums::ByOwner) {
-      for (const PartnerShare& share : SummaryReduction::partner_shares(r)) {
-        owned.at(static_cast<std::size_t>(share.partner)).push_back(share);
-      }
-    }
   }
-  for (std::int32_t rank = 0; rank < size && partner_sums == PartnerSums::ByOwner; ++rank) {
-    if (const auto problem = first[rank].add_partner_shares(rank, owned[rank])) {
-      throw std::invalid_argument(*problem);
+  if (partner_sums == PartnerSums::ByOwner) {
+    const auto owned = shares_by_owner(profile);
+    for (std::int32_t rank = 0; rank < size; ++rank) {
+      if (const auto problem = first[rank].add_partner_shares(rank, owned[rank])) {
+        throw std::invalid_argument(*problem);
+      }
     }
   }
   reduce(first, profile.graph);

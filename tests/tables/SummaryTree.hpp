@@ -8,7 +8,12 @@
 #include "vcmon/tables/JobSummary.hpp"
 #include "vcmon/tables/Profile.hpp"
 
+#include <vector>
+
 namespace vcmon::tables::testing {
+
+// Each rank's shares of `profile` (SummaryReduction::partner_shares), by the rank they go to.
+std::vector<std::vector<PartnerShare>> shares_by_owner(const Profile& profile);
 
 JobSummary reduce_up_a_binomial_tree(const Profile& profile,
                                      PartnerSums partner_sums = PartnerSums::Every);

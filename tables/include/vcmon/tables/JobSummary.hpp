@@ -146,7 +146,6 @@ struct PartnerShare {
   SiteId comm = kNoSite;
   std::int32_t partner = 0;
   std::int32_t rank = 0; // the rank whose records hold it
-  double time = 0;       // transmission + sync delay
   double transmission = 0;
   double sync_delay = 0;
   double bytes = 0;
@@ -217,6 +216,8 @@ private:
     bool present = false;
   };
   StatementSums& statement_sums(SiteId comm);
+  // Distinct partners, those kept and those dropped.
+  static std::uint32_t partner_count(const StatementSums& s);
   JobSummary::Partner& partner_sums(StatementSums& s, std::int32_t partner);
   void absorb_statement(const JobSummary::Statement& later);
   // Reduced by owner: keeps the kListedPartners costliest partners but the collective one.
