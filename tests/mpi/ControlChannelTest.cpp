@@ -207,7 +207,8 @@ class FakeNetwork {
 public:
   explicit FakeNetwork(int ranks)
       : queues_(static_cast<std::size_t>(ranks)), told_(static_cast<std::size_t>(ranks)),
-        heard_(static_cast<std::size_t>(ranks)) {}
+        heard_(static_cast<std::size_t>(ranks)), mine_(static_cast<std::size_t>(ranks)),
+        latest_(static_cast<std::size_t>(ranks)) {}
 
   int ranks() const { return static_cast<int>(queues_.size()); }
 
@@ -241,24 +242,31 @@ public:
   }
 
   // The last exchange: rank `rank` joins; the last to join completes it for everyone.
-  void start_all_to_all(int rank, std::span<const std::uint64_t> told,
-                        std::span<std::uint64_t> heard) {
+  void start_last_exchange(int rank, std::span<const std::uint64_t> told,
+                           std::span<std::uint64_t> heard, const std::uint64_t& mine,
+                           std::uint64_t& latest) {
     const std::lock_guard lock(mutex_);
-    told_[static_cast<std::size_t>(rank)].assign(told.begin(), told.end());
-    heard_[static_cast<std::size_t>(rank)] = heard;
+    const auto at = static_cast<std::size_t>(rank);
+    told_[at].assign(told.begin(), told.end());
+    heard_[at] = heard;
+    mine_[at] = mine;
+    latest_[at] = &latest;
     if (++joined_ < ranks()) {
       return;
     }
     const std::size_t share = told.size() / queues_.size();
     for (std::size_t to = 0; to < queues_.size(); ++to) {
+      std::fill(heard_[to].begin(), heard_[to].end(), 0);
       for (std::size_t from = 0; from < queues_.size(); ++from) {
-        std::copy_n(told_[from].begin() + static_cast<std::ptrdiff_t>(to * share), share,
-                    heard_[to].begin() + static_cast<std::ptrdiff_t>(from * share));
+        for (std::size_t word = 0; word < share; ++word) {
+          heard_[to][word] += told_[from][to * share + word];
+        }
       }
+      *latest_[to] = *std::max_element(mine_.begin(), mine_.end());
     }
     exchanged_ = true;
   }
-  bool all_to_all_done() {
+  bool last_exchange_done() {
     const std::lock_guard lock(mutex_);
     return exchanged_;
   }
@@ -272,6 +280,8 @@ private:
   std::vector<std::array<std::deque<std::pair<int, Words>>, 3>> queues_;
   std::vector<Words> told_;
   std::vector<std::span<std::uint64_t>> heard_;
+  std::vector<std::uint64_t> mine_;
+  std::vector<std::uint64_t*> latest_;
   int joined_ = 0;
   bool exchanged_ = false;
 };
@@ -289,11 +299,11 @@ public:
     words = taken;
     return from;
   }
-  void start_all_to_all(std::span<const std::uint64_t> told,
-                        std::span<std::uint64_t> heard) override {
-    network_.start_all_to_all(rank_, told, heard);
+  void start_last_exchange(std::span<const std::uint64_t> told, std::span<std::uint64_t> heard,
+                           const std::uint64_t& mine, std::uint64_t& latest) override {
+    network_.start_last_exchange(rank_, told, heard, mine, latest);
   }
-  bool all_to_all_done() override { return network_.all_to_all_done(); }
+  bool last_exchange_done() override { return network_.last_exchange_done(); }
   void close() override { closed_ = true; }
 
   bool closed() const { return closed_; }

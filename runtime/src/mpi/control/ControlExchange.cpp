@@ -1,6 +1,7 @@
 #include "mpi/control/ControlExchange.hpp"
 
 #include <algorithm>
+#include <array>
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
@@ -10,7 +11,7 @@ using Kind = ControlTransport::Kind;
 
 // What a rank tells each other rank in the last exchange: the counted requests and null
 // messages it sent it, then its entry.
-enum FinishWord : std::size_t { kRequestsSent, kNullsSent, kEntryVt, kFinishWords };
+enum FinishWord : std::size_t { kRequestsSent, kNullsSent, kFinishWords };
 
 } // namespace
 
@@ -231,31 +232,31 @@ std::uint64_t ControlExchange::finish(std::uint64_t entry_vt) {
   // of them in (answering every request) and receives an answer to every request of its own:
   // nothing is left unmatched, however late it comes. (A grace of 1 s for the answers gave up
   // under load, and MPI warned of the unmatched reply that came after.) The same exchange
-  // carries each rank's entry.
+  // gives the latest entry of any rank.
   const auto ranks = static_cast<std::size_t>(world_size_);
   std::vector<std::uint64_t> told(ranks * kFinishWords);
-  std::vector<std::uint64_t> heard(ranks * kFinishWords);
   for (std::size_t rank = 0; rank < ranks; ++rank) {
     told[rank * kFinishWords + kRequestsSent] =
         sent_counts_[rank * kCountedKinds + kRequests].load(std::memory_order_relaxed);
     told[rank * kFinishWords + kNullsSent] =
         sent_counts_[rank * kCountedKinds + kNulls].load(std::memory_order_relaxed);
-    told[rank * kFinishWords + kEntryVt] = entry_vt;
   }
-  transport_.start_all_to_all(told, heard);
-  // Whether this rank has taken in all that the others told it they sent.
+  std::array<std::uint64_t, kFinishWords> heard{};
+  std::uint64_t latest_vt = entry_vt;
+  transport_.start_last_exchange(told, heard, entry_vt, latest_vt);
+  // Whether this rank has taken in all that the others sent it. No rank takes more from a
+  // sender than that sender sent it, so the totals are equal only when each sender's are.
   const auto taken_all = [&] {
+    std::uint64_t requests = 0;
+    std::uint64_t nulls = 0;
     for (std::size_t rank = 0; rank < ranks; ++rank) {
-      if (taken_counts_[rank * kCountedKinds + kRequests] !=
-              heard[rank * kFinishWords + kRequestsSent] ||
-          taken_counts_[rank * kCountedKinds + kNulls] != heard[rank * kFinishWords + kNullsSent]) {
-        return false;
-      }
+      requests += taken_counts_[rank * kCountedKinds + kRequests];
+      nulls += taken_counts_[rank * kCountedKinds + kNulls];
     }
-    return true;
+    return requests == heard[kRequestsSent] && nulls == heard[kNullsSent];
   };
   for (bool exchanged = false;;) {
-    exchanged = exchanged || transport_.all_to_all_done();
+    exchanged = exchanged || transport_.last_exchange_done();
     serve();
     bool answered;
     {
@@ -271,10 +272,6 @@ std::uint64_t ControlExchange::finish(std::uint64_t entry_vt) {
     sched_yield();
   }
   transport_.close();
-  std::uint64_t latest_vt = entry_vt;
-  for (std::size_t rank = 0; rank < ranks; ++rank) {
-    latest_vt = std::max(latest_vt, heard[rank * kFinishWords + kEntryVt]);
-  }
   return latest_vt;
 }
 

@@ -22,12 +22,16 @@ public:
   // The serve path calls it in every wait loop: finding nothing allocates nothing.
   virtual int next(Kind kind, std::span<const std::uint64_t>& words) = 0;
 
-  // The last exchange, at MPI_Finalize (collective): sends each rank its share of `told` (the
-  // same number of words for every rank, in rank order) and receives each rank's share for this
-  // one into `heard`, in rank order. Neither may be touched until all_to_all_done().
-  virtual void start_all_to_all(std::span<const std::uint64_t> told,
-                                std::span<std::uint64_t> heard) = 0;
-  virtual bool all_to_all_done() = 0;
+  // The last exchange, at MPI_Finalize (collective). `told` holds the same number of words for
+  // every rank, in rank order (what this rank tells it); `heard` receives the sums, over every
+  // rank, of their words for this one, and `latest` the largest `mine` of any rank. Sums and a
+  // maximum, not each rank's words: an all-to-all connects every rank with every other, and
+  // each connection costs the rank memory in MPI (about 16 KiB a peer over UCX). None may be
+  // touched until last_exchange_done().
+  virtual void start_last_exchange(std::span<const std::uint64_t> told,
+                                   std::span<std::uint64_t> heard, const std::uint64_t& mine,
+                                   std::uint64_t& latest) = 0;
+  virtual bool last_exchange_done() = 0;
   // After the last exchange, when nothing more is owed: stops receiving. A message that arrived
   // all the same is reported (an error of the protocol, which a test must catch).
   virtual void close() = 0;

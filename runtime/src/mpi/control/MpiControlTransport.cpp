@@ -37,16 +37,18 @@ int MpiControlTransport::next(Kind kind, std::span<const std::uint64_t>& words) 
   return posted(kind).next(words);
 }
 
-void MpiControlTransport::start_all_to_all(std::span<const std::uint64_t> told,
-                                           std::span<std::uint64_t> heard) {
-  const auto words = static_cast<int>(told.size() / static_cast<std::size_t>(world_size_));
-  PMPI_Ialltoall(told.data(), words, MPI_UINT64_T, heard.data(), words, MPI_UINT64_T, comm_,
-                 &all_to_all_);
+void MpiControlTransport::start_last_exchange(std::span<const std::uint64_t> told,
+                                              std::span<std::uint64_t> heard,
+                                              const std::uint64_t& mine, std::uint64_t& latest) {
+  PMPI_Ireduce_scatter_block(told.data(), heard.data(), static_cast<int>(heard.size()),
+                             MPI_UINT64_T, MPI_SUM, comm_, &last_exchange_[0]);
+  PMPI_Iallreduce(&mine, &latest, 1, MPI_UINT64_T, MPI_MAX, comm_, &last_exchange_[1]);
 }
 
-bool MpiControlTransport::all_to_all_done() {
+bool MpiControlTransport::last_exchange_done() {
   int done = 0;
-  PMPI_Test(&all_to_all_, &done, MPI_STATUS_IGNORE);
+  PMPI_Testall(static_cast<int>(last_exchange_.size()), last_exchange_.data(), &done,
+               MPI_STATUSES_IGNORE);
   return done != 0;
 }
 

@@ -23,9 +23,9 @@ public:
 
   void send(Kind kind, int rank, std::span<const std::uint64_t> words) override;
   int next(Kind kind, std::span<const std::uint64_t>& words) override;
-  void start_all_to_all(std::span<const std::uint64_t> told,
-                        std::span<std::uint64_t> heard) override;
-  bool all_to_all_done() override;
+  void start_last_exchange(std::span<const std::uint64_t> told, std::span<std::uint64_t> heard,
+                           const std::uint64_t& mine, std::uint64_t& latest) override;
+  bool last_exchange_done() override;
   void close() override;
 
 private:
@@ -55,7 +55,7 @@ private:
   int world_size_;
   std::atomic<std::uint64_t>& sent_;
   std::array<PostedReceive, 3> posted_; // by Kind
-  MPI_Request all_to_all_ = MPI_REQUEST_NULL;
+  std::array<MPI_Request, 2> last_exchange_{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 };
 
 } // namespace vcmon::runtime::mpi
