@@ -216,7 +216,7 @@ Report build_report(const tables::Profile& profile, const ReportOptions& options
   for (const auto* records : selected) {
     reduction.add_other_partners(*records);
   }
-  const tables::JobSummary summary = reduction.whole_job();
+  const tables::JobSummary summary = std::move(reduction).whole_job();
   if (tree_of_contexts(profile.meta, summary)) {
     return assemble(profile.meta, profile.graph, summary, nullptr, world_ranks, options);
   }
@@ -261,7 +261,7 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
                : reader.read_rank_at(wanted[i], [](std::span<const tables::ContextRecord>) {}));
     }
   }
-  const tables::JobSummary summary = read.reduction.whole_job();
+  const tables::JobSummary summary = std::move(read.reduction).whole_job();
   if (!hold) {
     return assemble(meta, reader.graph(), summary, nullptr, meta.ranks, options);
   }

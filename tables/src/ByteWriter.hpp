@@ -5,15 +5,84 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vcmon::tables::detail {
 
-class ByteWriter {
+// Where a writer's bytes go: kept (ByteVector) or only counted (ByteCount). Counting first lets
+// a large encoding be made in a buffer of its exact size: one grown by doubling holds up to
+// three times the bytes while it moves them.
+class ByteVector {
 public:
-  void u8(std::uint8_t value) { bytes_.push_back(static_cast<std::byte>(value)); }
+  void put(std::byte byte) { bytes_.push_back(byte); }
+  void put(std::span<const std::byte> data) {
+    bytes_.insert(bytes_.end(), data.begin(), data.end());
+  }
+  void reserve(std::size_t size) { bytes_.reserve(size); }
+  std::size_t size() const { return bytes_.size(); }
+  std::vector<std::byte>& bytes() { return bytes_; }
+  const std::vector<std::byte>& bytes() const { return bytes_; }
+
+private:
+  std::vector<std::byte> bytes_;
+};
+
+class ByteCount {
+public:
+  void put(std::byte /*byte*/) { ++size_; }
+  void put(std::span<const std::byte> data) { size_ += data.size(); }
+  std::size_t size() const { return size_; }
+
+private:
+  std::size_t size_ = 0;
+};
+
+// Hands the bytes to `take` in pieces of `piece_size` (the last one shorter, at flush()), so that
+// a large encoding goes to a file without being held whole.
+class BytePieces {
+public:
+  BytePieces(std::size_t piece_size, std::function<void(std::span<const std::byte>)> take)
+      : piece_size_(piece_size), take_(std::move(take)) {
+    piece_.reserve(piece_size);
+  }
+  void put(std::byte byte) {
+    piece_.push_back(byte);
+    if (piece_.size() == piece_size_) {
+      flush();
+    }
+  }
+  void put(std::span<const std::byte> data) {
+    for (const std::byte byte : data) {
+      put(byte);
+    }
+  }
+  void flush() {
+    if (!piece_.empty()) {
+      take_(piece_);
+      size_ += piece_.size();
+      piece_.clear();
+    }
+  }
+  std::size_t size() const { return size_ + piece_.size(); }
+
+private:
+  std::size_t piece_size_;
+  std::function<void(std::span<const std::byte>)> take_;
+  std::vector<std::byte> piece_;
+  std::size_t size_ = 0;
+};
+
+template <class Sink> class BasicByteWriter {
+public:
+  template <class... Args>
+  explicit BasicByteWriter(Args&&... args) : sink_(std::forward<Args>(args)...) {}
+
+public:
+  void u8(std::uint8_t value) { sink_.put(static_cast<std::byte>(value)); }
 
   void fixed_u32(std::uint32_t value) { fixed(value, 4); }
   void fixed_u64(std::uint64_t value) { fixed(value, 8); }
@@ -32,17 +101,18 @@ public:
     varint((static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63));
   }
 
-  void append(std::span<const std::byte> data) {
-    bytes_.insert(bytes_.end(), data.begin(), data.end());
-  }
+  void append(std::span<const std::byte> data) { sink_.put(data); }
 
   void string(std::string_view text) {
     varint(text.size());
     append(std::as_bytes(std::span(text.data(), text.size())));
   }
 
-  std::vector<std::byte>& bytes() { return bytes_; }
-  const std::vector<std::byte>& bytes() const { return bytes_; }
+  std::size_t size() const { return sink_.size(); }
+  void reserve(std::size_t size) { sink_.reserve(size); }
+  Sink& sink() { return sink_; }
+  auto& bytes() { return sink_.bytes(); }
+  const auto& bytes() const { return sink_.bytes(); }
 
 private:
   void fixed(std::uint64_t value, int width) {
@@ -51,7 +121,11 @@ private:
     }
   }
 
-  std::vector<std::byte> bytes_;
+  Sink sink_;
 };
+
+using ByteWriter = BasicByteWriter<ByteVector>;
+using ByteCounter = BasicByteWriter<ByteCount>;
+using PieceWriter = BasicByteWriter<BytePieces>;
 
 } // namespace vcmon::tables::detail

@@ -251,7 +251,7 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
   for (const RankSums& s : per_partner) {
     StatementSums& statement = statements_[s.key >> 32];
     const auto partner = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.key) - 1u);
-    statement.statement.partners[statement.partner_at.at(partner)].time.add(rank, s.time);
+    partner_sums(statement, partner).time.add(rank, s.time);
   }
   std::stable_sort(row.begin(), row.end(),
                    [](const auto& a, const auto& b) { return a.partner < b.partner; });
@@ -283,11 +283,25 @@ SummaryReduction::StatementSums& SummaryReduction::statement_sums(SiteId comm) {
 }
 
 JobSummary::Partner& SummaryReduction::partner_sums(StatementSums& s, std::int32_t partner) {
-  const auto [at, added] = s.partner_at.try_emplace(partner, s.statement.partners.size());
-  if (added) {
-    s.statement.partners.push_back({partner, {}, 0, 0, 0, 0});
+  std::vector<JobSummary::Partner>& partners = s.statement.partners;
+  if (s.partner_at.empty()) {
+    const auto found = std::find_if(partners.begin(), partners.end(),
+                                    [&](const auto& p) { return p.partner == partner; });
+    if (found != partners.end()) {
+      return *found;
+    }
+  } else if (const auto at = s.partner_at.find(partner); at != s.partner_at.end()) {
+    return partners[at->second];
   }
-  return s.statement.partners[at->second];
+  partners.push_back({partner, {}, 0, 0, 0, 0});
+  if (!s.partner_at.empty()) {
+    s.partner_at.emplace(partner, partners.size() - 1);
+  } else if (partners.size() > kHashedPartners) {
+    for (std::size_t i = 0; i < partners.size(); ++i) {
+      s.partner_at.emplace(partners[i].partner, i);
+    }
+  }
+  return partners.back();
 }
 
 std::uint32_t SummaryReduction::partner_count(const StatementSums& s) {
@@ -343,7 +357,11 @@ SummaryReduction::add_partner_shares(std::int32_t owner, std::span<const Partner
 void SummaryReduction::drop_cheap_partners(StatementSums& s) {
   std::vector<JobSummary::Partner>& partners = s.statement.partners;
   const std::size_t individual =
-      partners.size() - (s.partner_at.contains(ComRecord::kCollective) ? 1 : 0);
+      partners.size() -
+      (std::any_of(partners.begin(), partners.end(),
+                   [](const auto& p) { return p.partner == ComRecord::kCollective; })
+           ? 1
+           : 0);
   if (individual <= kListedPartners) {
     return;
   }
@@ -357,10 +375,10 @@ void SummaryReduction::drop_cheap_partners(StatementSums& s) {
     ++s.dropped_count;
   }
   partners.erase(first + kListedPartners, partners.end());
-  s.partner_at.clear();
-  for (std::size_t i = 0; i < partners.size(); ++i) {
-    s.partner_at.emplace(partners[i].partner, i);
-  }
+  // Rank 0 holds every statement's partners: the room the absorbed ones took is given back,
+  // and so few are searched, not hashed.
+  partners.shrink_to_fit();
+  s.partner_at = {};
 }
 
 void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
@@ -432,6 +450,11 @@ void SummaryReduction::absorb(const JobSummary& later) {
   }
 }
 
+void SummaryReduction::absorb_encoded(std::span<const std::byte> later) {
+  absorb(decode_job_summary(later, 0, *graph_, world_ranks_, SummaryCompleteness::Partial,
+                            [this](const JobSummary::Statement& s) { absorb_statement(s); }));
+}
+
 void SummaryReduction::absorb(SummaryReduction&& later) {
   // The contexts keep where the later ranks' contexts went, so the next rank added finds its
   // own without hashing; everything else is absorbed as a summary.
@@ -477,8 +500,12 @@ void SummaryReduction::add_other_partners(const RankRecords& records) {
   }
 }
 
-JobSummary SummaryReduction::summary() const {
-  JobSummary summary = job_; // the header sums, ranks and cells; the rest is held apart
+JobSummary SummaryReduction::summary() const& {
+  return SummaryReduction(*this).summary();
+}
+
+JobSummary SummaryReduction::summary() && {
+  JobSummary summary = std::move(job_); // the header sums, ranks and cells; the rest held apart
   summary.contexts.assign(contexts_.nodes().begin(), contexts_.nodes().end());
   for (ContextMerge::Node& node : summary.contexts) {
     node.last_rank = -1;
@@ -495,28 +522,35 @@ JobSummary SummaryReduction::summary() const {
       summary.loops.push_back(*loop);
     }
   }
-  for (SiteId site = 0; site < statements_.size(); ++site) {
+  // Destroyed on return, each statement's sums once moved into the summary.
+  std::vector<StatementSums> statements = std::move(statements_);
+  for (SiteId site = 0; site < statements.size(); ++site) {
     const auto other = others_.find(site);
-    if (!statements_[site].present && other == others_.end()) {
+    if (!statements[site].present && other == others_.end()) {
       continue;
     }
-    const StatementSums& s = statements_[site];
-    JobSummary::Statement statement = s.statement;
+    StatementSums& s = statements[site];
+    const std::uint32_t partners = partner_count(s);
+    JobSummary::Statement& statement = summary.statements.emplace_back(std::move(s.statement));
+    s.partner_at = {};
     statement.comm = site;
-    statement.partner_count = partner_count(s);
+    statement.partner_count = partners;
     std::sort(statement.partners.begin(), statement.partners.end(),
               [](const auto& a, const auto& b) { return a.partner < b.partner; });
     if (other != others_.end() || s.dropped_count > 0) {
       statement.other_partners = s.dropped;
       statement.other_partners->time = other != others_.end() ? other->second.others : Spread{};
     }
-    summary.statements.push_back(std::move(statement));
   }
   return summary;
 }
 
-JobSummary SummaryReduction::whole_job() const {
-  JobSummary summary = this->summary();
+JobSummary SummaryReduction::whole_job() const& {
+  return SummaryReduction(*this).whole_job();
+}
+
+JobSummary SummaryReduction::whole_job() && {
+  JobSummary summary = std::move(*this).summary(); // leaves others_
   for (JobSummary::Statement& statement : summary.statements) {
     if (statement.partner_count <= kListedPartners) {
       continue;
@@ -526,18 +560,33 @@ JobSummary SummaryReduction::whole_job() const {
                              " lacks its second pass");
     }
     const std::vector<std::int32_t> listed = JobSummary::listed_partners(statement);
-    JobSummary::Partner& others = *statement.other_partners;
-    std::vector<JobSummary::Partner> kept;
-    for (const JobSummary::Partner& p : statement.partners) {
+    JobSummary::Partner& rest = *statement.other_partners;
+    std::erase_if(statement.partners, [&](const JobSummary::Partner& p) {
       if (std::binary_search(listed.begin(), listed.end(), p.partner)) {
-        kept.push_back(p);
-        continue;
+        return false;
       }
-      add_sums(others, p);
-    }
-    statement.partners = std::move(kept);
+      add_sums(rest, p);
+      return true;
+    });
+    statement.partners.shrink_to_fit();
   }
   return summary;
+}
+
+std::vector<JobSummary> job_summary_pieces(JobSummary&& summary, std::size_t partners_a_piece) {
+  std::vector<JobSummary::Statement> statements = std::move(summary.statements);
+  summary.statements.clear();
+  std::vector<JobSummary> pieces{std::move(summary)};
+  std::size_t partners = 0;
+  for (JobSummary::Statement& statement : statements) {
+    if (partners >= partners_a_piece) {
+      pieces.emplace_back();
+      partners = 0;
+    }
+    partners += statement.partners.size() + 1;
+    pieces.back().statements.push_back(std::move(statement));
+  }
+  return pieces;
 }
 
 } // namespace vcmon::tables

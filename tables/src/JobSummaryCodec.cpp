@@ -10,6 +10,7 @@
 namespace vcmon::tables {
 namespace {
 
+using detail::ByteCounter;
 using detail::ByteReader;
 using detail::ByteWriter;
 using std::to_string;
@@ -24,7 +25,7 @@ constexpr std::size_t kStatementBytes = 1 + kSpreadBytes + 7 + kSizeClasses + 3;
 constexpr std::size_t kPartnerBytes = 1 + kSpreadBytes + 4 * 8;
 constexpr std::size_t kCellBytes = 6;
 
-void write_spread(ByteWriter& out, const Spread& s) {
+template <class Writer> void write_spread(Writer& out, const Spread& s) {
   out.f64(s.total);
   out.f64(s.min);
   out.f64(s.max);
@@ -42,7 +43,7 @@ Spread read_spread(ByteReader& in) {
   return s;
 }
 
-void write_partner_sums(ByteWriter& out, const JobSummary::Partner& p) {
+template <class Writer> void write_partner_sums(Writer& out, const JobSummary::Partner& p) {
   write_spread(out, p.time);
   out.f64(p.transmission);
   out.f64(p.sync_delay);
@@ -58,7 +59,7 @@ void read_partner_sums(ByteReader& in, JobSummary::Partner& p) {
   p.count = in.f64("a partner's sums");
 }
 
-void write_counters(ByteWriter& out, const MonitorCounters& c) {
+template <class Writer> void write_counters(Writer& out, const MonitorCounters& c) {
   for (const std::uint64_t value :
        {c.probe_events, c.wildcard_decisions, c.cycle_breaks, c.control_messages, c.safety_wait_ns,
         c.folded_activations, c.folded_contexts, c.forced_decisions}) {
@@ -81,10 +82,7 @@ MonitorCounters read_counters(ByteReader& in) {
   ByteReader::fail_at(at, "summary: " + problem);
 }
 
-} // namespace
-
-std::vector<std::byte> encode_job_summary(const JobSummary& summary) {
-  ByteWriter out;
+template <class Writer> void write_summary(Writer& out, const JobSummary& summary) {
   out.u8(static_cast<std::uint8_t>(detail::Section::Summary));
   out.varint(summary.virtual_ns);
   out.varint(summary.real_ns);
@@ -153,12 +151,31 @@ std::vector<std::byte> encode_job_summary(const JobSummary& summary) {
     out.varint(c.transmission_ns);
     out.varint(c.sync_delay_ns);
   }
+}
+
+} // namespace
+
+void encode_job_summary(const JobSummary& summary, std::size_t piece_size,
+                        const std::function<void(std::span<const std::byte>)>& take) {
+  detail::PieceWriter out(piece_size, take);
+  write_summary(out, summary);
+  out.sink().flush();
+}
+
+std::vector<std::byte> encode_job_summary(const JobSummary& summary) {
+  // Counted first: rank 0 holds the job's summary while it encodes it.
+  ByteCounter size;
+  write_summary(size, summary);
+  ByteWriter out;
+  out.reserve(size.size());
+  write_summary(out, summary);
   return std::move(out.bytes());
 }
 
 JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t offset,
                               const ProgramGraph& graph, std::int32_t world_ranks,
-                              SummaryCompleteness completeness) {
+                              SummaryCompleteness completeness,
+                              const SummaryStatementSink& each_statement) {
   const bool complete = completeness == SummaryCompleteness::WholeJob;
   ByteReader in(bytes, offset);
   const std::size_t start = in.offset();
@@ -267,12 +284,16 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
     l.iterations = in.f64("a loop's iterations");
   }
 
-  summary.statements.resize(in.count(kStatementBytes, "summary statements"));
-  for (std::size_t i = 0; i < summary.statements.size(); ++i) {
+  const std::size_t statements = in.count(kStatementBytes, "summary statements");
+  if (!each_statement) {
+    summary.statements.reserve(statements);
+  }
+  JobSummary::Statement s;
+  for (std::size_t i = 0; i < statements; ++i) {
     const std::size_t at = in.offset();
-    JobSummary::Statement& s = summary.statements[i];
+    const SiteId before = s.comm;
     s.comm = site_of("a statement", SiteKind::Comm);
-    if (i > 0 && summary.statements[i - 1].comm >= s.comm) {
+    if (i > 0 && before >= s.comm) {
       fail(at, "statements must be sorted and distinct");
     }
     s.time = read_spread(in);
@@ -301,6 +322,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
     if (others > 1) {
       fail(others_at, "a statement's other partners are flagged " + to_string(others));
     }
+    s.other_partners.reset();
     if (others == 1) {
       // Assigned, not emplaced: Clang takes Partner for not default-constructible there.
       s.other_partners = JobSummary::Partner{};
@@ -320,6 +342,11 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
                           to_string(s.partner_count) + " partners and " +
                           (s.other_partners ? "a" : "no") + " time for partners beyond the " +
                           to_string(kListedPartners) + " listed");
+    }
+    if (each_statement) {
+      each_statement(s);
+    } else {
+      summary.statements.push_back(s);
     }
   }
 

@@ -24,6 +24,17 @@ SummarySectionSize summary_section_size(std::span<const std::byte> encoded) {
   return {encoded.size(), detail::crc32(encoded)};
 }
 
+SummarySectionSize summary_section_size(const JobSummary& summary) {
+  SummarySectionSize size;
+  detail::Crc32 crc;
+  encode_job_summary(summary, kSummaryPieceBytes, [&](std::span<const std::byte> piece) {
+    crc.add(piece);
+    size.size += piece.size();
+  });
+  size.checksum = crc.value();
+  return size;
+}
+
 std::vector<std::byte> encode_profile_head(const RunMetadata& meta, const ProgramGraph& graph,
                                            std::span<const RankSectionSize> sections,
                                            const SummarySectionSize& summary) {

@@ -18,6 +18,16 @@ inline constexpr std::uint32_t kLastWholePayloadVersion = 5;
 
 // CRC-32 as in zlib and PNG (reflected polynomial 0xEDB88320).
 std::uint32_t crc32(std::span<const std::byte> data);
+// The same of bytes added a piece at a time.
+class Crc32 {
+public:
+  Crc32();
+  void add(std::span<const std::byte> data);
+  std::uint32_t value() const { return static_cast<std::uint32_t>(crc_); }
+
+private:
+  unsigned long crc_;
+};
 
 // Since version 7 the header's checksum covers the format version (its 4 bytes, then the
 // head): a version 7 file without a summary is laid out as version 6 was, and a flipped version

@@ -2,7 +2,7 @@
  * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
  * partial profile. "fork" finalizes normally after a forked child has exited: only the
  * parent's profile may appear. "file_limit": rank 0 may write only 1 KiB per file, so
- * SIGXFSZ kills it halfway through writing the profile (about 2.4 KiB) at MPI_Finalize. */
+ * SIGXFSZ kills it while it writes the profile (about 2.4 KiB) at MPI_Finalize. */
 #include "hand_instrumented.h"
 
 #include <mpi.h>

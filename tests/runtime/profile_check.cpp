@@ -413,8 +413,9 @@ TEST(RuntimeProfile, Injection) {
   }
 }
 
-// ending_program.c file_limit: its writer was killed halfway. No profile under a final name
-// (empty or not), only the temporary, named so that users recognise it.
+// ending_program.c file_limit: its writer was killed by its first write past 1 KiB (the
+// summary, which rank 0 writes first, at the end of the file). No profile under a final name,
+// only the temporary, named so that users recognise it.
 TEST(RuntimeProfile, KilledWriter) {
   const fs::path dir = checker_argument(0);
   ASSERT_TRUE(fs::is_directory(dir)) << "expected the run's profile directory " << dir.string();
@@ -423,7 +424,6 @@ TEST(RuntimeProfile, KilledWriter) {
     const std::string name = entry.path().filename().string();
     EXPECT_NE(entry.path().extension().string(), ".vcmon")
         << name << ": expected no profile name after a killed writer";
-    EXPECT_GT(entry.file_size(), 0u) << "expected " << name << " not empty";
     if (name.starts_with("ending_program-") &&
         name.find(".vcmon.incomplete-") != std::string::npos) {
       temporaries.push_back(name);

@@ -75,6 +75,8 @@ TEST(JobSummary, ReducedUpABinomialTreeIsTheRanksAddedOneByOne) {
   for (const testing::ProfileShape& shape :
        {testing::ProfileShape{.sites = 60, .ranks = 7, .partners = 2},
         testing::ProfileShape{.sites = 40, .ranks = 24, .partners = 20},
+        // More partners a statement than are searched: hashed while reduced.
+        testing::ProfileShape{.sites = 20, .ranks = 48, .partners = 40},
         testing::ProfileShape{.sites = 30, .ranks = 1, .partners = 1}}) {
     const Profile profile = testing::make_synthetic_profile(shape, 11);
     const JobSummary expected = one_by_one(profile);
@@ -83,9 +85,72 @@ TEST(JobSummary, ReducedUpABinomialTreeIsTheRanksAddedOneByOne) {
         << shape.ranks << " ranks, partners reduced by owner";
     EXPECT_EQ(expected.ranks.size(), profile.ranks.size());
     EXPECT_FALSE(expected.contexts.empty());
-    EXPECT_EQ(decode_job_summary(encode_job_summary(expected), 0, profile.graph, shape.ranks),
-              expected);
+    const std::vector<std::byte> encoded = encode_job_summary(expected);
+    EXPECT_EQ(decode_job_summary(encoded, 0, profile.graph, shape.ranks), expected);
+    // Encoded in pieces, as the runtime writes it into the file: the same bytes, size and CRC.
+    std::vector<std::byte> joined;
+    std::size_t pieces = 0;
+    encode_job_summary(expected, 100, [&](std::span<const std::byte> piece) {
+      EXPECT_LE(piece.size(), 100u);
+      joined.insert(joined.end(), piece.begin(), piece.end());
+      ++pieces;
+    });
+    EXPECT_EQ(joined, encoded);
+    EXPECT_EQ(pieces, (encoded.size() + 99) / 100);
+    const SummarySectionSize size = summary_section_size(expected);
+    EXPECT_EQ(size.size, encoded.size());
+    EXPECT_EQ(size.checksum, summary_section_size(encoded).checksum);
+    // Handed out one at a time, the statements are the same and the summary holds none.
+    std::vector<JobSummary::Statement> handed;
+    JobSummary rest =
+        decode_job_summary(encoded, 0, profile.graph, shape.ranks, SummaryCompleteness::WholeJob,
+                           [&](const JobSummary::Statement& s) { handed.push_back(s); });
+    EXPECT_TRUE(rest.statements.empty());
+    rest.statements = handed;
+    EXPECT_EQ(rest, expected);
   }
+}
+
+TEST(JobSummary, PiecesHoldEachStatementOnceAndAboutTheirShareOfPartners) {
+  const Profile profile =
+      testing::make_synthetic_profile({.sites = 60, .ranks = 24, .partners = 20}, 5);
+  const JobSummary whole = one_by_one(profile);
+  const std::vector<JobSummary> pieces = job_summary_pieces(JobSummary(whole), 40);
+  ASSERT_GT(pieces.size(), 2u);
+  JobSummary joined = pieces.front();
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    JobSummary rest = pieces[i];
+    rest.statements.clear();
+    EXPECT_EQ(rest, JobSummary{}) << "piece " << i << " holds more than statements";
+    std::size_t partners = 0;
+    for (const JobSummary::Statement& s : pieces[i].statements) {
+      partners += s.partners.size() + 1;
+    }
+    EXPECT_LE(partners, 40 + kListedPartners + 1) << "piece " << i;
+    joined.statements.insert(joined.statements.end(), pieces[i].statements.begin(),
+                             pieces[i].statements.end());
+  }
+  EXPECT_EQ(joined, whole);
+}
+
+TEST(JobSummary, APartialAbsorbedAsReadIsRefusedWhenItLies) {
+  const Profile profile = testing::make_synthetic_profile({.sites = 40, .ranks = 4}, 3);
+  SummaryReduction later(profile.graph, 4);
+  ASSERT_EQ(later.add_rank(profile.ranks[3]), std::nullopt);
+  std::vector<std::byte> sent = encode_job_summary(later.summary());
+  sent.resize(sent.size() - 3);
+  SummaryReduction reduction(profile.graph, 4);
+  ASSERT_EQ(reduction.add_rank(profile.ranks[0]), std::nullopt);
+  EXPECT_THROW(reduction.absorb_encoded(sent), ProfileError);
+  // A summary of other ranks absorbs as read what it absorbs decoded.
+  sent = encode_job_summary(later.summary());
+  SummaryReduction decoded(profile.graph, 4);
+  ASSERT_EQ(decoded.add_rank(profile.ranks[0]), std::nullopt);
+  decoded.absorb(decode_job_summary(sent, 0, profile.graph, 4, SummaryCompleteness::Partial));
+  SummaryReduction as_read(profile.graph, 4);
+  ASSERT_EQ(as_read.add_rank(profile.ranks[0]), std::nullopt);
+  as_read.absorb_encoded(sent);
+  EXPECT_EQ(std::move(as_read).summary(), std::move(decoded).summary());
 }
 
 TEST(JobSummary, TiesInTimeListTheSamePartnersEitherWay) {

@@ -7,12 +7,17 @@ namespace vcmon::tables::testing {
 namespace {
 
 // In step k the rank 2^k above each rank whose lower k + 1 bits are clear sends it its summary.
-void reduce(std::vector<SummaryReduction>& partials, const ProgramGraph& graph) {
+void reduce(std::vector<SummaryReduction>& partials) {
   const auto size = static_cast<std::int32_t>(partials.size());
   for (std::int32_t step = 1; step < size; step <<= 1) {
     for (std::int32_t rank = 0; rank + step < size; rank += 2 * step) {
-      const std::vector<std::byte> sent = encode_job_summary(partials[rank + step].summary());
-      partials[rank].absorb(decode_job_summary(sent, 0, graph, size, SummaryCompleteness::Partial));
+      // As the runtime does: the sender is done with its partial and sends it in pieces (here
+      // small ones, so that statements of many partners come whole in a piece of their own),
+      // the receiver absorbs each piece's bytes as it reads them.
+      for (const JobSummary& piece :
+           job_summary_pieces(std::move(partials[rank + step]).summary(), 7)) {
+        partials[rank].absorb_encoded(encode_job_summary(piece));
+      }
     }
   }
 }
@@ -45,7 +50,7 @@ JobSummary reduce_up_a_binomial_tree(const Profile& profile, PartnerSums partner
       }
     }
   }
-  reduce(first, profile.graph);
+  reduce(first);
   if (first.empty()) {
     return {};
   }
@@ -60,7 +65,7 @@ JobSummary reduce_up_a_binomial_tree(const Profile& profile, PartnerSums partner
     second[rank].begin_other_partners(needed);
     second[rank].add_other_partners(profile.ranks[static_cast<std::size_t>(rank)]);
   }
-  reduce(second, profile.graph);
+  reduce(second);
   return second.front().whole_job();
 }
 

@@ -95,22 +95,21 @@ bool write_with_mpi_io(MPI_Comm comm, const std::string& path, std::uint64_t off
 }
 
 // Rank 0's part, which starts the file: the head, the index of every rank's records (`entries`:
-// size and checksum at 2 × rank), then rank 0's own records. The head places `summary`, when
-// there is one, after the last rank's records.
+// size and checksum at 2 × rank), then rank 0's own records. The head places the summary, when
+// there is one (`summary`: its size), after the last rank's records.
 std::vector<std::byte> rank0_part(const tables::RunMetadata& meta,
                                   const tables::ProgramGraph& graph,
                                   std::span<const std::uint64_t> entries,
                                   std::span<const std::byte> own,
-                                  const std::optional<std::vector<std::byte>>& summary) {
+                                  const std::optional<tables::SummarySectionSize>& summary) {
   std::vector<tables::RankSectionSize> sections;
   for (std::size_t r = 0; r < entries.size() / 2; ++r) {
     sections.push_back({static_cast<std::int32_t>(r), entries[2 * r],
                         static_cast<std::uint32_t>(entries[2 * r + 1])});
   }
-  std::vector<std::byte> part =
-      summary ? tables::encode_profile_head(meta, graph, sections,
-                                            tables::summary_section_size(*summary))
-              : tables::encode_profile_head(meta, graph);
+  std::vector<std::byte> part = summary
+                                    ? tables::encode_profile_head(meta, graph, sections, *summary)
+                                    : tables::encode_profile_head(meta, graph);
   const std::vector<std::byte> index = tables::encode_rank_index(part.size(), sections);
   part.insert(part.end(), index.begin(), index.end());
   part.insert(part.end(), own.begin(), own.end());
@@ -187,14 +186,36 @@ write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecord
     return std::nullopt;
   }
   // The whole job's view, which vcmon-report then reads instead of every rank's records.
-  const std::optional<std::vector<std::byte>> summary = job_summary_at_rank0(comm, mine, graph);
+  std::optional<tables::JobSummary> summary = job_summary_at_rank0(comm, mine, graph);
 
   // Rank 0 learns every rank's size and checksum for the index (16 bytes a rank).
   const std::uint64_t my_entry[2] = {section.size, section.checksum};
   std::vector<std::uint64_t> entries(root ? 2 * static_cast<std::size_t>(size) : 0);
   yielding(PMPI_Igather, my_entry, 2, MPI_UINT64_T, entries.data(), 2, MPI_UINT64_T, 0, comm);
+  // Why rank 0 could not write the summary, told once the ranks wrote their records.
+  std::string summary_problem;
   if (root) {
-    bytes = rank0_part(meta, graph, entries, bytes, summary);
+    bytes =
+        rank0_part(meta, graph, entries, bytes,
+                   summary ? std::optional(tables::summary_section_size(*summary)) : std::nullopt);
+  }
+  if (root && summary) {
+    // Where the head places it, after the last rank's records, ending the file. Written now,
+    // a piece at a time, so that rank 0 holds neither it nor its bytes while the ranks write.
+    std::uint64_t at = bytes.size();
+    for (std::size_t r = 1; r < entries.size() / 2; ++r) {
+      at += entries[2 * r];
+    }
+    try {
+      tables::encode_job_summary(*summary, tables::kSummaryPieceBytes,
+                                 [&](std::span<const std::byte> piece) {
+                                   file->write_at(at, piece);
+                                   at += piece.size();
+                                 });
+    } catch (const std::system_error& error) {
+      summary_problem = error.what();
+    }
+    summary.reset();
   }
   // Each rank's records start where the ranks before it end.
   std::uint64_t part = bytes.size();
@@ -219,18 +240,9 @@ write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecord
   if (!root) {
     return std::nullopt;
   }
-  if (summary) {
-    // After the last rank's records, where the head places it, ending the file.
-    std::uint64_t end = bytes.size();
-    for (std::size_t r = 1; r < entries.size() / 2; ++r) {
-      end += entries[2 * r];
-    }
-    try {
-      file->write_at(end, *summary);
-    } catch (const std::system_error& error) {
-      log_line(LogLevel::Error, "the profile was not written: %s", error.what());
-      return std::nullopt;
-    }
+  if (!summary_problem.empty()) {
+    log_line(LogLevel::Error, "the profile was not written: %s", summary_problem.c_str());
+    return std::nullopt;
   }
   log_line(LogLevel::Debug,
            written ? "profile: %d ranks' records written in place through MPI-IO"

@@ -34,6 +34,10 @@ void add_joined(std::set<std::string>& names, const std::string& joined) {
   }
 }
 
+// A partial summary goes up the tree in pieces of about this many of its statements' partners
+// (72 bytes each decoded, 59 encoded).
+constexpr std::size_t kPartnersAPiece = 1024;
+
 // Counts are ints in MPI: a message of more bytes goes in pieces of this many.
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 30;
 
@@ -57,23 +61,24 @@ std::vector<std::byte> receive_bytes(MPI_Comm comm, int from, int tag) {
   return bytes;
 }
 
-// A binomial tree towards rank 0: in step k a rank whose bit k is set sends what `encode` gives
-// to the rank 2^k below and is done; the others receive from the rank 2^k above, if there is
-// one, and `absorb` it. A rank absorbs its partners in increasing steps, each holding the ranks
-// just after those it holds so far: a reduction that adds ranks in order stays in order.
-void reduce_to_rank0(MPI_Comm comm, int tag, const std::function<std::vector<std::byte>()>& encode,
-                     const std::function<void(std::span<const std::byte>)>& absorb) {
+// A binomial tree towards rank 0: in step k a rank whose bit k is set sends what it holds to
+// the rank 2^k below (`send_up`) and is done; the others receive from the rank 2^k above, if
+// there is one (`receive_from`). A rank receives from its partners in increasing steps, each
+// holding the ranks just after those it holds so far: a reduction that adds ranks in order
+// stays in order.
+void reduce_to_rank0(MPI_Comm comm, const std::function<void(int to)>& send_up,
+                     const std::function<void(int from)>& receive_from) {
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   for (int step = 1; step < size; step <<= 1) {
     if ((rank & step) != 0) {
-      send_bytes(comm, rank - step, tag, encode());
+      send_up(rank - step);
       return;
     }
     if (rank + step < size) {
-      absorb(receive_bytes(comm, rank + step, tag));
+      receive_from(rank + step);
     }
   }
 }
@@ -184,13 +189,13 @@ std::vector<std::string> distinct_hosts_at_rank0(MPI_Comm comm, const std::strin
   PMPI_Comm_size(comm, &size);
   std::set<std::string> names{host};
   reduce_to_rank0(
-      comm, kHostsTag,
-      [&] {
+      comm,
+      [&](int to) {
         const std::string joined = join(names);
-        const auto bytes = std::as_bytes(std::span(joined));
-        return std::vector<std::byte>(bytes.begin(), bytes.end());
+        send_bytes(comm, to, kHostsTag, std::as_bytes(std::span(joined)));
       },
-      [&](std::span<const std::byte> joined) {
+      [&](int from) {
+        const std::vector<std::byte> joined = receive_bytes(comm, from, kHostsTag);
         add_joined(names, std::string(reinterpret_cast<const char*>(joined.data()), joined.size()));
       });
   if (rank != 0) {
@@ -199,9 +204,9 @@ std::vector<std::string> distinct_hosts_at_rank0(MPI_Comm comm, const std::strin
   return {names.begin(), names.end()};
 }
 
-std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
-                                                           const tables::RankRecords& mine,
-                                                           const tables::ProgramGraph& graph) {
+std::optional<tables::JobSummary> job_summary_at_rank0(MPI_Comm comm,
+                                                       const tables::RankRecords& mine,
+                                                       const tables::ProgramGraph& graph) {
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(comm, &rank);
@@ -209,7 +214,7 @@ std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
   // Each partner's sums made whole at the partner's rank, so that each step of the tree keeps
   // only a statement's costliest partners: rank 0's memory does not grow with the job.
   tables::SummaryReduction reduction(graph, size, tables::PartnerSums::ByOwner);
-  // Whether every rank below in the tree could add its records; each message starts with it.
+  // Whether every rank below in the tree could add its records.
   bool whole = true;
   auto refuse = [&](const std::string& problem) {
     log_line(LogLevel::Error, "rank %d: the profile is written without its summary: %s", rank,
@@ -225,49 +230,62 @@ std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
   if (const auto problem = whole ? reduction.add_partner_shares(rank, owned) : std::nullopt) {
     refuse(*problem);
   }
-  auto encode = [&](const tables::SummaryReduction& partial) {
-    std::vector<std::byte> bytes{std::byte{whole ? std::uint8_t{1} : std::uint8_t{0}}};
-    if (whole) {
-      const std::vector<std::byte> summary = tables::encode_job_summary(partial.summary());
-      bytes.insert(bytes.end(), summary.begin(), summary.end());
-    }
-    return bytes;
-  };
-  auto absorb_into = [&](tables::SummaryReduction& partial) {
-    return [&whole, &graph, size, into = &partial](std::span<const std::byte> bytes) {
-      whole = whole && !bytes.empty() && bytes[0] == std::byte{1};
-      if (!whole) {
-        return;
+  // A rank sends its partial once and is done with it: moved into pieces, each encoded when
+  // sent and absorbed when received, so that neither end holds the partial twice. No piece
+  // says that a rank below could not add its records.
+  auto send_partial = [&](tables::SummaryReduction& partial) {
+    return [&whole, &partial, comm](int to) {
+      std::vector<tables::JobSummary> pieces;
+      if (whole) {
+        pieces = tables::job_summary_pieces(std::move(partial).summary(), kPartnersAPiece);
       }
-      try {
-        into->absorb(tables::decode_job_summary(bytes.subspan(1), 0, graph, size,
-                                                tables::SummaryCompleteness::Partial));
-      } catch (const tables::ProfileError& error) {
-        // Still in the reduction: leaving it would leave the other ranks waiting.
-        log_line(LogLevel::Error, "the profile is written without its summary: %s", error.what());
-        whole = false;
+      std::uint64_t count = pieces.size();
+      yielding(PMPI_Isend, &count, 1, MPI_UINT64_T, to, kSummaryTag, comm);
+      for (tables::JobSummary& piece : pieces) {
+        send_bytes(comm, to, kSummaryTag, tables::encode_job_summary(piece));
+        piece = {};
       }
     };
   };
-  reduce_to_rank0(
-      comm, kSummaryTag, [&] { return encode(reduction); }, absorb_into(reduction));
+  auto receive_partial = [&](tables::SummaryReduction& partial) {
+    return [&whole, &partial, comm](int from) {
+      std::uint64_t count = 0;
+      yielding(PMPI_Irecv, &count, 1, MPI_UINT64_T, from, kSummaryTag, comm);
+      whole = whole && count > 0;
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::vector<std::byte> piece = receive_bytes(comm, from, kSummaryTag);
+        if (!whole) {
+          continue; // still received: the sender waits for each piece to be taken
+        }
+        try {
+          partial.absorb_encoded(piece);
+        } catch (const tables::ProfileError& error) {
+          // Still in the reduction: leaving it would leave the other ranks waiting. What the
+          // reduction absorbed before the problem is dropped with it.
+          log_line(LogLevel::Error, "the profile is written without its summary: %s", error.what());
+          whole = false;
+        }
+      }
+    };
+  };
+  reduce_to_rank0(comm, send_partial(reduction), receive_partial(reduction));
 
   // The other partners' time per rank needs the partners listed, which rank 0 knows now.
   const auto needed = share_other_partners(
       comm, rank == 0 && whole ? reduction.other_partners_needed()
                                : std::vector<tables::SummaryReduction::OtherPartners>());
   if (!needed.empty()) {
-    tables::SummaryReduction others(graph, size);
-    tables::SummaryReduction& partial = rank == 0 ? reduction : others;
+    // Rank 0 adds its own to its first pass's reduction; only the others need a new one.
+    std::optional<tables::SummaryReduction> others;
+    tables::SummaryReduction& partial = rank == 0 ? reduction : others.emplace(graph, size);
     partial.begin_other_partners(needed);
     partial.add_other_partners(mine);
-    reduce_to_rank0(
-        comm, kSummaryTag, [&] { return encode(partial); }, absorb_into(partial));
+    reduce_to_rank0(comm, send_partial(partial), receive_partial(partial));
   }
   if (rank != 0 || !whole) {
     return std::nullopt;
   }
-  return tables::encode_job_summary(reduction.whole_job());
+  return std::move(reduction).whole_job();
 }
 
 RankTimes longest_rank_at_rank0(MPI_Comm comm, const RankTimes& mine) {

@@ -4,6 +4,7 @@
 // virtual time. Collective over `comm`, with PMPI calls only.
 #pragma once
 
+#include "vcmon/tables/JobSummary.hpp"
 #include "vcmon/tables/Profile.hpp"
 
 #include <mpi.h>
@@ -19,12 +20,12 @@ namespace vcmon::runtime {
 // Rank 0 receives the distinct names among every rank's `host`, sorted; the others nothing.
 std::vector<std::string> distinct_hosts_at_rank0(MPI_Comm comm, const std::string& host);
 
-// Rank 0 receives the job's summary of every rank's `mine`, encoded as the profile's summary
-// section (tables::encode_job_summary); the others nothing, nor rank 0 when a rank's records
-// contradict its `graph` (the program graph, which every rank builds alike: logged).
-std::optional<std::vector<std::byte>> job_summary_at_rank0(MPI_Comm comm,
-                                                           const tables::RankRecords& mine,
-                                                           const tables::ProgramGraph& graph);
+// Rank 0 receives the job's summary of every rank's `mine`; the others nothing, nor rank 0 when
+// a rank's records contradict its `graph` (the program graph, which every rank builds alike:
+// logged).
+std::optional<tables::JobSummary> job_summary_at_rank0(MPI_Comm comm,
+                                                       const tables::RankRecords& mine,
+                                                       const tables::ProgramGraph& graph);
 
 struct RankTimes {
   std::uint64_t virtual_ns = 0;

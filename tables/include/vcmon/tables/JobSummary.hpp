@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -184,6 +185,10 @@ public:
   // Adds `later`, the reduction of ranks that all come after this one's.
   void absorb(const JobSummary& later);
   void absorb(SummaryReduction&& later);
+  // The same for a partial summary as encode_job_summary gave it, absorbed as it is read: the
+  // reduction never holds a decoded copy. Throws ProfileError as decode_job_summary does,
+  // after which the reduction holds part of `later` and must be dropped.
+  void absorb_encoded(std::span<const std::byte> later);
 
   // The statements that need the second pass (JobSummary::Statement::other_partners), with
   // their listed partners; empty when none does.
@@ -200,21 +205,29 @@ public:
   void add_other_partners(const RankRecords& records);
 
   // The summary so far, every partner of every statement kept: what a rank sends up the tree.
-  JobSummary summary() const;
+  // From an rvalue the sums are moved into it, leaving the reduction empty: the summary is then
+  // held once, not twice.
+  JobSummary summary() const&;
+  JobSummary summary() &&;
   // The whole job's summary, once every rank went through both passes: each statement with
   // only the partners the report lists, and the others together. Throws std::logic_error when
   // a statement that needs the second pass did not get it.
-  JobSummary whole_job() const;
+  JobSummary whole_job() const&;
+  JobSummary whole_job() &&;
 
 private:
   struct StatementSums {
     JobSummary::Statement statement;
-    std::unordered_map<std::int32_t, std::size_t> partner_at; // partner -> in statement.partners
+    // Partner -> in statement.partners: empty while the statement has few partners, which are
+    // searched (rank 0 reducing by owner holds at most 2 × kListedPartners + 1 a statement, and
+    // a table each would cost more than they do), every partner from kHashedPartners on.
+    std::unordered_map<std::int32_t, std::size_t> partner_at;
     // Reduced by owner: the partners no longer kept, their number and sums (not their time).
     std::uint32_t dropped_count = 0;
     JobSummary::Partner dropped;
     bool present = false;
   };
+  static constexpr std::size_t kHashedPartners = 2 * kListedPartners + 2;
   StatementSums& statement_sums(SiteId comm);
   // Distinct partners, those kept and those dropped.
   static std::uint32_t partner_count(const StatementSums& s);
@@ -244,6 +257,15 @@ private:
 // The summary section's bytes (docs/profile-format.md, "Summary"), what the runtime's ranks
 // also send each other while reducing.
 std::vector<std::byte> encode_job_summary(const JobSummary& summary);
+// The same bytes handed to `take` in order, in pieces of `piece_size` (the last one shorter):
+// written to a file, they are never held whole.
+void encode_job_summary(const JobSummary& summary, std::size_t piece_size,
+                        const std::function<void(std::span<const std::byte>)>& take);
+// `summary` cut into pieces that, absorbed one after the other, add what it adds: the first
+// holds all but the statements past its share, each piece about `partners_a_piece` of the
+// statements' partners (a statement is never cut). Sent and absorbed a piece at a time, a
+// partial costs its receiver one piece's bytes instead of the whole partial's.
+std::vector<JobSummary> job_summary_pieces(JobSummary&& summary, std::size_t partners_a_piece);
 // A profile's summary is of the whole job, second pass included (every statement with more
 // than kListedPartners partners has the other partners' time); the ranks' partial summaries,
 // while they are reduced, may not be.
@@ -251,8 +273,12 @@ enum class SummaryCompleteness { WholeJob, Partial };
 // Throws ProfileError naming the first problem: `bytes` are at `offset` of the file, whose
 // graph and run the summary must fit (sites of the right kinds, ranks and partners in the run,
 // contexts' parents before them).
+// With `each_statement` the statements are handed to it one at a time, each once read, and
+// the summary returned has none: a reader absorbing them need not hold them twice.
+using SummaryStatementSink = std::function<void(const JobSummary::Statement&)>;
 JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t offset,
                               const ProgramGraph& graph, std::int32_t world_ranks,
-                              SummaryCompleteness completeness = SummaryCompleteness::WholeJob);
+                              SummaryCompleteness completeness = SummaryCompleteness::WholeJob,
+                              const SummaryStatementSink& each_statement = {});
 
 } // namespace vcmon::tables

@@ -27,12 +27,19 @@ RankSectionSize rank_section_size(std::int32_t rank, std::span<const std::byte> 
 // The file's first bytes: header, string, metadata and graph sections.
 std::vector<std::byte> encode_profile_head(const RunMetadata& meta, const ProgramGraph& graph);
 
+struct JobSummary;
+
+// The pieces in which a writer encodes the summary into the file (encode_job_summary).
+inline constexpr std::size_t kSummaryPieceBytes = std::size_t{64} << 10;
+
 // What the head says of the summary section (encode_job_summary's bytes): its size and CRC-32.
 struct SummarySectionSize {
   std::uint64_t size = 0;
   std::uint32_t checksum = 0;
 };
 SummarySectionSize summary_section_size(std::span<const std::byte> encoded);
+// The same, of the summary's encoding, counted and checksummed a piece at a time.
+SummarySectionSize summary_section_size(const JobSummary& summary);
 // The head of a profile that ends with a summary: the summary follows the rank sections
 // `sections` (in the index's order), which follow the index, which follows this head.
 std::vector<std::byte> encode_profile_head(const RunMetadata& meta, const ProgramGraph& graph,
