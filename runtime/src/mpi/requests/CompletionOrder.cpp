@@ -50,7 +50,7 @@ const Shadow* common_receive_shadow(RequestTable& table, std::span<const MPI_Req
 
 std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork& pending,
                                                    RequestTable& table, ControlChannel& control,
-                                                   MpiFunction function,
+                                                   WildcardTrace& trace, MpiFunction function,
                                                    std::span<MPI_Request> requests, int* index,
                                                    int* flag, MPI_Status* status) {
   StampProtocol& stamps = pending.stamps;
@@ -62,7 +62,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   const RequestsWait waiting(pending, table,
                              {index_of(function), monitor.comm_site(index_of(function))}, call.vt,
                              requests, RequestsWait::Needs::One);
-  SafeDecision decision(monitor, control, *shadow);
+  SafeDecision decision(monitor, control, trace, *shadow);
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
   std::vector<std::size_t> claimed;

@@ -12,6 +12,7 @@
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wildcard/WildcardTrace.hpp"
 
 #include <mpi.h>
 
@@ -27,11 +28,13 @@ public:
   // *flag is 0) and *status set, the chosen request completed and its receipt recorded.
   // `flag`: nullptr for Waitany/Waitsome (block until one is chosen). `table`: the process's
   // tracked requests, which `requests` are looked up in; `pending`: the process's, with its
-  // stamp protocol; `control`: the process's channel, served while it waits or decides.
+  // stamp protocol; `control`: the process's channel, served while it waits or decides;
+  // `trace`: the process's, where each decision is traced.
   static std::optional<int> complete_first(Monitor& monitor, PendingWork& pending,
                                            RequestTable& table, ControlChannel& control,
-                                           MpiFunction function, std::span<MPI_Request> requests,
-                                           int* index, int* flag, MPI_Status* status);
+                                           WildcardTrace& trace, MpiFunction function,
+                                           std::span<MPI_Request> requests, int* index, int* flag,
+                                           MPI_Status* status);
 };
 
 } // namespace vcmon::runtime::mpi

@@ -79,8 +79,9 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
 }
 
 // Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
-void await_decision(Monitor& monitor, ControlChannel& control, DeferredReceive& receive) {
-  receive.wildcard.emplace(monitor, control, *receive.shadow, receive.tag,
+void await_decision(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+                    DeferredReceive& receive) {
+  receive.wildcard.emplace(monitor, control, trace, *receive.shadow, receive.tag,
                            WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
 }
 
@@ -209,8 +210,8 @@ DeferredReceive* DeferredReceives::find(MPI_Request grequest) const {
   return nullptr;
 }
 
-bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
-                             const ReceivePost& posted, void* buffer,
+bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+                             MpiFunction function, const ReceivePost& posted, void* buffer,
                              const MessageArguments<MPI_Count>& message, MPI_Request* request) {
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
@@ -219,7 +220,7 @@ bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, MpiFunct
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
-  await_decision(monitor, control, *receive);
+  await_decision(monitor, control, trace, *receive);
   if (!started(receive, request)) {
     return false;
   }
@@ -228,8 +229,8 @@ bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, MpiFunct
   return true;
 }
 
-int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
-                           const ReceivePost& posted, void* buffer,
+int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+                           MpiFunction function, const ReceivePost& posted, void* buffer,
                            const MessageArguments<MPI_Count>& message, MPI_Request send,
                            std::vector<char> send_copy, MPI_Request* request) {
   StampProtocol& stamps = control.stamps();
@@ -252,7 +253,7 @@ int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, MpiFunctio
   } else if (shadow.inter || behind_undecided(shadow)) {
     post_undecided(*receive);
   } else {
-    await_decision(monitor, control, *receive);
+    await_decision(monitor, control, trace, *receive);
   }
   if (!started(receive, request)) {
     // No request to complete them by: the posted ones end here.

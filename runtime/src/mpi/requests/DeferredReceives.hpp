@@ -28,6 +28,7 @@
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wildcard/WildcardTrace.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -57,8 +58,9 @@ public:
   // `posted`: hands the program a generalized request in `*request` and returns true; false
   // when it cannot be deferred (an intercommunicator, all slots in use, an undecided receive
   // already posted as MPI_ANY_SOURCE on the communicator): the caller posts it to MPI.
-  // `control`: the process's channel, over which the decision asks (and its stamp protocol).
-  bool defer(Monitor& monitor, ControlChannel& control, MpiFunction function,
+  // `control`: the process's channel, over which the decision asks (and its stamp protocol);
+  // `trace`: the process's, where the decision is traced.
+  bool defer(Monitor& monitor, ControlChannel& control, WildcardTrace& trace, MpiFunction function,
              const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
              MPI_Request* request);
 
@@ -68,7 +70,7 @@ public:
   // MPI_ANY_SOURCE is decided as `defer` does where it can be, else posted at once; one from a
   // named source is posted at once (the caller first calls before_matching). Returns PMPI's
   // error, if any.
-  int pair(Monitor& monitor, ControlChannel& control, MpiFunction function,
+  int pair(Monitor& monitor, ControlChannel& control, WildcardTrace& trace, MpiFunction function,
            const ReceivePost& posted, void* buffer, const MessageArguments<MPI_Count>& message,
            MPI_Request send, std::vector<char> send_copy, MPI_Request* request);
 

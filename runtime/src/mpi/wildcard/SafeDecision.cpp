@@ -2,7 +2,6 @@
 
 #include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
-#include "mpi/wildcard/WildcardTrace.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
@@ -49,7 +48,7 @@ void SafeDecision::record(unsigned function, const PendingStamp& stamp,
   counters.cycle_breaks += broke_cycle_ ? 1 : 0;
   counters.forced_decisions += forced_ ? 1 : 0;
   counters.safety_wait_ns += first_candidate_rt != 0 ? decided_rt - first_candidate_rt : 0;
-  WildcardTrace::record(function, stamp.source, stamp.tag, stamp.stamp.send_vt_ns, broke_cycle_);
+  trace_.record(function, stamp.source, stamp.tag, stamp.stamp.send_vt_ns, broke_cycle_);
 }
 
 std::optional<vclock::WildcardCandidate>

@@ -18,6 +18,7 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/DecisionAttempts.hpp"
+#include "mpi/wildcard/WildcardTrace.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -31,9 +32,12 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) SafeDecision {
 public:
-  // `control`: the process's channel, over which a decision asks (and its stamp protocol).
-  SafeDecision(Monitor& monitor, ControlChannel& control, const Shadow& shadow)
-      : monitor_(monitor), control_(control), stamps_(control.stamps()), shadow_(shadow) {}
+  // `control`: the process's channel, over which a decision asks (and its stamp protocol);
+  // `trace`: the process's, where each decision is traced.
+  SafeDecision(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+               const Shadow& shadow)
+      : monitor_(monitor), control_(control), trace_(trace), stamps_(control.stamps()),
+        shadow_(shadow) {}
 
   // Candidates and senders name world ranks; `sight` was read with them, under one hold.
   // `waiting`: the decider's own wait, for state requests. `horizon`: Test-style calls report
@@ -60,6 +64,7 @@ private:
 
   Monitor& monitor_;
   ControlChannel& control_;
+  WildcardTrace& trace_;
   StampProtocol& stamps_;
   const Shadow& shadow_;
   DecisionAttempts attempts_;

@@ -8,11 +8,12 @@
 
 namespace vcmon::runtime::mpi {
 
-WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, const Shadow& shadow,
-                                 int tag, WaitPlace place, std::uint64_t post_vt)
+WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+                                 const Shadow& shadow, int tag, WaitPlace place,
+                                 std::uint64_t post_vt)
     : monitor_(monitor), stamps_(control.stamps()), shadow_(shadow), tag_(tag),
       wait_(stamps_, place, post_vt, shadow, MPI_ANY_SOURCE, tag),
-      decision_(monitor, control, shadow) {}
+      decision_(monitor, control, trace, shadow) {}
 
 std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
                                                      bool may_ask) {

@@ -18,9 +18,10 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) WildcardReceive {
 public:
-  // `control`: the process's channel, over which its decision asks (and its stamp protocol).
-  WildcardReceive(Monitor& monitor, ControlChannel& control, const Shadow& shadow, int tag,
-                  WaitPlace place, std::uint64_t post_vt);
+  // `control`: the process's channel, over which its decision asks (and its stamp protocol);
+  // `trace`: the process's, where the decision is traced.
+  WildcardReceive(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
+                  const Shadow& shadow, int tag, WaitPlace place, std::uint64_t post_vt);
 
   // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,
   // `may_ask`: see SafeDecision::decide.

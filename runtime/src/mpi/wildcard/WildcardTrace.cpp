@@ -13,8 +13,6 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-std::FILE* trace = nullptr;
-
 // The directory may be shared: a new file only (O_EXCL), never through a link someone left.
 int create_fresh(const std::string& path) {
   return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -22,7 +20,7 @@ int create_fresh(const std::string& path) {
 
 } // namespace
 
-void WildcardTrace::open(const Monitor& monitor) {
+WildcardTrace::WildcardTrace(const Monitor& monitor) {
   const std::string& dir = monitor.config().wildcard_trace_dir;
   if (dir.empty()) {
     return;
@@ -45,26 +43,25 @@ void WildcardTrace::open(const Monitor& monitor) {
     log_line(LogLevel::Warning, "VCMON_TRACE_WILDCARD: %s exists; tracing to %s", wanted.c_str(),
              path.c_str());
   }
-  trace = ::fdopen(fd, "w");
-  if (trace == nullptr) {
+  file_ = ::fdopen(fd, "w");
+  if (file_ == nullptr) {
     log_line(LogLevel::Warning, "VCMON_TRACE_WILDCARD: cannot write %s: %s", path.c_str(),
              std::strerror(errno));
     ::close(fd);
   }
 }
 
-void WildcardTrace::record(unsigned function, int source, int tag, std::uint64_t arrival_ns,
-                           bool broke_cycle) {
-  if (trace != nullptr) {
-    std::fprintf(trace, "%s %d %d %llu %d\n", mpi_function_name(function), source, tag,
-                 static_cast<unsigned long long>(arrival_ns), broke_cycle ? 1 : 0);
+WildcardTrace::~WildcardTrace() {
+  if (file_ != nullptr) {
+    std::fclose(file_);
   }
 }
 
-void WildcardTrace::close() {
-  if (trace != nullptr) {
-    std::fclose(trace);
-    trace = nullptr;
+void WildcardTrace::record(unsigned function, int source, int tag, std::uint64_t arrival_ns,
+                           bool broke_cycle) {
+  if (file_ != nullptr) {
+    std::fprintf(file_, "%s %d %d %llu %d\n", mpi_function_name(function), source, tag,
+                 static_cast<unsigned long long>(arrival_ns), broke_cycle ? 1 : 0);
   }
 }
 

@@ -7,15 +7,24 @@
 #include "core/Monitor.hpp"
 
 #include <cstdint>
+#include <cstdio>
 
 namespace vcmon::runtime::mpi {
 
-class WildcardTrace {
+class __attribute__((visibility("hidden"))) WildcardTrace {
 public:
-  static void open(const Monitor& monitor);
-  static void record(unsigned function, int source, int tag, std::uint64_t arrival_ns,
-                     bool broke_cycle);
-  static void close();
+  // Opens the file when `monitor`'s configuration names a directory (after MPI_Init: the file
+  // is named after the world rank); otherwise records nothing.
+  explicit WildcardTrace(const Monitor& monitor);
+  ~WildcardTrace();
+  WildcardTrace(const WildcardTrace&) = delete;
+  WildcardTrace& operator=(const WildcardTrace&) = delete;
+
+  // Any thread: stdio locks the file for each line.
+  void record(unsigned function, int source, int tag, std::uint64_t arrival_ns, bool broke_cycle);
+
+private:
+  std::FILE* file_ = nullptr;
 };
 
 } // namespace vcmon::runtime::mpi

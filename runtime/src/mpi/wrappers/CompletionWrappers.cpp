@@ -202,8 +202,8 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, context.pending, context.requests, context.control, function,
-            {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
+            *monitor, context.pending, context.requests, context.control, context.wildcard_trace,
+            function, {requests, static_cast<std::size_t>(count)}, index, flag, status)) {
       return *rc;
     }
   }
@@ -221,9 +221,9 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     MPI_Status* const status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses;
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
-            *monitor, context.pending, context.requests, context.control, function,
-            {requests, static_cast<std::size_t>(incount)}, &index, blocking ? nullptr : &flag,
-            status)) {
+            *monitor, context.pending, context.requests, context.control, context.wildcard_trace,
+            function, {requests, static_cast<std::size_t>(incount)}, &index,
+            blocking ? nullptr : &flag, status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
       return *rc;

@@ -16,6 +16,7 @@
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "mpi/wildcard/WildcardTrace.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 
 #include "core/Monitor.hpp"
@@ -50,6 +51,8 @@ public:
   // The datatype and operation of every collective's entry reduction (opened after the
   // context, closed before it), with the channel it serves while a mismatch is reported.
   EntryReduction entry_reduction;
+  // VCMON_TRACE_WILDCARD's file, when it names a directory.
+  WildcardTrace wildcard_trace;
 
 private:
   static LayerContext* process_;

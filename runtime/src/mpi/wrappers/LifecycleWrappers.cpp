@@ -16,7 +16,6 @@
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
-#include "mpi/wildcard/WildcardTrace.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 
 #include "core/Log.hpp"
@@ -91,7 +90,6 @@ void start_layer(std::uint64_t called_vt) {
     PrivateWorld::open();
     LayerContext::open(monitor);
     LayerContext::process().entry_reduction.open();
-    WildcardTrace::open(monitor);
     process_stamps().shadows().attach_predefined();
     const Shadow& world = *process_stamps().shadows().find(MPI_COMM_WORLD);
     // Rank r's clock minus rank 0's. The common time base starts at the earliest rank's start
@@ -158,7 +156,6 @@ extern "C" int MPI_Finalize() {
       pending.orphans.free_all();
       pending.layer_requests.finish_all(*monitor);
       context.entry_reduction.close();
-      WildcardTrace::close();
     }
     // The program waited for the latest rank to enter MPI_Finalize; the rest was the layer's.
     leave_together(*monitor, MpiFunction::Finalize, 0, entry_vt, latest_vt);

@@ -330,7 +330,8 @@ public:
     const WaitPlace place{index_of(function), posted.site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
-      WildcardReceive wildcard(monitor, control, shadow, tag, place, post.vt);
+      WildcardReceive wildcard(monitor, control, context.wildcard_trace, shadow, tag, place,
+                               post.vt);
       WaitPolicy::wait_until(monitor, control, wildcard.wait(), [&] {
         const std::optional<PendingStamp> chosen = wildcard.attempt(std::nullopt);
         if (!chosen || (take && !stamps.take_if_first(shadow, *chosen, tag))) {
@@ -451,8 +452,8 @@ public:
       LayerWork work(*monitor, context->pending);
       const MessageArguments<MPI_Count> any{message.count, message.datatype, message.peer,
                                             message.tag, message.comm};
-      if (context->pending.deferred.defer(*monitor, context->control, function,
-                                          {site, *shadow, entry}, buffer, any, request)) {
+      if (context->pending.deferred.defer(*monitor, context->control, context->wildcard_trace,
+                                          function, {site, *shadow, entry}, buffer, any, request)) {
         return MPI_SUCCESS;
       }
     }
@@ -689,7 +690,7 @@ public:
     LayerWork work(*monitor, pending);
     const MessageArguments<MPI_Count> receive{incoming.count, incoming.datatype, incoming.peer,
                                               incoming.tag, incoming.comm};
-    return pending.deferred.pair(*monitor, context->control, function,
+    return pending.deferred.pair(*monitor, context->control, context->wildcard_trace, function,
                                  {monitor->comm_site(index_of(function)), *shadow, post}, recvbuf,
                                  receive, send_request, std::move(copy), request);
   }

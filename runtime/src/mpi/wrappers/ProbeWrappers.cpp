@@ -106,13 +106,14 @@ struct Poll {
 };
 thread_local Poll poll{nullptr, 0, nullptr};
 
-WildcardReceive& polling_decision(Monitor& monitor, ControlChannel& control, const Shadow& shadow,
+WildcardReceive& polling_decision(Monitor& monitor, LayerContext& context, const Shadow& shadow,
                                   int tag, MpiFunction function, tables::SiteId site,
                                   std::uint64_t vt) {
   if (poll.shadow != &shadow || poll.tag != tag || !poll.decision) {
     poll = {&shadow, tag,
-            std::make_unique<WildcardReceive>(monitor, control, shadow, tag,
-                                              WaitPlace{index_of(function), site}, vt)};
+            std::make_unique<WildcardReceive>(monitor, context.control, context.wildcard_trace,
+                                              shadow, tag, WaitPlace{index_of(function), site},
+                                              vt)};
   }
   return *poll.decision;
 }
@@ -132,7 +133,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     context.control.serve_if_due(probed);
     if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
-          polling_decision(monitor, context.control, shadow, tag, function,
+          polling_decision(monitor, context, shadow, tag, function,
                            monitor.comm_site(index_of(function)), probed.vt);
       ready = wildcard.attempt(probed.vt);
     } else {
