@@ -13,32 +13,18 @@
 
 namespace vcmon::tables::detail {
 
-// Where a writer's bytes go: kept (ByteVector) or only counted (ByteCount). Counting first lets
-// a large encoding be made in a buffer of its exact size: one grown by doubling holds up to
-// three times the bytes while it moves them.
+// Where a writer's bytes go: kept whole (ByteVector) or handed out in pieces (BytePieces).
 class ByteVector {
 public:
   void put(std::byte byte) { bytes_.push_back(byte); }
   void put(std::span<const std::byte> data) {
     bytes_.insert(bytes_.end(), data.begin(), data.end());
   }
-  void reserve(std::size_t size) { bytes_.reserve(size); }
-  std::size_t size() const { return bytes_.size(); }
   std::vector<std::byte>& bytes() { return bytes_; }
   const std::vector<std::byte>& bytes() const { return bytes_; }
 
 private:
   std::vector<std::byte> bytes_;
-};
-
-class ByteCount {
-public:
-  void put(std::byte /*byte*/) { ++size_; }
-  void put(std::span<const std::byte> data) { size_ += data.size(); }
-  std::size_t size() const { return size_; }
-
-private:
-  std::size_t size_ = 0;
 };
 
 // Hands the bytes to `take` in pieces of `piece_size` (the last one shorter, at flush()), so that
@@ -63,17 +49,14 @@ public:
   void flush() {
     if (!piece_.empty()) {
       take_(piece_);
-      size_ += piece_.size();
       piece_.clear();
     }
   }
-  std::size_t size() const { return size_ + piece_.size(); }
 
 private:
   std::size_t piece_size_;
   std::function<void(std::span<const std::byte>)> take_;
   std::vector<std::byte> piece_;
-  std::size_t size_ = 0;
 };
 
 template <class Sink> class BasicByteWriter {
@@ -81,7 +64,6 @@ public:
   template <class... Args>
   explicit BasicByteWriter(Args&&... args) : sink_(std::forward<Args>(args)...) {}
 
-public:
   void u8(std::uint8_t value) { sink_.put(static_cast<std::byte>(value)); }
 
   void fixed_u32(std::uint32_t value) { fixed(value, 4); }
@@ -108,8 +90,6 @@ public:
     append(std::as_bytes(std::span(text.data(), text.size())));
   }
 
-  std::size_t size() const { return sink_.size(); }
-  void reserve(std::size_t size) { sink_.reserve(size); }
   Sink& sink() { return sink_; }
   auto& bytes() { return sink_.bytes(); }
   const auto& bytes() const { return sink_.bytes(); }
@@ -125,7 +105,6 @@ private:
 };
 
 using ByteWriter = BasicByteWriter<ByteVector>;
-using ByteCounter = BasicByteWriter<ByteCount>;
 using PieceWriter = BasicByteWriter<BytePieces>;
 
 } // namespace vcmon::tables::detail

@@ -10,7 +10,6 @@
 namespace vcmon::tables {
 namespace {
 
-using detail::ByteCounter;
 using detail::ByteReader;
 using detail::ByteWriter;
 using std::to_string;
@@ -163,11 +162,7 @@ void encode_job_summary(const JobSummary& summary, std::size_t piece_size,
 }
 
 std::vector<std::byte> encode_job_summary(const JobSummary& summary) {
-  // Counted first: rank 0 holds the job's summary while it encodes it.
-  ByteCounter size;
-  write_summary(size, summary);
   ByteWriter out;
-  out.reserve(size.size());
   write_summary(out, summary);
   return std::move(out.bytes());
 }
