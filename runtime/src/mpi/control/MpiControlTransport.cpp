@@ -10,7 +10,7 @@ namespace vcmon::runtime::mpi {
 
 MpiControlTransport::MpiControlTransport(MPI_Comm comm, int world_size,
                                          std::atomic<std::uint64_t>& sent)
-    : comm_(comm), world_size_(world_size), sent_(sent) {
+    : comm_(comm), sent_(sent) {
   posted(Kind::NullMessage).open(comm, kNullMessageTag, kNullMessageWords);
   posted(Kind::StateRequest).open(comm, kStateRequestTag, max_request_words(world_size));
   posted(Kind::StateReply).open(comm, kStateReplyTag, max_reply_words(world_size));

@@ -52,7 +52,6 @@ private:
   PostedReceive& posted(Kind kind) { return posted_[static_cast<std::size_t>(kind)]; }
 
   MPI_Comm comm_;
-  int world_size_;
   std::atomic<std::uint64_t>& sent_;
   std::array<PostedReceive, 3> posted_; // by Kind
   std::array<MPI_Request, 2> last_exchange_{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
