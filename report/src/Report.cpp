@@ -47,8 +47,11 @@ ReportHeader make_header(const tables::RunMetadata& meta, const tables::JobSumma
 // Whether the report's tree is the summary's calling contexts (docs/report.md, "The tree"). A
 // partial profile's open activations (main, at least) are charged to the per-site records
 // only, not to their contexts: its tree stays the per-site one.
+bool tree_of_contexts(const tables::RunMetadata& meta, bool has_contexts) {
+  return has_contexts && !meta.partial;
+}
 bool tree_of_contexts(const tables::RunMetadata& meta, const tables::JobSummary& summary) {
-  return !summary.contexts.empty() && !meta.partial;
+  return tree_of_contexts(meta, !summary.contexts.empty());
 }
 
 // `summary`: the selected ranks'; `index`: their records by site, for a tree of per-site
@@ -247,7 +250,7 @@ Report build_report(const tables::ProfileReader& reader, const ReportOptions& op
   // again for it.
   bool hold = meta.partial || reader.version() < 6;
   ReadRanks read = read_ranks(reader, wanted, hold);
-  if (!hold && !tree_of_contexts(meta, read.reduction.summary())) {
+  if (!hold && !tree_of_contexts(meta, read.reduction.has_contexts())) {
     hold = true;
     read = read_ranks(reader, wanted, hold);
   }

@@ -204,6 +204,8 @@ public:
   void begin_other_partners(std::span<const OtherPartners> needed);
   void add_other_partners(const RankRecords& records);
 
+  // Whether any rank added so far had calling contexts.
+  bool has_contexts() const { return !contexts_.nodes().empty(); }
   // The summary so far, every partner of every statement kept: what a rank sends up the tree.
   // From an rvalue the sums are moved into it, leaving the reduction empty: the summary is then
   // held once, not twice.
