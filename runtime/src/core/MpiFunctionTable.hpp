@@ -7,28 +7,35 @@
 
 namespace vcmon::runtime::mpi {
 
-// Dense indices: point-to-point, their large-count twins, probes, starts, completion,
-// collectives, their nonblocking and persistent twins, MPI_Init and MPI_Finalize, management, local
-// objects.
+// Every wrapped function's identifier in the dense order (point-to-point, their large-count
+// twins, probes, starts, completion, collectives, their nonblocking and persistent twins,
+// MPI_Init and MPI_Finalize, management, local objects): VCMON_MPI_INDEXED expands
+// VCMON_MPI_ID(Send) ... VCMON_MPI_ID(Op_free), for the enum here and the name table
+// (MpiFunctionTable.cpp) to define VCMON_MPI_ID each their way.
+#define VCMON_MPI_ID_PLAIN(NAME) VCMON_MPI_ID(NAME)
+#define VCMON_MPI_ID_LARGE_COUNT(NAME) VCMON_MPI_ID(NAME##_c)
+#define VCMON_MPI_ID_COLLECTIVE(NAME, lower) VCMON_MPI_ID(NAME)
+#define VCMON_MPI_ID_NONBLOCKING(NAME, lower) VCMON_MPI_ID(I##lower)
+#define VCMON_MPI_ID_PERSISTENT(NAME, lower) VCMON_MPI_ID(NAME##_init)
+#define VCMON_MPI_ID_LOCAL(NAME, params, args) VCMON_MPI_ID(NAME)
+#define VCMON_MPI_INDEXED                                                                          \
+  VCMON_MPI_POINT_TO_POINT(VCMON_MPI_ID_PLAIN)                                                     \
+  VCMON_MPI_POINT_TO_POINT(VCMON_MPI_ID_LARGE_COUNT)                                               \
+  VCMON_MPI_PROBES(VCMON_MPI_ID_PLAIN)                                                             \
+  VCMON_MPI_STARTS(VCMON_MPI_ID_PLAIN)                                                             \
+  VCMON_MPI_COMPLETION(VCMON_MPI_ID_PLAIN)                                                         \
+  VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_COLLECTIVE)                                                   \
+  VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_NONBLOCKING)                                                  \
+  VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_PERSISTENT)                                                   \
+  VCMON_MPI_LIFECYCLE(VCMON_MPI_ID_PLAIN)                                                          \
+  VCMON_MPI_MANAGEMENT(VCMON_MPI_ID_PLAIN)                                                         \
+  VCMON_MPI_LOCAL_OBJECTS(VCMON_MPI_ID_LOCAL)
+
 enum class MpiFunction : unsigned {
-#define VCMON_ENUM(NAME) NAME,
-#define VCMON_ENUM_LOCAL(NAME, params, args) NAME,
-#define VCMON_ENUM_C(NAME) NAME##_c,
-#define VCMON_ENUM_COLL(NAME, lower) NAME,
-#define VCMON_ENUM_ICOLL(NAME, lower) I##lower,
-#define VCMON_ENUM_PCOLL(NAME, lower) NAME##_init,
-  VCMON_MPI_POINT_TO_POINT(VCMON_ENUM) VCMON_MPI_POINT_TO_POINT(VCMON_ENUM_C)
-      VCMON_MPI_PROBES(VCMON_ENUM) VCMON_MPI_STARTS(VCMON_ENUM) VCMON_MPI_COMPLETION(VCMON_ENUM)
-          VCMON_MPI_COLLECTIVES(VCMON_ENUM_COLL) VCMON_MPI_COLLECTIVES(VCMON_ENUM_ICOLL)
-              VCMON_MPI_COLLECTIVES(VCMON_ENUM_PCOLL) VCMON_MPI_LIFECYCLE(VCMON_ENUM)
-                  VCMON_MPI_MANAGEMENT(VCMON_ENUM) VCMON_MPI_LOCAL_OBJECTS(VCMON_ENUM_LOCAL)
-#undef VCMON_ENUM
-#undef VCMON_ENUM_LOCAL
-#undef VCMON_ENUM_C
-#undef VCMON_ENUM_COLL
-#undef VCMON_ENUM_ICOLL
-#undef VCMON_ENUM_PCOLL
-                      Count
+#define VCMON_MPI_ID(ID) ID,
+  VCMON_MPI_INDEXED
+#undef VCMON_MPI_ID
+      Count
 };
 
 constexpr unsigned index_of(MpiFunction function) {
