@@ -43,10 +43,7 @@ int main(int argc, char** argv) {
       const Profile profile = read_profile_file(file);
       for (const RankRecords& records : profile.ranks) {
         ++ranks;
-        sum.wildcard_decisions += records.counters.wildcard_decisions;
-        sum.cycle_breaks += records.counters.cycle_breaks;
-        sum.control_messages += records.counters.control_messages;
-        sum.safety_wait_ns += records.counters.safety_wait_ns;
+        add_sums(sum, records.counters);
       }
     }
     std::printf("profiles=%zu ranks=%llu decisions=%llu cycle_breaks=%llu control_messages=%llu "

@@ -122,13 +122,7 @@ std::vector<std::uint32_t> ContextMerge::absorb_nodes(std::span<const Node> late
     Node& n = nodes_[found->second];
     n.last_rank = from.last_rank;
     n.time.absorb(from.time);
-    n.count += from.count;
-    n.untimed += from.untimed;
-    n.iterations += from.iterations;
-    n.transmission += from.transmission;
-    n.sync_delay += from.sync_delay;
-    n.bytes += from.bytes;
-    n.folded += from.folded;
+    add_sums(n, from);
     placed[i] = found->second;
   }
   return placed;

@@ -42,17 +42,6 @@ void combine(std::vector<RankSums>& sums) {
   sums.resize(kept);
 }
 
-void add_counters(MonitorCounters& into, const MonitorCounters& from) {
-  into.probe_events += from.probe_events;
-  into.wildcard_decisions += from.wildcard_decisions;
-  into.cycle_breaks += from.cycle_breaks;
-  into.control_messages += from.control_messages;
-  into.safety_wait_ns += from.safety_wait_ns;
-  into.folded_activations += from.folded_activations;
-  into.folded_contexts += from.folded_contexts;
-  into.forced_decisions += from.forced_decisions;
-}
-
 std::string not_a(std::int32_t rank, const char* record, SiteId site, SiteKind expected) {
   return "rank " + to_string(rank) + ": " + record + " record names site " + to_string(site) +
          ", which is not a " + to_string(expected) + " of the program";
@@ -60,13 +49,6 @@ std::string not_a(std::int32_t rank, const char* record, SiteId site, SiteKind e
 
 double record_time(const ComRecord& record) {
   return static_cast<double>(record.transmission_ns + record.sync_delay_ns);
-}
-
-void add_sums(JobSummary::Partner& into, const JobSummary::Partner& from) {
-  into.transmission += from.transmission;
-  into.sync_delay += from.sync_delay;
-  into.bytes += from.bytes;
-  into.count += from.count;
 }
 
 void add_sums(JobSummary::Partner& into, const ComRecord& com) {
@@ -164,7 +146,7 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
   job_.real_ns = std::max(job_.real_ns, records.real_ns);
   job_.intrusion_ns += records.intrusion_ns;
   job_.real_total_ns += records.real_ns;
-  add_counters(job_.counters, records.counters);
+  add_sums(job_.counters, records.counters);
 
   std::vector<RankSums> sums;
   double main_time = 0;
@@ -421,7 +403,7 @@ void SummaryReduction::absorb(const JobSummary& later) {
   job_.real_ns = std::max(job_.real_ns, later.real_ns);
   job_.intrusion_ns += later.intrusion_ns;
   job_.real_total_ns += later.real_total_ns;
-  add_counters(job_.counters, later.counters);
+  add_sums(job_.counters, later.counters);
   job_.ranks.insert(job_.ranks.end(), later.ranks.begin(), later.ranks.end());
   job_.cells.insert(job_.cells.end(), later.cells.begin(), later.cells.end());
   contexts_.absorb(later.contexts);
@@ -433,8 +415,7 @@ void SummaryReduction::absorb(const JobSummary& later) {
       a.call_site = l.call_site;
     }
     a.time.absorb(l.time);
-    a.count += l.count;
-    a.untimed += l.untimed;
+    add_sums(a, l);
   }
   for (const JobSummary::Loop& l : later.loops) {
     auto& slot = loops_.at(l.loop);
@@ -442,8 +423,7 @@ void SummaryReduction::absorb(const JobSummary& later) {
       slot = JobSummary::Loop{l.loop, {}, 0, 0};
     }
     slot->time.absorb(l.time);
-    slot->count += l.count;
-    slot->iterations += l.iterations;
+    add_sums(*slot, l);
   }
   for (const JobSummary::Statement& l : later.statements) {
     absorb_statement(l);

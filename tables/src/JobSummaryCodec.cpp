@@ -42,37 +42,26 @@ Spread read_spread(ByteReader& in) {
   return s;
 }
 
-template <class Writer> void write_partner_sums(Writer& out, const JobSummary::Partner& p) {
-  write_spread(out, p.time);
-  out.f64(p.transmission);
-  out.f64(p.sync_delay);
-  out.f64(p.bytes);
-  out.f64(p.count);
+// An entry's spread of time, then its sums (SumFields order): a context, an activation, a loop
+// or a partner.
+template <class Writer, class Entry> void write_entry_sums(Writer& out, const Entry& entry) {
+  write_spread(out, entry.time);
+  for_each_sum_field<Entry>([&](auto field) { out.f64(entry.*field); });
 }
 
-void read_partner_sums(ByteReader& in, JobSummary::Partner& p) {
-  p.time = read_spread(in);
-  p.transmission = in.f64("a partner's sums");
-  p.sync_delay = in.f64("a partner's sums");
-  p.bytes = in.f64("a partner's sums");
-  p.count = in.f64("a partner's sums");
+template <class Entry> void read_entry_sums(ByteReader& in, Entry& entry, const char* what) {
+  entry.time = read_spread(in);
+  for_each_sum_field<Entry>([&](auto field) { entry.*field = in.f64(what); });
 }
 
 template <class Writer> void write_counters(Writer& out, const MonitorCounters& c) {
-  for (const std::uint64_t value :
-       {c.probe_events, c.wildcard_decisions, c.cycle_breaks, c.control_messages, c.safety_wait_ns,
-        c.folded_activations, c.folded_contexts, c.forced_decisions}) {
-    out.varint(value);
-  }
+  for_each_sum_field<MonitorCounters>([&](auto field) { out.varint(c.*field); });
 }
 
 MonitorCounters read_counters(ByteReader& in) {
   MonitorCounters c;
-  for (std::uint64_t* value :
-       {&c.probe_events, &c.wildcard_decisions, &c.cycle_breaks, &c.control_messages,
-        &c.safety_wait_ns, &c.folded_activations, &c.folded_contexts, &c.forced_decisions}) {
-    *value = in.varint("the summary's counters");
-  }
+  for_each_sum_field<MonitorCounters>(
+      [&](auto field) { c.*field = in.varint("the summary's counters"); });
   return c;
 }
 
@@ -98,26 +87,18 @@ template <class Writer> void write_summary(Writer& out, const JobSummary& summar
   for (const ContextMerge::Node& n : summary.contexts) {
     out.varint(n.parent);
     out.varint(n.site);
-    write_spread(out, n.time);
-    for (const double value :
-         {n.count, n.untimed, n.iterations, n.transmission, n.sync_delay, n.bytes, n.folded}) {
-      out.f64(value);
-    }
+    write_entry_sums(out, n);
   }
   out.varint(summary.activations.size());
   for (const JobSummary::Activation& a : summary.activations) {
     out.varint(a.proc);
     out.varint(a.call_site == kNoSite ? 0 : std::uint64_t{a.call_site} + 1);
-    write_spread(out, a.time);
-    out.f64(a.count);
-    out.f64(a.untimed);
+    write_entry_sums(out, a);
   }
   out.varint(summary.loops.size());
   for (const JobSummary::Loop& l : summary.loops) {
     out.varint(l.loop);
-    write_spread(out, l.time);
-    out.f64(l.count);
-    out.f64(l.iterations);
+    write_entry_sums(out, l);
   }
   out.varint(summary.statements.size());
   for (const JobSummary::Statement& s : summary.statements) {
@@ -134,11 +115,11 @@ template <class Writer> void write_summary(Writer& out, const JobSummary& summar
     out.varint(s.partners.size());
     for (const JobSummary::Partner& p : s.partners) {
       out.zigzag(p.partner);
-      write_partner_sums(out, p);
+      write_entry_sums(out, p);
     }
     out.u8(s.other_partners ? 1 : 0);
     if (s.other_partners) {
-      write_partner_sums(out, *s.other_partners);
+      write_entry_sums(out, *s.other_partners);
     }
   }
   out.varint(summary.cells.size());
@@ -235,11 +216,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
                    ", which the profile does not have");
     }
     n.site = static_cast<SiteId>(site);
-    n.time = read_spread(in);
-    for (double* value : {&n.count, &n.untimed, &n.iterations, &n.transmission, &n.sync_delay,
-                          &n.bytes, &n.folded}) {
-      *value = in.f64("a context's sums");
-    }
+    read_entry_sums(in, n, "a context's sums");
   }
 
   summary.activations.resize(in.count(kActivationBytes, "summary activations"));
@@ -261,9 +238,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
         fail(at, "activations must be sorted and distinct");
       }
     }
-    a.time = read_spread(in);
-    a.count = in.f64("an activation's count");
-    a.untimed = in.f64("an activation's untimed count");
+    read_entry_sums(in, a, "an activation's sums");
   }
 
   summary.loops.resize(in.count(kLoopBytes, "summary loops"));
@@ -274,9 +249,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
     if (i > 0 && summary.loops[i - 1].loop >= l.loop) {
       fail(at, "loops must be sorted and distinct");
     }
-    l.time = read_spread(in);
-    l.count = in.f64("a loop's count");
-    l.iterations = in.f64("a loop's iterations");
+    read_entry_sums(in, l, "a loop's sums");
   }
 
   const std::size_t statements = in.count(kStatementBytes, "summary statements");
@@ -310,7 +283,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
         fail(partner_at,
              "the partners of site " + to_string(s.comm) + " must be sorted and distinct");
       }
-      read_partner_sums(in, partner);
+      read_entry_sums(in, partner, "a partner's sums");
     }
     const std::size_t others_at = in.offset();
     const std::uint8_t others = in.u8("a statement's other partners");
@@ -321,7 +294,7 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
     if (others == 1) {
       // Assigned, not emplaced: Clang takes Partner for not default-constructible there.
       s.other_partners = JobSummary::Partner{};
-      read_partner_sums(in, *s.other_partners);
+      read_entry_sums(in, *s.other_partners, "a partner's sums");
     }
     // While reduced a statement keeps every partner or some; a whole job's keeps those the
     // report lists and the others together, which it has exactly when it has more partners.

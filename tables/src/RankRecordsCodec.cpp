@@ -161,6 +161,11 @@ bool same_records(const ContextRecord& a, const ContextRecord& b) {
          a.iterations == b.iterations && a.sync_delay_ns == b.sync_delay_ns && a.bytes == b.bytes;
 }
 
+// A proc or loop record's sums, in SumFields order (the format's).
+template <typename Record> void write_sums(ByteWriter& out, const Record& r) {
+  for_each_sum_field<Record>([&](auto field) { out.varint(r.*field); });
+}
+
 } // namespace
 
 void write_rank_records(ByteWriter& out, const RankRecords& r, std::uint32_t version) {
@@ -183,17 +188,13 @@ void write_rank_records(ByteWriter& out, const RankRecords& r, std::uint32_t ver
   for (const ProcRecord& p : r.procs) {
     procs.write(out, p.proc);
     write_optional_site(out, p.call_site);
-    out.varint(p.time_ns);
-    out.varint(p.count);
-    out.varint(p.untimed);
+    write_sums(out, p);
   }
   out.varint(r.loops.size());
   SiteIdDeltas loops;
   for (const LoopRecord& l : r.loops) {
     loops.write(out, l.loop);
-    out.varint(l.time_ns);
-    out.varint(l.count);
-    out.varint(l.iterations);
+    write_sums(out, l);
   }
   out.varint(r.coms.size());
   SiteIdDeltas coms;

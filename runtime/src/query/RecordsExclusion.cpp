@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 namespace vcmon::runtime::query {
@@ -59,51 +60,14 @@ void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
   }
 }
 
-// a + b, or a − b saturating at zero.
-void combine(std::uint64_t& a, std::uint64_t b, bool add) {
-  a = add ? a + b : minus(a, b);
-}
-
-// Each field a ± b.
-void combine(ProcRecord& a, const ProcRecord& b, bool add) {
-  combine(a.time_ns, b.time_ns, add);
-  combine(a.count, b.count, add);
-  combine(a.untimed, b.untimed, add);
-}
-void combine(LoopRecord& a, const LoopRecord& b, bool add) {
-  combine(a.time_ns, b.time_ns, add);
-  combine(a.count, b.count, add);
-  combine(a.iterations, b.iterations, add);
-}
-void combine(ContextRecord& a, const ContextRecord& b, bool add) {
-  combine(a.count, b.count, add);
-  combine(a.time_ns, b.time_ns, add);
-  combine(a.untimed, b.untimed, add);
-  combine(a.iterations, b.iterations, add);
-  combine(a.sync_delay_ns, b.sync_delay_ns, add);
-  combine(a.bytes, b.bytes, add);
-  combine(a.folded, b.folded, add);
-}
-void combine(ComRecord& a, const ComRecord& b, bool add) {
-  combine(a.transmission_ns, b.transmission_ns, add);
-  combine(a.sync_delay_ns, b.sync_delay_ns, add);
-  combine(a.count, b.count, add);
-  combine(a.bytes, b.bytes, add);
-  combine_sizes(a, b, add);
-}
-
-bool is_empty(const ProcRecord& r) {
-  return r.count == 0 && r.time_ns == 0;
-}
-bool is_empty(const LoopRecord& r) {
-  return r.count == 0 && r.time_ns == 0 && r.iterations == 0;
-}
-bool is_empty(const ComRecord& r) {
-  return r.count == 0 && r.transmission_ns == 0 && r.sync_delay_ns == 0 && r.bytes == 0;
-}
-bool is_empty(const ContextRecord& r) {
-  return r.count == 0 && r.time_ns == 0 && r.untimed == 0 && r.iterations == 0 &&
-         r.sync_delay_ns == 0 && r.bytes == 0 && r.folded == 0;
+// Each sum a + b, or a − b saturating at zero; a com record's message sizes as combine_sizes
+// says.
+template <typename Record> void combine(Record& a, const Record& b, bool add) {
+  tables::for_each_sum_field<Record>(
+      [&](auto field) { a.*field = add ? a.*field + b.*field : minus(a.*field, b.*field); });
+  if constexpr (std::is_same_v<Record, ComRecord>) {
+    combine_sizes(a, b, add);
+  }
 }
 
 // `a` with `b` added or subtracted record by record, sorted by key, without empty records.
@@ -123,7 +87,7 @@ std::vector<Record> combined(const std::vector<Record>& a, const std::vector<Rec
   }
   std::vector<Record> out;
   for (const auto& [key, r] : by_key) {
-    if (!is_empty(r)) {
+    if (!tables::sums_are_zero(r)) {
       out.push_back(r);
     }
   }
@@ -184,7 +148,7 @@ std::vector<ContextRecord> combined(const std::vector<ContextRecord>& a,
   // under it is not empty.
   std::vector<bool> kept(sum.size(), false);
   for (std::size_t i = sum.size(); i-- > 0;) {
-    kept[i] = kept[i] || !is_empty(sum[i]);
+    kept[i] = kept[i] || !tables::sums_are_zero(sum[i]);
     if (kept[i] && sum[i].parent != 0) {
       kept[sum[i].parent - 1] = true;
     }

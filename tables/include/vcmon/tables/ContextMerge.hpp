@@ -101,4 +101,12 @@ private:
   std::optional<std::string> problem_;
 };
 
+// A node's sums over the ranks (its spread of time aside), in the summary's encoding order.
+template <> struct SumFields<ContextMerge::Node> {
+  using Node = ContextMerge::Node;
+  static constexpr auto kFields =
+      std::tuple{&Node::count,      &Node::untimed, &Node::iterations, &Node::transmission,
+                 &Node::sync_delay, &Node::bytes,   &Node::folded};
+};
+
 } // namespace vcmon::tables

@@ -132,6 +132,21 @@ struct JobSummary {
   bool operator==(const JobSummary&) const = default;
 };
 
+// The sums of a summary's entries (their spreads of time aside), in the summary's encoding order.
+template <> struct SumFields<JobSummary::Activation> {
+  using Activation = JobSummary::Activation;
+  static constexpr auto kFields = std::tuple{&Activation::count, &Activation::untimed};
+};
+template <> struct SumFields<JobSummary::Loop> {
+  using Loop = JobSummary::Loop;
+  static constexpr auto kFields = std::tuple{&Loop::count, &Loop::iterations};
+};
+template <> struct SumFields<JobSummary::Partner> {
+  using Partner = JobSummary::Partner;
+  static constexpr auto kFields =
+      std::tuple{&Partner::transmission, &Partner::sync_delay, &Partner::bytes, &Partner::count};
+};
+
 // Where a statement's sums per partner are made while reduced. `Every`: each reduction keeps
 // every partner its ranks talk to, what one process reading every rank can afford (memory
 // grows with sites × partners). `ByOwner`: each rank first sends its sums with each partner to

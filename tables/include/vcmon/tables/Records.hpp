@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace vcmon::tables {
@@ -132,6 +133,53 @@ struct MonitorCounters {
   std::uint64_t forced_decisions = 0;
   bool operator==(const MonitorCounters&) const = default;
 };
+
+// The fields of a record that hold sums (what two records of one key add up to), as member
+// pointers, for code that treats them alike: merging, subtracting, testing for empty, encoding.
+template <typename Record> struct SumFields;
+template <> struct SumFields<ProcRecord> {
+  static constexpr auto kFields =
+      std::tuple{&ProcRecord::time_ns, &ProcRecord::count, &ProcRecord::untimed};
+};
+template <> struct SumFields<LoopRecord> {
+  static constexpr auto kFields =
+      std::tuple{&LoopRecord::time_ns, &LoopRecord::count, &LoopRecord::iterations};
+};
+// The size classes and extremes are not plain sums: each user treats them itself.
+template <> struct SumFields<ComRecord> {
+  static constexpr auto kFields = std::tuple{&ComRecord::transmission_ns, &ComRecord::sync_delay_ns,
+                                             &ComRecord::count, &ComRecord::bytes};
+};
+template <> struct SumFields<ContextRecord> {
+  static constexpr auto kFields =
+      std::tuple{&ContextRecord::count,      &ContextRecord::time_ns,       &ContextRecord::untimed,
+                 &ContextRecord::iterations, &ContextRecord::sync_delay_ns, &ContextRecord::bytes,
+                 &ContextRecord::folded};
+};
+template <> struct SumFields<MonitorCounters> {
+  static constexpr auto kFields =
+      std::tuple{&MonitorCounters::probe_events,    &MonitorCounters::wildcard_decisions,
+                 &MonitorCounters::cycle_breaks,    &MonitorCounters::control_messages,
+                 &MonitorCounters::safety_wait_ns,  &MonitorCounters::folded_activations,
+                 &MonitorCounters::folded_contexts, &MonitorCounters::forced_decisions};
+};
+
+// Calls visit(field) with each of Record's sum fields, a member pointer, in the order above.
+template <typename Record, typename Visit> constexpr void for_each_sum_field(Visit&& visit) {
+  std::apply([&](auto... field) { (visit(field), ...); }, SumFields<Record>::kFields);
+}
+
+// `into` with each of `from`'s sums added.
+template <typename Record> constexpr void add_sums(Record& into, const Record& from) {
+  for_each_sum_field<Record>([&](auto field) { into.*field += from.*field; });
+}
+
+// Whether every sum of `r` is zero.
+template <typename Record> constexpr bool sums_are_zero(const Record& r) {
+  bool zero = true;
+  for_each_sum_field<Record>([&](auto field) { zero = zero && r.*field == 0; });
+  return zero;
+}
 
 // Everything one rank contributes to a profile.
 struct RankRecords {
