@@ -43,9 +43,7 @@ public:
   // `bytes()` is evaluated only when monitoring. `root`: -1 when it has none.
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
-    Monitor* monitor = Layer::monitor();
-    const auto [context, stamps, pending, table] = layer_parts(monitor);
-    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+    const auto [monitor, context, pending, shadow] = participation(comm);
     if (shadow == nullptr) {
       return pmpi();
     }
@@ -95,9 +93,7 @@ public:
   template <typename Bytes, typename Call>
   static int nonblocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                          MPI_Request* request, Call&& pmpi) {
-    Monitor* monitor = Layer::monitor();
-    const auto [context, stamps, pending, table] = layer_parts(monitor);
-    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+    const auto [monitor, context, pending, shadow] = participation(comm);
     if (shadow == nullptr) {
       return pmpi();
     }
@@ -127,9 +123,7 @@ public:
   template <typename Bytes, typename Call>
   static int persistent(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes,
                         MPI_Request* request, Call&& pmpi) {
-    Monitor* monitor = Layer::monitor();
-    const auto [context, stamps, pending, table] = layer_parts(monitor);
-    const Shadow* shadow = stamps != nullptr ? stamps->shadows().find(comm) : nullptr;
+    const auto [monitor, context, pending, shadow] = participation(comm);
     const int rc = pmpi();
     if (shadow == nullptr || rc != MPI_SUCCESS) {
       return rc;
@@ -146,6 +140,22 @@ public:
   }
 
 private:
+  // What a collective on `comm` reaches first; `shadow` null when the layer does not monitor it.
+  struct __attribute__((visibility("hidden"))) Participation {
+    Monitor* monitor = nullptr;
+    LayerContext* context = nullptr;
+    PendingWork* pending = nullptr;
+    const Shadow* shadow = nullptr;
+  };
+  static Participation participation(MPI_Comm comm) {
+    Monitor* monitor = Layer::monitor();
+    const LayerParts parts = layer_parts(monitor);
+    if (parts.stamps == nullptr) {
+      return {};
+    }
+    return {monitor, parts.context, parts.pending, parts.stamps->shadows().find(comm)};
+  }
+
   static CollectiveCall call_of(const Monitor& monitor, const Shadow& shadow, MpiFunction function,
                                 int root, tables::SiteId site) {
     // An intercommunicator's two groups give different roots (MPI_ROOT, MPI_PROC_NULL, a rank).
