@@ -10,28 +10,29 @@ using vcmon::runtime::Monitor;
 using vcmon::runtime::SiteEntry;
 using vcmon::tables::SiteKind;
 
-// The monitor when enabled and `site` is a registered site of `kind`.
-inline Monitor* monitor_for(unsigned site, SiteKind kind, const SiteEntry*& entry) {
+// Hands a probe of `site` to ProbeCore: probe(probes, thread, kind_index) when the monitor is
+// enabled and `site` is a registered site of `Kind`. Inlined into each probe.
+template <SiteKind Kind, typename Probe> inline void on_site(unsigned site, Probe&& probe) {
   Monitor& monitor = Monitor::instance();
   if (!monitor.enabled()) [[unlikely]] {
-    return nullptr;
+    return;
   }
-  entry = monitor.registry().find(site);
-  return entry != nullptr && entry->kind == kind ? &monitor : nullptr;
+  const SiteEntry* entry = monitor.registry().find(site);
+  if (entry != nullptr && entry->kind == Kind) {
+    probe(monitor.probes(), monitor.this_thread(), entry->kind_index);
+  }
 }
 
 template <SiteKind Kind> void statement_enter(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, Kind, entry)) {
-    monitor->probes().enter_statement(monitor->this_thread(), site, Kind);
-  }
+  on_site<Kind>(site, [&](auto& probes, auto& thread, unsigned) {
+    probes.enter_statement(thread, site, Kind);
+  });
 }
 
 template <SiteKind Kind> void statement_exit(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, Kind, entry)) {
-    monitor->probes().exit_statement(monitor->this_thread(), site, Kind);
-  }
+  on_site<Kind>(site, [&](auto& probes, auto& thread, unsigned) {
+    probes.exit_statement(thread, site, Kind);
+  });
 }
 
 } // namespace
@@ -48,53 +49,43 @@ void vcmon_register_unit(const vcmon_unit_desc* unit, unsigned* base) {
 }
 
 void vcmon_proc_enter(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Procedure, entry)) {
-    monitor->probes().enter_procedure(monitor->this_thread(), site, entry->kind_index);
-  }
+  on_site<SiteKind::Procedure>(site, [&](auto& probes, auto& thread, unsigned index) {
+    probes.enter_procedure(thread, site, index);
+  });
 }
 
 void vcmon_proc_exit(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Procedure, entry)) {
-    monitor->probes().exit_procedure(monitor->this_thread(), site);
-  }
+  on_site<SiteKind::Procedure>(
+      site, [&](auto& probes, auto& thread, unsigned) { probes.exit_procedure(thread, site); });
 }
 
 void vcmon_loop_enter(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().enter_loop(monitor->this_thread(), site, entry->kind_index);
-  }
+  on_site<SiteKind::Loop>(site, [&](auto& probes, auto& thread, unsigned index) {
+    probes.enter_loop(thread, site, index);
+  });
 }
 
 void vcmon_loop_iter(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().iterate_loop(monitor->this_thread(), site, entry->kind_index);
-  }
+  on_site<SiteKind::Loop>(site, [&](auto& probes, auto& thread, unsigned index) {
+    probes.iterate_loop(thread, site, index);
+  });
 }
 
 void vcmon_loop_exit(unsigned site) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().exit_loop(monitor->this_thread(), site);
-  }
+  on_site<SiteKind::Loop>(
+      site, [&](auto& probes, auto& thread, unsigned) { probes.exit_loop(thread, site); });
 }
 
 void vcmon_loop_exit_after(unsigned site, unsigned long iterations) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().exit_loop_after(monitor->this_thread(), site, entry->kind_index, iterations);
-  }
+  on_site<SiteKind::Loop>(site, [&](auto& probes, auto& thread, unsigned index) {
+    probes.exit_loop_after(thread, site, index, iterations);
+  });
 }
 
 void vcmon_loop_add(unsigned site, unsigned long executions, unsigned long iterations) {
-  const SiteEntry* entry = nullptr;
-  if (Monitor* monitor = monitor_for(site, SiteKind::Loop, entry)) {
-    monitor->probes().add_counted_loop(monitor->this_thread(), site, entry->kind_index, executions,
-                                       iterations);
-  }
+  on_site<SiteKind::Loop>(site, [&](auto& probes, auto& thread, unsigned index) {
+    probes.add_counted_loop(thread, site, index, executions, iterations);
+  });
 }
 
 void vcmon_call_enter(unsigned site) {
