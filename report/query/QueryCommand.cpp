@@ -28,11 +28,7 @@ using namespace vcmon;
 using report::cli::kFailure;
 using report::cli::kUsage;
 
-constexpr std::string_view kTool = "vcmon-query";
-
-int fail(int status, const std::string& message) {
-  return report::cli::fail(kTool, status, message);
-}
+constexpr report::cli::Tool kTool{"vcmon-query"};
 
 std::int64_t unix_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -53,7 +49,7 @@ int list(std::uint32_t uid, const std::string& output) {
     fmt::print(stderr, "vcmon-query: skipped: {}\n", problem);
   }
   if (jobs.empty()) {
-    return fail(kFailure, "no running vcmon job of this user on this node");
+    return kTool.fail(kFailure, "no running vcmon job of this user on this node");
   }
   try {
     report::cli::write_view(
@@ -67,7 +63,7 @@ int list(std::uint32_t uid, const std::string& output) {
         },
         output, "listing");
   } catch (const std::exception& error) {
-    return fail(kFailure, error.what());
+    return kTool.fail(kFailure, error.what());
   }
   return 0;
 }
@@ -81,7 +77,7 @@ bool show(std::uint32_t uid, std::uint64_t job, const report::cli::ViewOptions& 
     live = query::read_job(uid, job);
     report = report::build_report(live.profile, options);
   } catch (const std::exception& error) {
-    status = fail(kFailure, error.what());
+    status = kTool.fail(kFailure, error.what());
     return false;
   }
   try {
@@ -96,7 +92,7 @@ bool show(std::uint32_t uid, std::uint64_t job, const report::cli::ViewOptions& 
         },
         view.output);
   } catch (const std::exception& error) {
-    status = fail(kFailure, error.what());
+    status = kTool.fail(kFailure, error.what());
     return false;
   }
   return true;
@@ -128,20 +124,20 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.1, 86400.0));
   app.add_option("--count", count, "with --watch: stop after this many views")
       ->check(CLI::PositiveNumber);
-  if (const auto done = report::cli::parse(app, kTool, argc, argv)) {
+  if (const auto done = kTool.parse(app, argc, argv)) {
     return *done;
   }
   report::ReportOptions options;
   try {
     options = view.report_options();
   } catch (const report::ReportError& e) {
-    return fail(kUsage, e.what());
+    return kTool.fail(kUsage, e.what());
   }
   if (!job) {
     for (const char* option :
          {"--format", "--rank", "--depth", "--threshold", "--site", "--watch", "--count"}) {
       if (app.count(option) > 0) {
-        return fail(kUsage, fmt::format("{} needs a JOB (vcmon-query alone lists the jobs; see "
+        return kTool.fail(kUsage, fmt::format("{} needs a JOB (vcmon-query alone lists the jobs; see "
                                         "--help)",
                                         option));
       }

@@ -37,11 +37,7 @@ using namespace vcmon;
 using report::cli::kFailure;
 using report::cli::kUsage;
 
-constexpr std::string_view kTool = "vcmon-report";
-
-int fail(int status, const std::string& message) {
-  return report::cli::fail(kTool, status, message);
-}
+constexpr report::cli::Tool kTool{"vcmon-report"};
 
 // A profile that cannot be read or reported: the message names the file.
 class Failure : public std::runtime_error {
@@ -212,7 +208,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"The top-down profile of a vcmon run: program -> procedures -> call sites -> loops "
                "-> communication statements -> partners.",
-               std::string(kTool)};
+               std::string(kTool.name)};
   app.set_version_flag("--version", "vcmon-report: " VCMON_VERSION_LINE);
   std::vector<std::string> profiles;
   bool merge_flag = false;
@@ -252,37 +248,37 @@ int main(int argc, char** argv) {
                "has a summary (the same report, read slower; a check, or a way around a "
                "damaged summary)");
   report::cli::add_view_options(app, view);
-  if (const auto done = report::cli::parse(app, kTool, argc, argv)) {
+  if (const auto done = kTool.parse(app, argc, argv)) {
     return *done;
   }
 
   const auto given = [&](const char* option) { return app.count(option) > 0; };
   if (diff && (merge_flag || suggest_flag)) {
-    return fail(kUsage, "--diff compares two profiles: not with --merge or --suggest-selection");
+    return kTool.fail(kUsage, "--diff compares two profiles: not with --merge or --suggest-selection");
   }
   if (diff && profiles.size() != 2) {
-    return fail(kUsage, fmt::format("--diff needs two profiles, A (before) and B (after); "
+    return kTool.fail(kUsage, fmt::format("--diff needs two profiles, A (before) and B (after); "
                                     "got {} (see --help)",
                                     profiles.size()));
   }
   if (diff && view.format != "text" && view.format != "json" && view.format != "html") {
-    return fail(kUsage, fmt::format("--format {} is not available with --diff: use text, json or "
+    return kTool.fail(kUsage, fmt::format("--format {} is not available with --diff: use text, json or "
                                     "html",
                                     view.format));
   }
   if (diff && !view.site.empty()) {
-    return fail(kUsage, "--site is not available with --diff");
+    return kTool.fail(kUsage, "--site is not available with --diff");
   }
   if (!diff && !diff_by.empty()) {
-    return fail(kUsage, "--diff-by needs --diff");
+    return kTool.fail(kUsage, "--diff-by needs --diff");
   }
   if (!suggest_flag && (given("--min-calls") || given("--max-time-per-call"))) {
-    return fail(kUsage, "--min-calls and --max-time-per-call need --suggest-selection");
+    return kTool.fail(kUsage, "--min-calls and --max-time-per-call need --suggest-selection");
   }
   if (suggest_flag) {
     for (const char* option : {"--format", "--depth", "--threshold", "--site"}) {
       if (given(option)) {
-        return fail(kUsage, fmt::format("{} is not available with --suggest-selection (it "
+        return kTool.fail(kUsage, fmt::format("{} is not available with --suggest-selection (it "
                                         "writes a selection file; --rank and -o apply)",
                                         option));
       }
@@ -290,7 +286,7 @@ int main(int argc, char** argv) {
   }
   if (!diff && !merge_flag && !suggest_flag && profiles.size() > 1 && view.format != "text" &&
       view.format != "json") {
-    return fail(kUsage, fmt::format("--format {} shows one report: give one profile, or --merge "
+    return kTool.fail(kUsage, fmt::format("--format {} shows one report: give one profile, or --merge "
                                     "to report several as one job (several profiles in turn: "
                                     "text or json)",
                                     view.format));
@@ -300,14 +296,14 @@ int main(int argc, char** argv) {
   try {
     options = view.report_options();
   } catch (const report::ReportError& e) {
-    return fail(kUsage, e.what());
+    return kTool.fail(kUsage, e.what());
   }
   options.use_summary = !from_ranks;
   // equivalent() is false, with an error code, when either file does not exist.
   for (const auto& profile_path : profiles) {
     std::error_code no_such_file;
     if (!view.output.empty() && fs::equivalent(view.output, profile_path, no_such_file)) {
-      return fail(kUsage,
+      return kTool.fail(kUsage,
                   fmt::format("-o {} is the profile itself; choose another file", view.output));
     }
   }
@@ -323,11 +319,11 @@ int main(int argc, char** argv) {
       report_each(profiles, view, options);
     }
   } catch (const Failure& e) {
-    return fail(kFailure, e.what());
+    return kTool.fail(kFailure, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(kFailure, "out of memory while writing the report");
+    return kTool.fail(kFailure, "out of memory while writing the report");
   } catch (const std::exception& e) {
-    return fail(kFailure, e.what());
+    return kTool.fail(kFailure, e.what());
   }
   return 0;
 }

@@ -38,18 +38,18 @@ void add_view_options(CLI::App& app, ViewOptions& view) {
   app.add_option("--site", view.site, "only what is at FILE:LINE, with its callers and callees");
 }
 
-int fail(std::string_view tool, int status, std::string_view message) {
-  fmt::print(stderr, "{}: {}\n", tool, message);
+int Tool::fail(int status, std::string_view message) const {
+  fmt::print(stderr, "{}: {}\n", name, message);
   return status;
 }
 
-std::optional<int> parse(CLI::App& app, std::string_view tool, int argc, char** argv) {
+std::optional<int> Tool::parse(CLI::App& app, int argc, char** argv) const {
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(tool, kUsage, fmt::format("{} (see --help)", e.what()));
+    return fail(kUsage, fmt::format("{} (see --help)", e.what()));
   }
   return std::nullopt;
 }

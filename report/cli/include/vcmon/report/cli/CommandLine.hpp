@@ -38,11 +38,16 @@ struct ViewOptions {
 // Adds --format, -o/--output, --rank, --depth, --threshold and --site to `app`.
 void add_view_options(CLI::App& app, ViewOptions& view);
 
-// Prints "TOOL: MESSAGE" on stderr and returns `status`.
-int fail(std::string_view tool, int status, std::string_view message);
+// A tool of the command line, by the name its messages start with.
+struct Tool {
+  std::string_view name;
 
-// Parses the command line. Returns an exit status when the tool is done (0 after --help or
-// --version, kUsage with one line on stderr for bad options), nothing when it goes on.
-std::optional<int> parse(CLI::App& app, std::string_view tool, int argc, char** argv);
+  // Prints "NAME: MESSAGE" on stderr and returns `status`.
+  int fail(int status, std::string_view message) const;
+
+  // Parses the command line. Returns an exit status when the tool is done (0 after --help or
+  // --version, kUsage with one line on stderr for bad options), nothing when it goes on.
+  std::optional<int> parse(CLI::App& app, int argc, char** argv) const;
+};
 
 } // namespace vcmon::report::cli
