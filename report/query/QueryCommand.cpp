@@ -137,9 +137,10 @@ int main(int argc, char** argv) {
     for (const char* option :
          {"--format", "--rank", "--depth", "--threshold", "--site", "--watch", "--count"}) {
       if (app.count(option) > 0) {
-        return kTool.fail(kUsage, fmt::format("{} needs a JOB (vcmon-query alone lists the jobs; see "
-                                        "--help)",
-                                        option));
+        return kTool.fail(kUsage,
+                          fmt::format("{} needs a JOB (vcmon-query alone lists the jobs; see "
+                                      "--help)",
+                                      option));
       }
     }
   }

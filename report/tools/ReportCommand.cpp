@@ -254,17 +254,19 @@ int main(int argc, char** argv) {
 
   const auto given = [&](const char* option) { return app.count(option) > 0; };
   if (diff && (merge_flag || suggest_flag)) {
-    return kTool.fail(kUsage, "--diff compares two profiles: not with --merge or --suggest-selection");
+    return kTool.fail(kUsage,
+                      "--diff compares two profiles: not with --merge or --suggest-selection");
   }
   if (diff && profiles.size() != 2) {
     return kTool.fail(kUsage, fmt::format("--diff needs two profiles, A (before) and B (after); "
-                                    "got {} (see --help)",
-                                    profiles.size()));
+                                          "got {} (see --help)",
+                                          profiles.size()));
   }
   if (diff && view.format != "text" && view.format != "json" && view.format != "html") {
-    return kTool.fail(kUsage, fmt::format("--format {} is not available with --diff: use text, json or "
-                                    "html",
-                                    view.format));
+    return kTool.fail(kUsage,
+                      fmt::format("--format {} is not available with --diff: use text, json or "
+                                  "html",
+                                  view.format));
   }
   if (diff && !view.site.empty()) {
     return kTool.fail(kUsage, "--site is not available with --diff");
@@ -279,17 +281,18 @@ int main(int argc, char** argv) {
     for (const char* option : {"--format", "--depth", "--threshold", "--site"}) {
       if (given(option)) {
         return kTool.fail(kUsage, fmt::format("{} is not available with --suggest-selection (it "
-                                        "writes a selection file; --rank and -o apply)",
-                                        option));
+                                              "writes a selection file; --rank and -o apply)",
+                                              option));
       }
     }
   }
   if (!diff && !merge_flag && !suggest_flag && profiles.size() > 1 && view.format != "text" &&
       view.format != "json") {
-    return kTool.fail(kUsage, fmt::format("--format {} shows one report: give one profile, or --merge "
-                                    "to report several as one job (several profiles in turn: "
-                                    "text or json)",
-                                    view.format));
+    return kTool.fail(kUsage,
+                      fmt::format("--format {} shows one report: give one profile, or --merge "
+                                  "to report several as one job (several profiles in turn: "
+                                  "text or json)",
+                                  view.format));
   }
 
   report::ReportOptions options;
@@ -303,8 +306,8 @@ int main(int argc, char** argv) {
   for (const auto& profile_path : profiles) {
     std::error_code no_such_file;
     if (!view.output.empty() && fs::equivalent(view.output, profile_path, no_such_file)) {
-      return kTool.fail(kUsage,
-                  fmt::format("-o {} is the profile itself; choose another file", view.output));
+      return kTool.fail(
+          kUsage, fmt::format("-o {} is the profile itself; choose another file", view.output));
     }
   }
 
