@@ -367,10 +367,7 @@ void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
   StatementSums& s = statement_sums(later.comm);
   JobSummary::Statement& statement = s.statement;
   statement.time.absorb(later.time);
-  statement.transmission_ns += later.transmission_ns;
-  statement.sync_delay_ns += later.sync_delay_ns;
-  statement.bytes += later.bytes;
-  statement.count += later.count;
+  add_sums(statement, later);
   if (later.messages > 0) {
     statement.min_bytes =
         statement.messages > 0 ? std::min(statement.min_bytes, later.min_bytes) : later.min_bytes;

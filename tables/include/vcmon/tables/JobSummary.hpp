@@ -141,6 +141,12 @@ template <> struct SumFields<JobSummary::Loop> {
   using Loop = JobSummary::Loop;
   static constexpr auto kFields = std::tuple{&Loop::count, &Loop::iterations};
 };
+// A statement's message sizes and partners are not plain sums: the reduction treats them itself.
+template <> struct SumFields<JobSummary::Statement> {
+  using Statement = JobSummary::Statement;
+  static constexpr auto kFields = std::tuple{&Statement::transmission_ns, &Statement::sync_delay_ns,
+                                             &Statement::count, &Statement::bytes};
+};
 template <> struct SumFields<JobSummary::Partner> {
   using Partner = JobSummary::Partner;
   static constexpr auto kFields =
