@@ -163,8 +163,8 @@ RankRecords make_rank(const Program& p, std::int32_t rank, std::size_t contexts)
       rec.transmission_ns += c.time_ns;
       rec.sync_delay_ns += c.sync_delay_ns;
       rec.bytes += c.bytes;
-      rec.min_bytes = rec.max_bytes = 8;
-      rec.size_classes[size_class(8)] += c.count;
+      rec.sizes.min_bytes = rec.sizes.max_bytes = 8;
+      rec.sizes.classes[size_class(8)] += c.count;
       break;
     }
     case SiteKind::Call:

@@ -22,8 +22,8 @@ Profile with_mostly_one_size(Profile p) {
   for (RankRecords& r : p.ranks) {
     for (ComRecord& c : r.coms) {
       if (n++ % 4 != 3 && c.count > 0) {
-        c.bytes = c.min_bytes * c.count;
-        c.max_bytes = c.min_bytes;
+        c.bytes = c.sizes.min_bytes * c.count;
+        c.sizes.max_bytes = c.sizes.min_bytes;
       }
     }
   }
@@ -56,7 +56,7 @@ Profile run_longer(Profile p) {
       x.sync_delay_ns *= 1'000'000;
       x.count *= 1'000'000;
       x.bytes *= 1'000'000;
-      for (std::uint64_t& messages : x.size_classes) {
+      for (std::uint64_t& messages : x.sizes.classes) {
         messages *= 1'000'000;
       }
     }

@@ -19,10 +19,7 @@ std::vector<CommStatement> summarize_statements(const tables::ProgramGraph& grap
     statement.sync_delay_ns = s.sync_delay_ns;
     statement.bytes = s.bytes;
     statement.count = s.count;
-    statement.messages = s.messages;
-    statement.min_bytes = s.min_bytes;
-    statement.max_bytes = s.max_bytes;
-    statement.size_classes = s.size_classes;
+    statement.sizes = s.sizes;
     statement.partners = s.partner_count;
     statement.percent = program_total_ns > 0 ? 100.0 * statement.time.total / program_total_ns : 0;
     statements.push_back(std::move(statement));
@@ -42,10 +39,7 @@ const char* rankless_partner_label(std::string_view statement_name) {
 CommMatrix build_matrix(const tables::JobSummary& summary, std::int32_t world_ranks) {
   CommMatrix matrix;
   matrix.ranks = world_ranks;
-  for (const auto& cell : summary.cells) {
-    matrix.cells.push_back({cell.rank, cell.partner, cell.messages, cell.bytes,
-                            cell.transmission_ns, cell.sync_delay_ns});
-  }
+  matrix.cells = summary.cells;
   return matrix;
 }
 

@@ -175,10 +175,10 @@ json JsonRenderer::to_json(const Report& report) const {
                   {"bytes", m.bytes},
                   {"mean_bytes", m.mean_bytes()},
                   {"sizes_recorded", m.sizes_recorded()},
-                  {"messages", m.messages},
-                  {"min_bytes", m.min_bytes},
-                  {"max_bytes", m.max_bytes},
-                  {"size_classes", m.size_classes}};
+                  {"messages", m.sizes.messages()},
+                  {"min_bytes", m.sizes.min_bytes},
+                  {"max_bytes", m.sizes.max_bytes},
+                  {"size_classes", m.sizes.classes}};
     j["message_sizes"].push_back(std::move(sizes));
   }
   for (const auto& f : report.folded) {

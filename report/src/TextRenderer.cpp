@@ -264,14 +264,15 @@ void message_sizes(const Report& report, std::ostream& out) {
   for (const auto& s : report.message_sizes) {
     const bool recorded = s.sizes_recorded();
     fmt::print(out, "  {:>10} {:>11} {:>11} {:>11} {:>11}  {}  {}\n",
-               recorded ? s.messages : s.count, format_bytes(double(s.bytes)),
-               format_bytes(s.mean_bytes()), recorded ? format_bytes(double(s.min_bytes)) : "-",
-               recorded ? format_bytes(double(s.max_bytes)) : "-", s.name, position(s.pos));
+               recorded ? s.sizes.messages() : s.count, format_bytes(double(s.bytes)),
+               format_bytes(s.mean_bytes()),
+               recorded ? format_bytes(double(s.sizes.min_bytes)) : "-",
+               recorded ? format_bytes(double(s.sizes.max_bytes)) : "-", s.name, position(s.pos));
     std::string sizes;
-    for (std::size_t c = 0; c < s.size_classes.size(); ++c) {
-      if (s.size_classes[c] > 0) {
+    for (std::size_t c = 0; c < s.sizes.classes.size(); ++c) {
+      if (s.sizes.classes[c] > 0) {
         sizes += fmt::format("{}{} x{}", sizes.empty() ? "" : ", ", format_size_class(c),
-                             s.size_classes[c]);
+                             s.sizes.classes[c]);
       }
     }
     fmt::print(out, "  {:>58}  sizes: {}\n", "",

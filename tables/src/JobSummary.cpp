@@ -203,15 +203,7 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
     statement.sync_delay_ns += com.sync_delay_ns;
     statement.bytes += com.bytes;
     statement.count += com.count;
-    if (const std::uint64_t messages = com.messages(); messages > 0) {
-      statement.min_bytes =
-          statement.messages > 0 ? std::min(statement.min_bytes, com.min_bytes) : com.min_bytes;
-      statement.max_bytes = std::max(statement.max_bytes, com.max_bytes);
-      statement.messages += messages;
-      for (std::size_t c = 0; c < kSizeClasses; ++c) {
-        statement.size_classes[c] += com.size_classes[c];
-      }
-    }
+    statement.sizes.absorb(com.sizes);
     if (partner_sums_ == PartnerSums::Every || com.partner == ComRecord::kCollective) {
       // Partners from -1 (collective) up, as the key's low half orders them.
       per_partner.push_back(
@@ -243,11 +235,7 @@ std::optional<std::string> SummaryReduction::add_records(const RankRecords& reco
       job_.cells.push_back(cell);
       continue;
     }
-    JobSummary::Cell& merged = job_.cells.back();
-    merged.messages += cell.messages;
-    merged.bytes += cell.bytes;
-    merged.transmission_ns += cell.transmission_ns;
-    merged.sync_delay_ns += cell.sync_delay_ns;
+    add_sums(job_.cells.back(), cell);
   }
 
   const double application = main_time > 0 ? main_time : static_cast<double>(records.virtual_ns);
@@ -368,15 +356,7 @@ void SummaryReduction::absorb_statement(const JobSummary::Statement& later) {
   JobSummary::Statement& statement = s.statement;
   statement.time.absorb(later.time);
   add_sums(statement, later);
-  if (later.messages > 0) {
-    statement.min_bytes =
-        statement.messages > 0 ? std::min(statement.min_bytes, later.min_bytes) : later.min_bytes;
-    statement.max_bytes = std::max(statement.max_bytes, later.max_bytes);
-    statement.messages += later.messages;
-    for (std::size_t c = 0; c < kSizeClasses; ++c) {
-      statement.size_classes[c] += later.size_classes[c];
-    }
-  }
+  statement.sizes.absorb(later.sizes);
   for (const JobSummary::Partner& p : later.partners) {
     JobSummary::Partner& partner = partner_sums(s, p.partner);
     partner.time.absorb(p.time);

@@ -105,10 +105,10 @@ template <class Writer> void write_summary(Writer& out, const JobSummary& summar
     out.varint(s.comm);
     write_spread(out, s.time);
     for (const std::uint64_t value : {s.transmission_ns, s.sync_delay_ns, s.count, s.bytes,
-                                      s.messages, s.min_bytes, s.max_bytes}) {
+                                      s.sizes.messages(), s.sizes.min_bytes, s.sizes.max_bytes}) {
       out.varint(value);
     }
-    for (const std::uint64_t messages : s.size_classes) {
+    for (const std::uint64_t messages : s.sizes.classes) {
       out.varint(messages);
     }
     out.varint(s.partner_count);
@@ -265,12 +265,19 @@ JobSummary decode_job_summary(std::span<const std::byte> bytes, std::uint64_t of
       fail(at, "statements must be sorted and distinct");
     }
     s.time = read_spread(in);
+    std::uint64_t messages = 0;
     for (std::uint64_t* value : {&s.transmission_ns, &s.sync_delay_ns, &s.count, &s.bytes,
-                                 &s.messages, &s.min_bytes, &s.max_bytes}) {
+                                 &messages, &s.sizes.min_bytes, &s.sizes.max_bytes}) {
       *value = in.varint("a statement's sums");
     }
-    for (std::uint64_t& messages : s.size_classes) {
-      messages = in.varint("a statement's size classes");
+    for (std::uint64_t& in_class : s.sizes.classes) {
+      in_class = in.varint("a statement's size classes");
+    }
+    // The message count is the size classes' sum, kept in the encoding for readers that do not
+    // add them up.
+    if (messages != s.sizes.messages()) {
+      fail(at, "the messages of site " + to_string(s.comm) + " (" + to_string(messages) +
+                   ") are not the sum of its size classes");
     }
     s.partner_count = in.varint_u32("a statement's partner count");
     const std::size_t partners_at = in.offset();

@@ -49,13 +49,11 @@ std::optional<std::string> find_inconsistency(const RankRecords& r, const Progra
       return "com record of site " + to_string(c.comm) + ": partner " + to_string(c.partner) +
              " is not a rank of the " + to_string(ranks) + "-rank run";
     }
-    const std::uint64_t messages = c.messages();
-    if (messages > c.count || (messages > 0 && (c.min_bytes > c.max_bytes ||
-                                                size_class(c.min_bytes) != c.first_size_class() ||
-                                                size_class(c.max_bytes) != c.last_size_class()))) {
+    const std::uint64_t messages = c.sizes.messages();
+    if (messages > c.count || !c.sizes.extremes_fit_classes()) {
       return "com record of site " + to_string(c.comm) + ": message sizes disagree (" +
              to_string(messages) + " messages of " + to_string(c.count) + " operations, " +
-             to_string(c.min_bytes) + " to " + to_string(c.max_bytes) + " bytes)";
+             to_string(c.sizes.min_bytes) + " to " + to_string(c.sizes.max_bytes) + " bytes)";
     }
   }
   return find_inconsistency(r.contexts, 0, graph);

@@ -51,7 +51,7 @@ SiteId read_optional_site(ByteReader& in, const char* what) {
 // (a completion call's waiting) or `count` messages of one size, whose total and size class
 // follow from that size: storing only what does not follow keeps the record short and its
 // length independent of the run's length (docs/profile-format.md, "Size").
-enum class MessageSizes : std::uint8_t {
+enum class SizeLayout : std::uint8_t {
   None = 0,    // no message: bytes, smallest, largest and every size class 0
   Uniform = 1, // `count` messages of one size: varint size
   Listed = 2   // varint bytes | varint smallest | varint largest | 8 × varint per size class
@@ -63,31 +63,30 @@ bool set_uniform_sizes(ComRecord& com, std::uint64_t size) {
   if (__builtin_mul_overflow(size, com.count, &com.bytes)) {
     return false;
   }
-  com.min_bytes = com.max_bytes = size;
-  com.size_classes = {};
-  com.size_classes[size_class(size)] = com.count;
+  com.sizes = {.min_bytes = size, .max_bytes = size};
+  com.sizes.classes[size_class(size)] = com.count;
   return true;
 }
 
-MessageSizes shape_of(const ComRecord& com) {
+SizeLayout shape_of(const ComRecord& com) {
   if (com == ComRecord{com.comm, com.partner, com.transmission_ns, com.sync_delay_ns, com.count}) {
-    return MessageSizes::None;
+    return SizeLayout::None;
   }
   ComRecord uniform = com;
-  const bool derivable = com.count > 0 && set_uniform_sizes(uniform, com.min_bytes);
-  return derivable && uniform == com ? MessageSizes::Uniform : MessageSizes::Listed;
+  const bool derivable = com.count > 0 && set_uniform_sizes(uniform, com.sizes.min_bytes);
+  return derivable && uniform == com ? SizeLayout::Uniform : SizeLayout::Listed;
 }
 
 void write_message_sizes(ByteWriter& out, const ComRecord& com) {
-  const MessageSizes shape = shape_of(com);
+  const SizeLayout shape = shape_of(com);
   out.u8(static_cast<std::uint8_t>(shape));
-  if (shape == MessageSizes::Uniform) {
-    out.varint(com.min_bytes);
-  } else if (shape == MessageSizes::Listed) {
+  if (shape == SizeLayout::Uniform) {
+    out.varint(com.sizes.min_bytes);
+  } else if (shape == SizeLayout::Listed) {
     out.varint(com.bytes);
-    out.varint(com.min_bytes);
-    out.varint(com.max_bytes);
-    for (const std::uint64_t messages : com.size_classes) {
+    out.varint(com.sizes.min_bytes);
+    out.varint(com.sizes.max_bytes);
+    for (const std::uint64_t messages : com.sizes.classes) {
       out.varint(messages);
     }
   }
@@ -95,24 +94,24 @@ void write_message_sizes(ByteWriter& out, const ComRecord& com) {
 
 void read_listed_sizes(ByteReader& in, ComRecord& com) {
   com.bytes = in.varint("a com record's bytes");
-  com.min_bytes = in.varint("a com record's smallest message");
-  com.max_bytes = in.varint("a com record's largest message");
-  for (std::uint64_t& messages : com.size_classes) {
+  com.sizes.min_bytes = in.varint("a com record's smallest message");
+  com.sizes.max_bytes = in.varint("a com record's largest message");
+  for (std::uint64_t& messages : com.sizes.classes) {
     messages = in.varint("a com record's messages of one size class");
   }
 }
 
 void read_message_sizes(ByteReader& in, ComRecord& com) {
   const std::size_t start = in.offset();
-  switch (static_cast<MessageSizes>(in.u8("a com record's message sizes"))) {
-  case MessageSizes::None:
+  switch (static_cast<SizeLayout>(in.u8("a com record's message sizes"))) {
+  case SizeLayout::None:
     return;
-  case MessageSizes::Uniform:
+  case SizeLayout::Uniform:
     if (!set_uniform_sizes(com, in.varint("a com record's message size"))) {
       ByteReader::fail_at(start, "a com record's messages overflow 64 bits of bytes");
     }
     return;
-  case MessageSizes::Listed:
+  case SizeLayout::Listed:
     read_listed_sizes(in, com);
     return;
   }

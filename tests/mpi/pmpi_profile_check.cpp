@@ -119,18 +119,19 @@ TEST(PmpiProfile, Sizes) {
   const std::uint64_t most = checker_argument_u64(5);
   std::uint64_t between = 0;
   for (std::size_t c = size_class(least); c <= size_class(most); ++c) {
-    between += com.size_classes[c];
+    between += com.sizes.classes[c];
   }
   std::printf("messages %llu (%llu in the classes from %llu to %llu B), %llu to %llu B\n",
-              static_cast<unsigned long long>(com.messages()),
+              static_cast<unsigned long long>(com.sizes.messages()),
               static_cast<unsigned long long>(between), static_cast<unsigned long long>(least),
-              static_cast<unsigned long long>(most), static_cast<unsigned long long>(com.min_bytes),
-              static_cast<unsigned long long>(com.max_bytes));
-  EXPECT_EQ(com.messages(), com.count) << s.what << ": expected every operation a message";
+              static_cast<unsigned long long>(most),
+              static_cast<unsigned long long>(com.sizes.min_bytes),
+              static_cast<unsigned long long>(com.sizes.max_bytes));
+  EXPECT_EQ(com.sizes.messages(), com.count) << s.what << ": expected every operation a message";
   EXPECT_EQ(between, com.count) << s.what << ": expected every message in a size class from "
                                 << least << " B to " << most << " B";
-  EXPECT_EQ(com.min_bytes, least) << s.what << ": expected this smallest message";
-  EXPECT_EQ(com.max_bytes, most) << s.what << ": expected this largest message";
+  EXPECT_EQ(com.sizes.min_bytes, least) << s.what << ": expected this smallest message";
+  EXPECT_EQ(com.sizes.max_bytes, most) << s.what << ": expected this largest message";
 }
 
 TEST(PmpiProfile, Offset) {

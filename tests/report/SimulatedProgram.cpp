@@ -200,9 +200,10 @@ private:
     ++record.count;
     const std::uint64_t bytes = function == "MPI_Barrier" ? 0 : 8 * (1 + below(512));
     record.bytes += bytes;
-    record.min_bytes = record.messages() > 0 ? std::min(record.min_bytes, bytes) : bytes;
-    record.max_bytes = std::max(record.max_bytes, bytes);
-    ++record.size_classes[tables::size_class(bytes)];
+    record.sizes.min_bytes =
+        record.sizes.messages() > 0 ? std::min(record.sizes.min_bytes, bytes) : bytes;
+    record.sizes.max_bytes = std::max(record.sizes.max_bytes, bytes);
+    ++record.sizes.classes[tables::size_class(bytes)];
     return transmission + sync;
   }
 

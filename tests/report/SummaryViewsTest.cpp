@@ -143,11 +143,11 @@ TEST(MessageSizesReport, CountsBytesAndTheMeanPerStatementMostBytesFirst) {
         Expected& e = expected[com.comm];
         e.count += com.count;
         e.bytes += com.bytes;
-        e.messages += com.messages();
-        e.min = std::min(e.min, com.min_bytes);
-        e.max = std::max(e.max, com.max_bytes);
+        e.messages += com.sizes.messages();
+        e.min = std::min(e.min, com.sizes.min_bytes);
+        e.max = std::max(e.max, com.sizes.max_bytes);
         for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
-          e.classes[c] += com.size_classes[c];
+          e.classes[c] += com.sizes.classes[c];
         }
       }
     }
@@ -162,10 +162,10 @@ TEST(MessageSizesReport, CountsBytesAndTheMeanPerStatementMostBytesFirst) {
       EXPECT_EQ(sizes.bytes, e.bytes);
       // Over every rank and partner: the extremes of all, the classes summed.
       ASSERT_TRUE(sizes.sizes_recorded());
-      EXPECT_EQ(sizes.messages, e.messages);
-      EXPECT_EQ(sizes.min_bytes, e.min);
-      EXPECT_EQ(sizes.max_bytes, e.max);
-      EXPECT_EQ(sizes.size_classes, e.classes);
+      EXPECT_EQ(sizes.sizes.messages(), e.messages);
+      EXPECT_EQ(sizes.sizes.min_bytes, e.min);
+      EXPECT_EQ(sizes.sizes.max_bytes, e.max);
+      EXPECT_EQ(sizes.sizes.classes, e.classes);
       EXPECT_DOUBLE_EQ(sizes.mean_bytes(), double(e.bytes) / double(e.messages));
       if (i > 0) {
         EXPECT_GE(report.message_sizes[i - 1].bytes, sizes.bytes);

@@ -242,11 +242,11 @@ TEST_F(ProbeCoreTest, PartnersBeyondTheInlineSlotsGoToTheOverflowTable) {
     EXPECT_EQ(c.sync_delay_ns, 22u);
     EXPECT_EQ(c.bytes, 103u + static_cast<std::uint64_t>(c.partner));
     // Message sizes, from the thread's own slots and the shared table alike.
-    EXPECT_EQ(c.min_bytes, 3u);
-    EXPECT_EQ(c.max_bytes, 100u + static_cast<std::uint64_t>(c.partner));
-    EXPECT_EQ(c.size_classes[tables::size_class(3)], 1u);
-    EXPECT_EQ(c.size_classes[tables::size_class(c.max_bytes)], 1u);
-    EXPECT_EQ(c.messages(), 2u);
+    EXPECT_EQ(c.sizes.min_bytes, 3u);
+    EXPECT_EQ(c.sizes.max_bytes, 100u + static_cast<std::uint64_t>(c.partner));
+    EXPECT_EQ(c.sizes.classes[tables::size_class(3)], 1u);
+    EXPECT_EQ(c.sizes.classes[tables::size_class(c.sizes.max_bytes)], 1u);
+    EXPECT_EQ(c.sizes.messages(), 2u);
   }
 }
 
@@ -259,14 +259,14 @@ TEST_F(ProbeCoreTest, WaitingWithoutAMessageHasNoSize) {
   const tables::RankRecords r = collect();
   ASSERT_EQ(r.coms.size(), 2u);
   EXPECT_EQ(r.coms[0].count, 2u);
-  EXPECT_EQ(r.coms[0].messages(), 1u);
-  EXPECT_EQ(r.coms[0].min_bytes, 70000u);
-  EXPECT_EQ(r.coms[0].max_bytes, 70000u);
-  EXPECT_EQ(r.coms[0].size_classes[5], 1u); // [64 KiB, 1 MiB)
+  EXPECT_EQ(r.coms[0].sizes.messages(), 1u);
+  EXPECT_EQ(r.coms[0].sizes.min_bytes, 70000u);
+  EXPECT_EQ(r.coms[0].sizes.max_bytes, 70000u);
+  EXPECT_EQ(r.coms[0].sizes.classes[5], 1u); // [64 KiB, 1 MiB)
   EXPECT_EQ(r.coms[1].count, 1u);
-  EXPECT_EQ(r.coms[1].messages(), 0u);
-  EXPECT_EQ(r.coms[1].min_bytes, 0u);
-  EXPECT_EQ(r.coms[1].max_bytes, 0u);
+  EXPECT_EQ(r.coms[1].sizes.messages(), 0u);
+  EXPECT_EQ(r.coms[1].sizes.min_bytes, 0u);
+  EXPECT_EQ(r.coms[1].sizes.max_bytes, 0u);
 }
 
 TEST_F(ProbeCoreTest, AComRecordFoundButNeverAddedToIsNotCollected) {

@@ -250,7 +250,7 @@ TEST(HostileProfile, ComRecordMessageSizesAreChecked) {
   };
   const Profile fine = decode_profile(with_sizes(1, 3, 1000).bytes());
   EXPECT_EQ(fine.ranks.at(0).coms.at(0).bytes, 3000u);
-  EXPECT_EQ(fine.ranks.at(0).coms.at(0).messages(), 3u);
+  EXPECT_EQ(fine.ranks.at(0).coms.at(0).sizes.messages(), 3u);
   EXPECT_THAT(decode_error(with_sizes(1, 3, UINT64_MAX / 2)),
               HasSubstr("a com record's messages overflow 64 bits of bytes"));
   EXPECT_THAT(decode_error(with_sizes(9, 3, 1000)),

@@ -94,16 +94,16 @@ TEST(ProfileCodec, MessageSizesThatFollowFromTheCountAreNotStored) {
   ComRecord none{3, 1, 40, 7, 5};
   ComRecord uniform = none;
   uniform.bytes = 5 * 4096;
-  uniform.min_bytes = uniform.max_bytes = 4096;
-  uniform.size_classes[size_class(4096)] = 5;
+  uniform.sizes.min_bytes = uniform.sizes.max_bytes = 4096;
+  uniform.sizes.classes[size_class(4096)] = 5;
   ComRecord empty_messages = none; // MPI_Send of 0 elements: messages, of no bytes
-  empty_messages.size_classes[0] = 5;
+  empty_messages.sizes.classes[0] = 5;
   ComRecord fewer_messages = uniform; // a completion call among them moved nothing
   fewer_messages.count = 6;
   ComRecord two_sizes = uniform;
   two_sizes.bytes += 4096 - 8;
-  two_sizes.min_bytes = 8;
-  two_sizes.size_classes[size_class(8)] = 1;
+  two_sizes.sizes.min_bytes = 8;
+  two_sizes.sizes.classes[size_class(8)] = 1;
   two_sizes.count = 6;
   const auto encoded_size = [](const ComRecord& com) {
     RankRecords r;
@@ -122,7 +122,7 @@ TEST(ProfileCodec, MessageSizesThatFollowFromTheCountAreNotStored) {
   ComRecord long_run = uniform; // the same statement a million times more often
   long_run.count *= 1'000'000;
   long_run.bytes *= 1'000'000;
-  long_run.size_classes[size_class(4096)] = long_run.count;
+  long_run.sizes.classes[size_class(4096)] = long_run.count;
   EXPECT_EQ(encoded_size(long_run) - encoded_size(uniform), 3u) << "only the count grows";
 }
 
@@ -138,8 +138,8 @@ TEST(ProfileCodec, ContextsDerivableFromPerSiteRecordsRoundTrip) {
                                                  .sync_delay_ns = 20,
                                                  .count = 2,
                                                  .bytes = 64});
-  com.min_bytes = com.max_bytes = 32;
-  com.size_classes[size_class(32)] = 2;
+  com.sizes.min_bytes = com.sizes.max_bytes = 32;
+  com.sizes.classes[size_class(32)] = 2;
   r.contexts = {
       {.parent = 0, .site = 5, .count = 4, .time_ns = 800, .untimed = 1}, // proc 5's sums
       {.parent = 1, .site = 7, .count = 4, .time_ns = 400, .iterations = 40, .folded = 2},
@@ -169,14 +169,14 @@ TEST(ProfileCodec, EncoderRefusesRecordsThatDoNotMatchTheGraph) {
   // Message sizes that contradict themselves or the count.
   p = small_profile();
   ComRecord& com = p.ranks[0].coms.at(0);
-  com.size_classes = {};
-  com.size_classes[size_class(100)] = com.count + 1; // more messages than operations
-  com.min_bytes = com.max_bytes = 100;
+  com.sizes.classes = {};
+  com.sizes.classes[size_class(100)] = com.count + 1; // more messages than operations
+  com.sizes.min_bytes = com.sizes.max_bytes = 100;
   EXPECT_THROW(encode_profile(p), std::invalid_argument);
-  com.size_classes[size_class(100)] = com.count;
-  com.max_bytes = 5000; // its class holds no message
+  com.sizes.classes[size_class(100)] = com.count;
+  com.sizes.max_bytes = 5000; // its class holds no message
   EXPECT_THROW(encode_profile(p), std::invalid_argument);
-  com.max_bytes = 200;
+  com.sizes.max_bytes = 200;
   EXPECT_NO_THROW(encode_profile(p));
 }
 
@@ -249,7 +249,7 @@ TEST(ProfileCodec, SizeGrowsWithSitesAndRanksNotWithRunLength) {
     for (ComRecord& c : r.coms) {
       c.count *= 1'000'000;
       c.bytes *= 1'000'000;
-      for (std::uint64_t& messages : c.size_classes) {
+      for (std::uint64_t& messages : c.sizes.classes) {
         messages *= 1'000'000;
       }
     }

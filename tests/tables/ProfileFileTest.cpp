@@ -130,8 +130,8 @@ TEST_F(ProfileFile, Version1ProfilesStillRead) {
       {.sites = 12, .ranks = 2, .partners = 2, .contexts = false}, 7); // contexts: version 6
   for (RankRecords& rank : expected.ranks) {
     for (ComRecord& com : rank.coms) { // message sizes came with version 3
-      com.min_bytes = com.max_bytes = 0;
-      com.size_classes = {};
+      com.sizes.min_bytes = com.sizes.max_bytes = 0;
+      com.sizes.classes = {};
     }
   }
   EXPECT_EQ(v1, expected);

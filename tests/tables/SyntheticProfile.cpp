@@ -88,8 +88,8 @@ RankRecords make_rank(const ProgramGraph& graph, const ProfileShape& shape, std:
             s.id, partner, g.magnitude(32), g.magnitude(32), g.magnitude(20), g.magnitude(30)});
         // Every message of one size: the sizes agree with count and bytes.
         if (com.count > 0) {
-          com.min_bytes = com.max_bytes = com.bytes / com.count;
-          com.size_classes[size_class(com.min_bytes)] = com.count;
+          com.sizes.min_bytes = com.sizes.max_bytes = com.bytes / com.count;
+          com.sizes.classes[size_class(com.sizes.min_bytes)] = com.count;
         }
       }
       break;

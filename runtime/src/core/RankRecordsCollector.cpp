@@ -1,9 +1,7 @@
 #include "core/RankRecordsCollector.hpp"
 
-#include <algorithm>
-#include <array>
+#include <atomic>
 #include <map>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -13,43 +11,32 @@ namespace {
 using tables::SiteId;
 using tables::SiteKind;
 
-struct Sums {
-  std::uint64_t count = 0;
-  std::uint64_t time_ns = 0;
-  std::uint64_t sync_delay_ns = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t iterations = 0;
-  std::uint64_t untimed = 0;                   // proc records: throttled activations
-  std::uint64_t min_bytes = ~std::uint64_t{0}; // com records: message sizes
-  std::uint64_t max_bytes = 0;
-  std::array<std::uint64_t, tables::kSizeClasses> size_classes{};
-
-  void add(const MessageSizeCounters& sizes) {
-    min_bytes = std::min(min_bytes, sizes.min_bytes.load(std::memory_order_relaxed));
-    max_bytes = std::max(max_bytes, sizes.max_bytes.load(std::memory_order_relaxed));
-    for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
-      size_classes[c] += sizes.classes[c].load(std::memory_order_relaxed);
-    }
-  }
-};
-
 using Key = std::pair<SiteId, std::uint32_t>; // (site in the profile, call site or partner)
 
-template <typename Record>
-void add_slots(std::map<Key, Sums>& sums, SiteId site, const KeyedSlotsOf<Record>& slots) {
-  for (const Record& slot : slots.slots) {
+std::uint64_t load(const std::atomic<std::uint64_t>& counter) {
+  return counter.load(std::memory_order_relaxed);
+}
+
+// A keyed slot's or an overflow entry's counters added to the record they count for.
+template <typename Counters> void add_counters(tables::ProcRecord& r, const Counters& counters) {
+  r.count += load(counters.count);
+  r.time_ns += load(counters.time_ns);
+  r.untimed += load(counters.untimed);
+}
+template <typename Counters> void add_counters(tables::ComRecord& r, const Counters& counters) {
+  r.count += load(counters.count);
+  r.transmission_ns += load(counters.time_ns);
+  r.sync_delay_ns += load(counters.sync_delay_ns);
+  r.bytes += load(counters.bytes);
+  r.sizes.absorb(counters.sizes.snapshot());
+}
+
+template <typename Record, typename Slot>
+void add_slots(std::map<Key, Record>& records, SiteId site, const KeyedSlotsOf<Slot>& slots) {
+  for (const Slot& slot : slots.slots) {
     const std::uint32_t key = slot.key.load(std::memory_order_acquire);
-    if (key == KeyedRecord::kEmptyKey) {
-      continue;
-    }
-    Sums& s = sums[{site, key}];
-    s.count += slot.count.load(std::memory_order_relaxed);
-    s.time_ns += slot.time_ns.load(std::memory_order_relaxed);
-    s.sync_delay_ns += slot.sync_delay_ns.load(std::memory_order_relaxed);
-    s.bytes += slot.bytes.load(std::memory_order_relaxed);
-    s.untimed += slot.untimed.load(std::memory_order_relaxed);
-    if constexpr (std::is_same_v<Record, ComKeyedRecord>) {
-      s.add(slot.sizes);
+    if (key != KeyedRecord::kEmptyKey) {
+      add_counters(records[{site, key}], slot);
     }
   }
 }
@@ -68,7 +55,7 @@ public:
       return; // never reserved: a set no thread has used
     }
     std::vector<std::uint32_t> merged(size, 0); // node index -> parent field of its children
-    folded_at_top += tree.at(ContextTree::kRoot).folded.load(std::memory_order_relaxed);
+    folded_at_top += load(tree.at(ContextTree::kRoot).folded);
     for (std::uint32_t i = 1; i < size; ++i) {
       const ContextNode& node = tree.at(i);
       const SiteId site = node.site >= kSyntheticCommBase
@@ -82,13 +69,13 @@ public:
       }
       merged[i] = found->second;
       tables::ContextRecord& c = out_[found->second - 1];
-      c.count += node.count.load(std::memory_order_relaxed);
-      c.time_ns += node.time_ns.load(std::memory_order_relaxed);
-      c.untimed += node.untimed.load(std::memory_order_relaxed);
-      c.iterations += node.iterations.load(std::memory_order_relaxed);
-      c.sync_delay_ns += node.sync_delay_ns.load(std::memory_order_relaxed);
-      c.bytes += node.bytes.load(std::memory_order_relaxed);
-      c.folded += node.folded.load(std::memory_order_relaxed);
+      c.count += load(node.count);
+      c.time_ns += load(node.time_ns);
+      c.untimed += load(node.untimed);
+      c.iterations += load(node.iterations);
+      c.sync_delay_ns += load(node.sync_delay_ns);
+      c.bytes += load(node.bytes);
+      c.folded += load(node.folded);
     }
   }
 
@@ -103,16 +90,16 @@ private:
 CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecordsList& threads,
                                  const OverflowRecords& overflow, std::uint32_t synthetic_count) {
   const std::uint32_t site_count = registry.site_count();
-  std::map<Key, Sums> procs;
-  std::map<SiteId, Sums> loops;
-  std::map<Key, Sums> coms;
+  std::map<Key, tables::ProcRecord> procs;
+  std::map<SiteId, tables::LoopRecord> loops;
+  std::map<Key, tables::ComRecord> coms;
   CollectedRecords out;
   ContextMerge contexts(site_count, out.records.contexts);
 
   threads.for_each([&](const ThreadRecords& thread) {
-    out.probe_events += thread.probe_events.load(std::memory_order_relaxed);
-    out.folded_activations += thread.folded_activations.load(std::memory_order_relaxed);
-    out.unmatched_exits += thread.unmatched_exits.load(std::memory_order_relaxed);
+    out.probe_events += load(thread.probe_events);
+    out.folded_activations += load(thread.folded_activations);
+    out.unmatched_exits += load(thread.unmatched_exits);
     contexts.add(thread.contexts, out.folded_contexts);
     for (SiteId site = 0; site < site_count; ++site) {
       const SiteEntry* entry = registry.find(site);
@@ -122,10 +109,10 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
         }
       } else if (entry->kind == SiteKind::Loop) {
         if (const LoopCounters* loop = thread.loops.find(entry->kind_index)) {
-          Sums& s = loops[site];
-          s.count += loop->count.load(std::memory_order_relaxed);
-          s.time_ns += loop->time_ns.load(std::memory_order_relaxed);
-          s.iterations += loop->iterations.load(std::memory_order_relaxed);
+          tables::LoopRecord& r = loops[site];
+          r.count += load(loop->count);
+          r.time_ns += load(loop->time_ns);
+          r.iterations += load(loop->iterations);
         }
       } else if (entry->kind == SiteKind::Comm) {
         if (const ComSlots* com = thread.coms.find(entry->kind_index)) {
@@ -155,14 +142,10 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
     } else if (const SiteEntry* e = registry.find(running_site)) {
       is_com = e->kind == SiteKind::Comm;
     }
-    Sums& s = (is_com ? coms : procs)[{site, key}];
-    s.count += entry.count.load(std::memory_order_relaxed);
-    s.time_ns += entry.time_ns.load(std::memory_order_relaxed);
-    s.sync_delay_ns += entry.sync_delay_ns.load(std::memory_order_relaxed);
-    s.bytes += entry.bytes.load(std::memory_order_relaxed);
-    s.untimed += entry.untimed.load(std::memory_order_relaxed);
     if (is_com) {
-      s.add(entry.sizes);
+      add_counters(coms[{site, key}], entry);
+    } else {
+      add_counters(procs[{site, key}], entry);
     }
   }
   out.dropped_records = overflow.dropped();
@@ -170,30 +153,24 @@ CollectedRecords collect_records(const SiteRegistry& registry, const ThreadRecor
     out.folded_contexts += c.folded;
   }
 
-  for (const auto& [key, s] : procs) {
-    out.records.procs.push_back({key.first, key.second, s.time_ns, s.count, s.untimed});
+  for (auto [key, r] : procs) {
+    r.proc = key.first;
+    r.call_site = key.second;
+    out.records.procs.push_back(r);
   }
-  for (const auto& [site, s] : loops) {
-    if (s.count > 0) {
-      out.records.loops.push_back({site, s.time_ns, s.count, s.iterations});
+  for (auto [site, r] : loops) {
+    if (r.count > 0) {
+      r.loop = site;
+      out.records.loops.push_back(r);
     }
   }
   // A com record is claimed before its first communication is added (a receive claims it
   // while the data arrives, and may then fail): without a count it records nothing.
-  for (const auto& [key, s] : coms) {
-    if (s.count > 0) {
-      tables::ComRecord& com = out.records.coms.emplace_back();
-      com.comm = key.first;
-      com.partner = static_cast<std::int32_t>(key.second);
-      com.transmission_ns = s.time_ns;
-      com.sync_delay_ns = s.sync_delay_ns;
-      com.count = s.count;
-      com.bytes = s.bytes;
-      com.size_classes = s.size_classes;
-      if (com.messages() > 0) {
-        com.min_bytes = s.min_bytes;
-        com.max_bytes = s.max_bytes;
-      }
+  for (auto [key, r] : coms) {
+    if (r.count > 0) {
+      r.comm = key.first;
+      r.partner = static_cast<std::int32_t>(key.second);
+      out.records.coms.push_back(r);
     }
   }
   return out;

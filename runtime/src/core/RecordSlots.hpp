@@ -59,6 +59,18 @@ struct MessageSizeCounters {
            !max_bytes.compare_exchange_weak(most, bytes, std::memory_order_relaxed)) {
     }
   }
+  // What the counters hold, as a record's sizes (read while their threads may still add).
+  tables::MessageSizes snapshot() const {
+    tables::MessageSizes sizes;
+    for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
+      sizes.classes[c] = classes[c].load(std::memory_order_relaxed);
+    }
+    if (sizes.messages() > 0) {
+      sizes.min_bytes = min_bytes.load(std::memory_order_relaxed);
+      sizes.max_bytes = max_bytes.load(std::memory_order_relaxed);
+    }
+    return sizes;
+  }
 };
 
 struct ComKeyedRecord : KeyedRecord {

@@ -29,28 +29,19 @@ auto key_of(const ComRecord& r) {
   return std::tuple(r.comm, r.partner);
 }
 
-// Message sizes: the classes add and subtract exactly. The extremes of a sum are exact; after
-// a subtraction they stay unless their class emptied, then they move to that side's class
-// boundary (the excluded messages may have held them).
-void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
-  const std::uint64_t had = a.messages();
+// Message sizes: a sum is exact (MessageSizes::absorb). A difference's classes are exact and its
+// extremes stay unless their class emptied, then they move to that side's class boundary (the
+// excluded messages may have held them).
+void subtract_sizes(tables::MessageSizes& a, const tables::MessageSizes& b) {
   for (std::size_t c = 0; c < tables::kSizeClasses; ++c) {
-    a.size_classes[c] =
-        add ? a.size_classes[c] + b.size_classes[c] : minus(a.size_classes[c], b.size_classes[c]);
+    a.classes[c] = minus(a.classes[c], b.classes[c]);
   }
   if (a.messages() == 0) {
     a.min_bytes = a.max_bytes = 0;
     return;
   }
-  if (add) {
-    if (b.messages() > 0) {
-      a.min_bytes = had > 0 ? std::min(a.min_bytes, b.min_bytes) : b.min_bytes;
-      a.max_bytes = had > 0 ? std::max(a.max_bytes, b.max_bytes) : b.max_bytes;
-    }
-    return;
-  }
-  const std::size_t first = a.first_size_class();
-  const std::size_t last = a.last_size_class();
+  const std::size_t first = a.first_class();
+  const std::size_t last = a.last_class();
   if (tables::size_class(a.min_bytes) != first) {
     a.min_bytes = tables::size_class_floor(first);
   }
@@ -60,13 +51,17 @@ void combine_sizes(ComRecord& a, const ComRecord& b, bool add) {
   }
 }
 
-// Each sum a + b, or a − b saturating at zero; a com record's message sizes as combine_sizes
+// Each sum a + b, or a − b saturating at zero; a com record's message sizes as subtract_sizes
 // says.
 template <typename Record> void combine(Record& a, const Record& b, bool add) {
   tables::for_each_sum_field<Record>(
       [&](auto field) { a.*field = add ? a.*field + b.*field : minus(a.*field, b.*field); });
   if constexpr (std::is_same_v<Record, ComRecord>) {
-    combine_sizes(a, b, add);
+    if (add) {
+      a.sizes.absorb(b.sizes);
+    } else {
+      subtract_sizes(a.sizes, b.sizes);
+    }
   }
 }
 

@@ -53,7 +53,7 @@ vcmon_snapshot::vcmon_snapshot(vcmon::tables::Profile p) : profile(std::move(p))
           {com.comm, com.partner, com.transmission_ns, com.sync_delay_ns, com.count, com.bytes});
       view.totals.transmission_ns += com.transmission_ns;
       view.totals.sync_delay_ns += com.sync_delay_ns;
-      view.totals.messages += com.messages();
+      view.totals.messages += com.sizes.messages();
       view.totals.bytes += com.bytes;
     }
     add_contexts(view, r.contexts);

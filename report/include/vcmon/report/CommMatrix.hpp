@@ -2,20 +2,14 @@
 // partner. Sparse: only pairs that communicated.
 #pragma once
 
+#include "vcmon/tables/JobSummary.hpp"
+
 #include <cstdint>
 #include <vector>
 
 namespace vcmon::report {
 
-struct CommCell {
-  std::int32_t rank = 0;
-  std::int32_t partner = 0;
-  std::uint64_t messages = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t transmission_ns = 0;
-  std::uint64_t sync_delay_ns = 0;
-  std::uint64_t time_ns() const { return transmission_ns + sync_delay_ns; }
-};
+using CommCell = tables::JobSummary::Cell;
 
 struct CommMatrix {
   std::int32_t ranks = 0;      // the matrix is ranks x ranks

@@ -6,7 +6,6 @@
 #include "vcmon/tables/Records.hpp"
 #include "vcmon/tables/Site.hpp"
 
-#include <array>
 #include <cstdint>
 #include <string>
 
@@ -23,17 +22,14 @@ struct CommStatement {
   std::uint64_t count = 0;
   std::uint32_t partners = 0; // distinct partners (collective counts as one)
   double percent = 0;         // of the program's total time
-  // Of the count, the operations that moved data, by size class (tables::size_class), with
-  // the smallest and the largest; none in a profile older than format 3 (sizes_recorded()).
-  std::uint64_t messages = 0;
-  std::uint64_t min_bytes = 0;
-  std::uint64_t max_bytes = 0;
-  std::array<std::uint64_t, tables::kSizeClasses> size_classes{};
+  // Of the count, the operations that moved data; none in a profile older than format 3
+  // (sizes_recorded()).
+  tables::MessageSizes sizes{};
 
-  bool sizes_recorded() const { return messages > 0; }
+  bool sizes_recorded() const { return sizes.messages() > 0; }
   // The mean message size, exact: bytes over the messages (over the count in an old profile).
   double mean_bytes() const {
-    const std::uint64_t n = sizes_recorded() ? messages : count;
+    const std::uint64_t n = sizes_recorded() ? sizes.messages() : count;
     return n > 0 ? static_cast<double>(bytes) / static_cast<double>(n) : 0;
   }
 };

@@ -79,12 +79,8 @@ struct JobSummary {
     std::uint64_t sync_delay_ns = 0;
     std::uint64_t count = 0;
     std::uint64_t bytes = 0;
-    // Of the count, the operations that moved data (ComRecord::messages), their smallest and
-    // largest message and size classes.
-    std::uint64_t messages = 0;
-    std::uint64_t min_bytes = 0;
-    std::uint64_t max_bytes = 0;
-    std::array<std::uint64_t, kSizeClasses> size_classes{};
+    // Of the count, the operations that moved data (ComRecord::sizes).
+    MessageSizes sizes{};
     std::uint32_t partner_count = 0; // distinct partners (the collective one counts as one)
     // In partner order. In a whole job's summary only those the report lists, the
     // kListedPartners costliest (partners_by_time), so that a statement talking to every rank
@@ -107,6 +103,7 @@ struct JobSummary {
     std::uint64_t bytes = 0;
     std::uint64_t transmission_ns = 0;
     std::uint64_t sync_delay_ns = 0;
+    std::uint64_t time_ns() const { return transmission_ns + sync_delay_ns; }
     bool operator==(const Cell&) const = default;
   };
 
@@ -151,6 +148,11 @@ template <> struct SumFields<JobSummary::Partner> {
   using Partner = JobSummary::Partner;
   static constexpr auto kFields =
       std::tuple{&Partner::transmission, &Partner::sync_delay, &Partner::bytes, &Partner::count};
+};
+template <> struct SumFields<JobSummary::Cell> {
+  using Cell = JobSummary::Cell;
+  static constexpr auto kFields =
+      std::tuple{&Cell::messages, &Cell::bytes, &Cell::transmission_ns, &Cell::sync_delay_ns};
 };
 
 // Where a statement's sums per partner are made while reduced. `Every`: each reduction keeps

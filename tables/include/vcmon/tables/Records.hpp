@@ -50,6 +50,51 @@ constexpr std::uint64_t size_class_floor(std::size_t c) {
   return c == 0 ? 0 : std::uint64_t{1} << (4 * (c - 1));
 }
 
+// The sizes of the messages some operations moved: how many per size class, the smallest and
+// the largest (both 0 while there is none).
+struct MessageSizes {
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  std::array<std::uint64_t, kSizeClasses> classes{};
+
+  std::uint64_t messages() const {
+    return std::accumulate(classes.begin(), classes.end(), std::uint64_t{0});
+  }
+  // The size classes of the smallest and the largest message (only when messages() > 0).
+  std::size_t first_class() const {
+    std::size_t c = 0;
+    while (classes[c] == 0) {
+      ++c;
+    }
+    return c;
+  }
+  std::size_t last_class() const {
+    std::size_t c = kSizeClasses - 1;
+    while (classes[c] == 0) {
+      --c;
+    }
+    return c;
+  }
+  // Whether the smallest and the largest fit the classes (true when there is no message).
+  bool extremes_fit_classes() const {
+    return messages() == 0 || (min_bytes <= max_bytes && size_class(min_bytes) == first_class() &&
+                               size_class(max_bytes) == last_class());
+  }
+  // `other`'s messages added to these.
+  void absorb(const MessageSizes& other) {
+    if (other.messages() == 0) {
+      return;
+    }
+    const bool had = messages() > 0;
+    min_bytes = had ? std::min(min_bytes, other.min_bytes) : other.min_bytes;
+    max_bytes = had ? std::max(max_bytes, other.max_bytes) : other.max_bytes;
+    for (std::size_t c = 0; c < kSizeClasses; ++c) {
+      classes[c] += other.classes[c];
+    }
+  }
+  bool operator==(const MessageSizes&) const = default;
+};
+
 // Per (communication statement, partner rank). partner is the rank in MPI_COMM_WORLD, or
 // kCollective for collective operations.
 struct ComRecord {
@@ -60,31 +105,10 @@ struct ComRecord {
   std::uint64_t sync_delay_ns = 0;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
-  // Of the `count` operations, those that moved a message (or a collective's data), by size
-  // class, with the smallest and the largest (0 when none). A completion call's records hold
-  // waiting, not messages (docs/runtime.md, "Accounting"). Profiles before format 3 have none.
-  std::uint64_t min_bytes = 0;
-  std::uint64_t max_bytes = 0;
-  std::array<std::uint64_t, kSizeClasses> size_classes{};
-
-  std::uint64_t messages() const {
-    return std::accumulate(size_classes.begin(), size_classes.end(), std::uint64_t{0});
-  }
-  // The size classes of the smallest and the largest message (only when messages() > 0).
-  std::size_t first_size_class() const {
-    std::size_t c = 0;
-    while (size_classes[c] == 0) {
-      ++c;
-    }
-    return c;
-  }
-  std::size_t last_size_class() const {
-    std::size_t c = kSizeClasses - 1;
-    while (size_classes[c] == 0) {
-      --c;
-    }
-    return c;
-  }
+  // Of the `count` operations, those that moved a message (or a collective's data). A
+  // completion call's records hold waiting, not messages (docs/runtime.md, "Accounting").
+  // Profiles before format 3 have none.
+  MessageSizes sizes{};
   bool operator==(const ComRecord&) const = default;
 };
 
@@ -145,7 +169,7 @@ template <> struct SumFields<LoopRecord> {
   static constexpr auto kFields =
       std::tuple{&LoopRecord::time_ns, &LoopRecord::count, &LoopRecord::iterations};
 };
-// The size classes and extremes are not plain sums: each user treats them itself.
+// The message sizes are not plain sums: MessageSizes::absorb adds them.
 template <> struct SumFields<ComRecord> {
   static constexpr auto kFields = std::tuple{&ComRecord::transmission_ns, &ComRecord::sync_delay_ns,
                                              &ComRecord::count, &ComRecord::bytes};
