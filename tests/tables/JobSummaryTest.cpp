@@ -13,6 +13,7 @@
 #include "vcmon/tables/ProfileParts.hpp"
 #include "vcmon/tables/ProfileReader.hpp"
 
+#include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -360,6 +361,25 @@ TEST(JobSummary, ACorruptSummaryIsRefusedWhenRead) {
   p.reencode();
   EXPECT_THAT(error_reading_summary(p.bytes()),
               HasSubstr("partners and a time for partners beyond the 16 listed"));
+
+  p = {};
+  // A statement's message count that is not its size classes' sum: encoded with 5 messages and
+  // with 6, the first byte the two differ in is the count (the next is the class).
+  JobSummary::Statement& statement = p.summary.statements.front();
+  statement.sizes = {.min_bytes = 20, .max_bytes = 20};
+  statement.sizes.classes[size_class(20)] = 5;
+  p.reencode();
+  const std::vector<std::byte> five = p.encoded;
+  ++statement.sizes.classes[size_class(20)];
+  p.reencode();
+  const auto count_at = std::mismatch(five.begin(), five.end(), p.encoded.begin()).first;
+  ASSERT_NE(count_at, five.end());
+  p.encoded = five;
+  p.encoded[static_cast<std::size_t>(count_at - five.begin())] = std::byte{6};
+  p.place.checksum = summary_section_size(p.encoded).checksum;
+  EXPECT_THAT(error_reading_summary(p.bytes()),
+              HasSubstr("the messages of site " + std::to_string(statement.comm) +
+                        " (6) are not the sum of its size classes"));
 
   p = {};
   p.summary.ranks[1].rank = 0;
