@@ -13,15 +13,38 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
 } // namespace
 
 // clang-format off
+// Parameter lists (and their forwarding) that MPI gives several collectives alike.
+#define VCMON_ROOTED_BLOCKS_PARAMS                                                                 \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,        \
+   MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define VCMON_ROOTED_BLOCKS_ARGS                                                                   \
+  (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define VCMON_BLOCKS_PARAMS                                                                        \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,        \
+   MPI_Datatype recvtype, MPI_Comm comm)
+#define VCMON_BLOCKS_ARGS (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define VCMON_GATHERED_VECTOR_PARAMS                                                               \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,                       \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+#define VCMON_GATHERED_VECTOR_ARGS                                                                 \
+  (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
+#define VCMON_VECTORS_PARAMS                                                                       \
+  (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,        \
+   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,              \
+   MPI_Comm comm)
+#define VCMON_VECTORS_ARGS                                                                         \
+  (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+#define VCMON_REDUCTION_PARAMS                                                                     \
+  (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+#define VCMON_REDUCTION_ARGS (sendbuf, recvbuf, count, datatype, op, comm)
+
 #define VCMON_COLLECTIVE_SIGNATURES(X)                                                             \
   X(Barrier, barrier, (MPI_Comm comm), (comm), 0, -1)                                              \
   X(Bcast, bcast,                                                                                  \
     (void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm),                     \
     (buffer, count, datatype, root, comm), bytes_of(count, datatype), root)                        \
   X(Gather, gather,                                                                                \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, int root, MPI_Comm comm),                                              \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),                      \
+    VCMON_ROOTED_BLOCKS_PARAMS, VCMON_ROOTED_BLOCKS_ARGS,                                          \
     sendbuf == MPI_IN_PLACE ? bytes_of(recvcount, recvtype) : bytes_of(sendcount, sendtype), root) \
   X(Gatherv, gatherv,                                                                              \
     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,                     \
@@ -29,9 +52,7 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
     (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),             \
     sendbuf == MPI_IN_PLACE ? 0 : bytes_of(sendcount, sendtype), root)                             \
   X(Scatter, scatter,                                                                              \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, int root, MPI_Comm comm),                                              \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),                      \
+    VCMON_ROOTED_BLOCKS_PARAMS, VCMON_ROOTED_BLOCKS_ARGS,                                          \
     recvbuf == MPI_IN_PLACE ? bytes_of(sendcount, sendtype) : bytes_of(recvcount, recvtype), root) \
   X(Scatterv, scatterv,                                                                            \
     (const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,       \
@@ -39,25 +60,13 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
     (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),             \
     recvbuf == MPI_IN_PLACE ? 0 : bytes_of(recvcount, recvtype), root)                             \
   X(Allgather, allgather,                                                                          \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                            \
+    VCMON_BLOCKS_PARAMS, VCMON_BLOCKS_ARGS,                                                        \
     bytes_of(recvcount, recvtype), -1)                                                             \
   X(Allgatherv, allgatherv,                                                                        \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,                     \
-     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),            \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),                   \
+    VCMON_GATHERED_VECTOR_PARAMS, VCMON_GATHERED_VECTOR_ARGS,                                      \
     sendbuf == MPI_IN_PLACE ? 0 : bytes_of(sendcount, sendtype), -1)                               \
-  X(Alltoall, alltoall,                                                                            \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                            \
-    bytes_of(recvcount, recvtype), -1)                                                             \
-  X(Alltoallv, alltoallv,                                                                          \
-    (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,      \
-     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,            \
-     MPI_Comm comm),                                                                               \
-    (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), 0, -1) \
+  X(Alltoall, alltoall, VCMON_BLOCKS_PARAMS, VCMON_BLOCKS_ARGS, bytes_of(recvcount, recvtype), -1) \
+  X(Alltoallv, alltoallv, VCMON_VECTORS_PARAMS, VCMON_VECTORS_ARGS, 0, -1)                         \
   X(Alltoallw, alltoallw,                                                                          \
     (const void* sendbuf, const int sendcounts[], const int sdispls[],                             \
      const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],   \
@@ -68,9 +77,7 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
      MPI_Comm comm),                                                                               \
     (sendbuf, recvbuf, count, datatype, op, root, comm), bytes_of(count, datatype), root)          \
   X(Allreduce, allreduce,                                                                          \
-    (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,              \
-     MPI_Comm comm),                                                                               \
-    (sendbuf, recvbuf, count, datatype, op, comm), bytes_of(count, datatype), -1)                  \
+    VCMON_REDUCTION_PARAMS, VCMON_REDUCTION_ARGS, bytes_of(count, datatype), -1)                   \
   X(Reduce_scatter, reduce_scatter,                                                                \
     (const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,            \
      MPI_Op op, MPI_Comm comm),                                                                    \
@@ -79,34 +86,18 @@ constexpr auto bytes_of = [](auto count, MPI_Datatype datatype) {
     (const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,          \
      MPI_Comm comm),                                                                               \
     (sendbuf, recvbuf, recvcount, datatype, op, comm), bytes_of(recvcount, datatype), -1)          \
-  X(Scan, scan,                                                                                    \
-    (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,              \
-     MPI_Comm comm),                                                                               \
-    (sendbuf, recvbuf, count, datatype, op, comm), bytes_of(count, datatype), -1)                  \
-  X(Exscan, exscan,                                                                                \
-    (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,              \
-     MPI_Comm comm),                                                                               \
-    (sendbuf, recvbuf, count, datatype, op, comm), bytes_of(count, datatype), -1)                  \
+  X(Scan, scan, VCMON_REDUCTION_PARAMS, VCMON_REDUCTION_ARGS, bytes_of(count, datatype), -1)       \
+  X(Exscan, exscan, VCMON_REDUCTION_PARAMS, VCMON_REDUCTION_ARGS, bytes_of(count, datatype), -1)   \
   X(Neighbor_allgather, neighbor_allgather,                                                        \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                            \
+    VCMON_BLOCKS_PARAMS, VCMON_BLOCKS_ARGS,                                                        \
     bytes_of(recvcount, recvtype), -1)                                                             \
   X(Neighbor_allgatherv, neighbor_allgatherv,                                                      \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,                     \
-     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),            \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),                   \
+    VCMON_GATHERED_VECTOR_PARAMS, VCMON_GATHERED_VECTOR_ARGS,                                      \
     bytes_of(sendcount, sendtype), -1)                                                             \
   X(Neighbor_alltoall, neighbor_alltoall,                                                          \
-    (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,      \
-     MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-    (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                            \
+    VCMON_BLOCKS_PARAMS, VCMON_BLOCKS_ARGS,                                                        \
     bytes_of(recvcount, recvtype), -1)                                                             \
-  X(Neighbor_alltoallv, neighbor_alltoallv,                                                        \
-    (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,      \
-     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,            \
-     MPI_Comm comm),                                                                               \
-    (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), 0, -1) \
+  X(Neighbor_alltoallv, neighbor_alltoallv, VCMON_VECTORS_PARAMS, VCMON_VECTORS_ARGS, 0, -1)       \
   X(Neighbor_alltoallw, neighbor_alltoallw,                                                        \
     (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],                        \
      const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],                        \

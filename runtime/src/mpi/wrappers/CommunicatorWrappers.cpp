@@ -51,56 +51,54 @@ std::uint64_t entry_rt(Monitor* monitor) {
   return monitor != nullptr ? Moment::now(monitor->clock()).rt : 0;
 }
 
-// `pmpi()` creates *newcomm; `parent`: the communicator it is collective over, if any. The
-// constructor and the shadow's making are collective and not polled.
-template <typename Call>
-int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
+// Every wrapper here: timed as `function`, entered collectively over `parent` (MPI_COMM_NULL:
+// none the layer waits on), then `pmpi()`, which is collective and not polled. When it
+// succeeds while monitoring, `update(monitor, context)` brings the shadows up to date.
+template <typename Call, typename Update>
+int communicator_call(MpiFunction function, MPI_Comm parent, Call&& pmpi, Update&& update) {
   Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const CallTime time(monitor, function);
   enter_collectively(parent);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
-    LayerWork work(*monitor, context->pending);
-    context->stamps.shadows().attach(*newcomm, *newcomm);
+    update(*monitor, LayerContext::process());
   }
   return rc;
+}
+
+// `pmpi()` creates *newcomm; `parent`: the communicator it is collective over, if any.
+template <typename Call>
+int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi) {
+  return communicator_call(function, parent, pmpi, [&](Monitor& monitor, LayerContext& context) {
+    LayerWork work(monitor, context.pending);
+    context.stamps.shadows().attach(*newcomm, *newcomm);
+  });
 }
 
 template <typename Call>
 int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
-  Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  const CallTime time(monitor, function);
-  enter_collectively(comm);
-  const UnpolledCall inside(entry_rt(monitor));
-  const int rc = pmpi();
-  const Shadow* parent = context != nullptr ? context->stamps.shadows().find(comm) : nullptr;
-  if (rc == MPI_SUCCESS && parent != nullptr) {
-    LayerWork work(*monitor, context->pending);
-    context->stamps.shadows().attach(*newcomm, parent->duplicate);
-  }
-  return rc;
+  return communicator_call(function, comm, pmpi, [&](Monitor& monitor, LayerContext& context) {
+    if (const Shadow* parent = context.stamps.shadows().find(comm)) {
+      LayerWork work(monitor, context.pending);
+      context.stamps.shadows().attach(*newcomm, parent->duplicate);
+    }
+  });
 }
 
+// `pmpi()` frees *comm; its shadow retires, and lives on while a request or message uses it.
 template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&& pmpi) {
   const MPI_Comm handle = *comm;
-  Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  const CallTime time(monitor, function);
-  const UnpolledCall inside(entry_rt(monitor));
-  const int rc = pmpi();
-  if (rc == MPI_SUCCESS && monitor != nullptr) {
-    StampProtocol& stamps = context->stamps;
-    LayerWork work(*monitor, context->pending);
-    stamps.shadows().release(handle, [&](const Shadow& shadow) {
-      return context->requests.any_of(
-                 [&](const TrackedRequest& request) { return request.shadow == &shadow; }) ||
-             context->probed.refers_to(shadow) || context->pending.deferred.refers_to(shadow);
-    });
-  }
-  return rc;
+  return communicator_call(function, MPI_COMM_NULL, pmpi,
+                           [&](Monitor& monitor, LayerContext& context) {
+                             LayerWork work(monitor, context.pending);
+                             context.stamps.shadows().release(handle, [&](const Shadow& shadow) {
+                               return context.requests.any_of([&](const TrackedRequest& request) {
+                                 return request.shadow == &shadow;
+                               }) || context.probed.refers_to(shadow) ||
+                                      context.pending.deferred.refers_to(shadow);
+                             });
+                           });
 }
 
 } // namespace
