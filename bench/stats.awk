@@ -1,6 +1,6 @@
-# awk helpers the benchmark drivers' tables share (bench/deadlock/run_wildcard_bench.sh,
-# bench/paper/run.sh), read into their awk programs as text: mawk, Debian's awk, cannot mix
-# -f files with a program given on the command line.
+# awk helpers the benchmark drivers' tables share (bench/apps/compare.sh, bench/paper/run.sh,
+# bench/deadlock/run_wildcard_bench.sh), read into their awk programs as text: mawk, Debian's
+# awk, cannot mix -f files with a program given on the command line.
 #   field(line, key)   the value of `key=value` among the blank-separated words of `line`
 #   sort_values(v, n)  sorts v[1..n] in place (insertion sort: a handful of runs)
 #   median(v, n)       the median of v[1..n] (sorts it)

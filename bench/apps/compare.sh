@@ -12,9 +12,10 @@
 # so that the applications' own MPI_Wtime phase timers read virtual time (real time minus the
 # monitor's intrusion), and write their profiles into a temporary directory; every such run
 # must write one. Prints, per application, the median wall time of each variant and its ratio
-# to plain (with the range of the per-round ratios), and per phase the median seconds and
-# |variant - plain| / plain. Fails (after printing) when a run fails or a `verify` value differs
-# between any two runs.
+# to plain (with the range of the per-round ratios), and per phase the median seconds,
+# (variant - plain) / plain of the medians, and the median over the rounds of (variant - plain)
+# / plain within each round (paired: both ran in the same round, with the same code layout).
+# Fails (after printing) when a run fails or a `verify` value differs between any two runs.
 # Code layout (bench/code_layout.sh): by default each round builds every variant anew with the
 # program's code shifted by a different offset (the same offset for the three builds of a
 # round), so that the medians are over layouts, not over one layout that may favour either
@@ -39,6 +40,8 @@ sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../code_layout.sh
 source "$sources/../code_layout.sh"
 code_layout_valid "$layout" || exit 2
+# Shared awk helpers: sort_values(v, n), median(v, n).
+awk_lib=$(cat "$sources/../stats.awk")
 variants=(plain linked instrumented inject1000)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vcmon-apps.XXXXXX")
@@ -171,25 +174,34 @@ done
 
 echo "# code offsets of the rounds (bytes):$offsets"
 echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
-  "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain," \
-  "! where that exceeds the plain phase's own noise);" \
+  "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain" \
+  "of the medians, ! where that exceeds the plain phase's own noise; the median over the" \
+  "rounds of (variant - plain) / plain within each round);" \
   "plain phases: median s [(max - min) / median over the plain runs: the phase's own noise]"
 for app in $apps; do
-  awk -v app="$app" -v variant_list="${variants[*]}" '
-    function median(key,    n, i, j, t, v) {
+  awk -v app="$app" -v variant_list="${variants[*]}" "$awk_lib"'
+    function med(key,    n, i, v) {
       n = count[key]
       if (n == 0) return ""
       for (i = 1; i <= n; ++i) v[i] = value[key, i]
-      for (i = 2; i <= n; ++i)           # insertion sort: n is small
-        for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+      return median(v, n)
     }
     function add(key, x) { value[key, ++count[key]] = x }
+    # The median over the rounds of (variant - plain) / plain within each round, in %: a paired
+    # estimate, as both ran in the same round, one after the other, with the same code layout,
+    # so that what the host does between rounds cancels ("" when no round has both).
+    function paired(variant, phase,    r, n, d) {
+      n = 0
+      for (r in rounds)
+        if (((variant, phase, r) in at) && (("plain", phase, r) in at) && at["plain", phase, r] > 0)
+          d[++n] = 100 * (at[variant, phase, r] - at["plain", phase, r]) / at["plain", phase, r]
+      return n == 0 ? "" : median(d, n)
+    }
     # (max - min) / median over the rounds, in %: how much the phase varies by itself (-1:
     # unknown).
     function spread(key,    n, i, low, high, m) {
       n = count[key]
-      m = median(key)
+      m = med(key)
       if (n == 0 || m == 0) return -1
       low = high = value[key, 1]
       for (i = 2; i <= n; ++i) {
@@ -203,6 +215,7 @@ for app in $apps; do
     $1 == "phase" {
       if (!(($5) in seen)) { seen[$5] = 1; phases[++phase_count] = $5 }
       add("phase" SUBSEP $3 SUBSEP $5, $6)
+      at[$3, $5, $4] = $6
     }
     $1 == "verify" {
       if (!(($5) in verify)) { verify[$5] = 1; distinct++ }
@@ -214,17 +227,17 @@ for app in $apps; do
       printf "\n== %s: verify", app
       for (v in verify) printf " %s", v
       printf "\n%-18s", ""
-      for (k = 1; k <= nv; ++k) printf " %-22s", variants[k]
+      for (k = 1; k <= nv; ++k) printf " %-30s", variants[k]
       printf "\n%-18s", "wall s"
       for (k = 1; k <= nv; ++k) {
-        m = median("wall" SUBSEP variants[k])
-        printf " %-22s", m == "" ? "-" : sprintf("%.3f", m)
+        m = med("wall" SUBSEP variants[k])
+        printf " %-30s", m == "" ? "-" : sprintf("%.3f", m)
       }
-      plain_wall = median("wall" SUBSEP "plain")
+      plain_wall = med("wall" SUBSEP "plain")
       printf "\n%-18s", "ratio to plain"
       for (k = 1; k <= nv; ++k) {
-        m = median("wall" SUBSEP variants[k])
-        if (m == "" || plain_wall == "" || plain_wall == 0) { printf " %-22s", "-"; continue }
+        m = med("wall" SUBSEP variants[k])
+        if (m == "" || plain_wall == "" || plain_wall == 0) { printf " %-30s", "-"; continue }
         low = ""; high = ""
         for (r in rounds) {
           if (!((variants[k], r) in wall) || !(("plain", r) in wall)) continue
@@ -232,24 +245,25 @@ for app in $apps; do
           if (low == "" || q < low) low = q
           if (high == "" || q > high) high = q
         }
-        printf " %-22s", sprintf("%.2f [%.2f-%.2f]", m / plain_wall, low, high)
+        printf " %-30s", sprintf("%.2f [%.2f-%.2f]", m / plain_wall, low, high)
       }
       for (p = 1; p <= phase_count; ++p) {
         printf "\n%-18s", "phase " phases[p]
-        base = median("phase" SUBSEP "plain" SUBSEP phases[p])
+        base = med("phase" SUBSEP "plain" SUBSEP phases[p])
         noise = spread("phase" SUBSEP "plain" SUBSEP phases[p])
         for (k = 1; k <= nv; ++k) {
-          m = median("phase" SUBSEP variants[k] SUBSEP phases[p])
-          if (m == "") { printf " %-22s", "-"; continue }
+          m = med("phase" SUBSEP variants[k] SUBSEP phases[p])
+          if (m == "") { printf " %-30s", "-"; continue }
           if (variants[k] == "plain") {
-            printf " %-22s", sprintf("%.4f [%s]", m, noise < 0 ? "-" : sprintf("%.0f%%", noise))
+            printf " %-30s", sprintf("%.4f [%s]", m, noise < 0 ? "-" : sprintf("%.0f%%", noise))
             continue
           }
-          if (base == "") { printf " %-22s", sprintf("%.4f", m); continue }
+          if (base == "") { printf " %-30s", sprintf("%.4f", m); continue }
           # Signed; "!" where the difference exceeds the noise of the plain phase.
           d = base > 0 ? 100 * (m - base) / base : 0
           difference = base > 0 ? sprintf("%+.1f%%%s", d, noise >= 0 && (d < 0 ? -d : d) > noise ? "!" : "") : "-"
-          printf " %-22s", sprintf("%.4f (%s)", m, difference)
+          pd = paired(variants[k], phases[p])
+          printf " %-30s", sprintf("%.4f (%s; %s)", m, difference, pd == "" ? "-" : sprintf("%+.1f%%", pd))
         }
       }
       printf "\n"
