@@ -1,4 +1,5 @@
-// MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: where the layer starts and stops.
+// MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: where the layer starts and stops; and
+// MPI_Session_init, which says when it will not start.
 // Start-up, after PMPI_Init: shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset
 // to rank 0 (the core then reads every clock in one time base: rank 0's, moved back to the
 // earliest rank's start), and one reduction so that all ranks leave MPI_Init at the same
@@ -25,6 +26,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -167,6 +169,23 @@ extern "C" int MPI_Finalize() {
     LayerContext::close();
   }
   return PMPI_Finalize();
+}
+
+// The layer starts at MPI_Init: a process that opens a session first works through
+// communicators the layer never saw (no shadows, no stamps), and one that never calls MPI_Init
+// writes a profile of its own with no MPI records. Both keep their behaviour; the user is told
+// once, as the profile alone would not show it (docs/pmpi.md, "MPI sessions").
+extern "C" int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+  static std::atomic<bool> said{false};
+  int initialized = 1;
+  PMPI_Initialized(&initialized);
+  if (!initialized && Monitor::instance().enabled() && !said.exchange(true)) {
+    log_line(LogLevel::Warning,
+             "MPI_Session_init before MPI_Init: vcmon monitors MPI from MPI_Init on, so the MPI "
+             "calls of this process before then (all of them, without MPI_Init) are not "
+             "recorded (docs/pmpi.md, \"MPI sessions\")");
+  }
+  return PMPI_Session_init(info, errhandler, session);
 }
 
 extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {

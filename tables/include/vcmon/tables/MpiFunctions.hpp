@@ -155,12 +155,14 @@
   X(Neighbor_alltoallv, neighbor_alltoallv) X(Neighbor_alltoallw, neighbor_alltoallw)
 
 // Wrapped but not records of their own: MPI_Init_thread is recorded as MPI_Init, MPI_Abort ends
-// the run, MPI_Pcontrol and MPI_Wtime serve the monitor, and the one-sided synchronisation and
-// window calls are wrapped only so that a process inside them is known not to answer (one-sided
+// the run, MPI_Session_init only says when the layer will not see the process's MPI calls,
+// MPI_Pcontrol and MPI_Wtime serve the monitor, and the one-sided synchronisation and window
+// calls are wrapped only so that a process inside them is known not to answer (one-sided
 // communication is not monitored).
 #define VCMON_MPI_UNRECORDED(X)                                                                    \
   X(Init_thread)                                                                                   \
   X(Abort)                                                                                         \
+  X(Session_init)                                                                                  \
   X(Pcontrol)                                                                                      \
   X(Wtime)                                                                                         \
   X(Win_create)                                                                                    \
