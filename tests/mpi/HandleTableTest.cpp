@@ -91,6 +91,39 @@ TEST(HandleTable, AFullTableRefusesAndStillFinds) {
   EXPECT_EQ(*table.find(handle(7)), 7);
 }
 
+// Handles whose probes all start at one slot: an insert looks no further than kMaxProbes
+// slots, so the one beyond is refused though most of the table is free, and every lookup stays
+// that short.
+TEST(HandleTable, ACollisionChainLongerThanTheProbeBoundIsRefused) {
+  using Table = HandleTable<int, 1024>;
+  static Table table;
+  std::vector<std::int32_t> colliding;
+  for (int i = 0; colliding.size() <= Table::kMaxProbes; ++i) {
+    if (Table::home(handle(i)) == Table::home(handle(0))) {
+      colliding.push_back(handle(i));
+    }
+  }
+  for (std::size_t i = 0; i < Table::kMaxProbes; ++i) {
+    ASSERT_NE(table.insert(colliding[i], static_cast<int>(i)), nullptr) << i;
+  }
+  EXPECT_EQ(table.insert(colliding.back(), -1), nullptr);
+  EXPECT_EQ(table.find(colliding.back()), nullptr);
+  for (std::size_t i = 0; i < Table::kMaxProbes; ++i) {
+    ASSERT_NE(table.find(colliding[i]), nullptr) << i;
+    EXPECT_EQ(*table.find(colliding[i]), static_cast<int>(i));
+  }
+  // Erasing one makes room within the bound again.
+  table.erase(colliding[7]);
+  EXPECT_NE(table.insert(colliding.back(), -1), nullptr);
+  EXPECT_EQ(*table.find(colliding.back()), -1);
+  // A handle homed elsewhere is unaffected.
+  std::int32_t elsewhere = handle(1);
+  for (int i = 1; Table::home(elsewhere) == Table::home(handle(0)); ++i) {
+    elsewhere = handle(i);
+  }
+  EXPECT_NE(table.insert(elsewhere, 5), nullptr);
+}
+
 TEST(HandleTable, ConcurrentInsertsOfDistinctHandlesAllLand) {
   static HandleTable<int, 4096> table;
   constexpr int kThreads = 4;

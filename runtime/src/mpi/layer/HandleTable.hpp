@@ -1,7 +1,7 @@
 // A fixed-capacity map from MPI handles (MPICH: ints) to small records: open addressing,
-// preallocated, O(1), no allocation and no lock. Keys are claimed with a compare-and-swap, so
-// threads of an MPI_THREAD_MULTIPLE program may insert concurrently; a key is only ever
-// erased by the thread that completes or frees its handle.
+// preallocated, O(1) (at most kMaxProbes slots looked at), no allocation and no lock. Keys are
+// claimed with a compare-and-swap, so threads of an MPI_THREAD_MULTIPLE program may insert
+// concurrently; a key is only ever erased by the thread that completes or frees its handle.
 //
 // The slots are one calloc'd block: a large block comes as fresh zero pages from the kernel, so
 // a table costs memory only where it was used (a 16384-request table is 2.2 MB, of which a
@@ -30,14 +30,20 @@ template <typename Value, std::size_t Capacity> class HandleTable {
   static_assert(std::is_trivially_destructible_v<Value>);
 
 public:
+  // How far an insert looks from a handle's home slot for a free one, and so how far a lookup
+  // looks for the handle: a bound, so that a table nearly full, or full of erased slots, costs
+  // a lookup at most this many probes (a full 16384-slot table once cost a completion call
+  // 16384 probes per request it was given, and 20 000 requests in flight hung the program).
+  // An insert that finds no free slot within it is refused, as by a full table.
+  static constexpr std::size_t kMaxProbes = Capacity < 64 ? Capacity : 64;
+
   // 0 is never an MPICH handle (its kind bits are "invalid"); the two markers are never
   // valid handles either (their object-kind bits name no object).
   static constexpr std::int32_t kEmpty = 0;
   static constexpr std::int32_t kErased = -1;
   static constexpr std::int32_t kClaimed = -2;
 
-  HandleTable()
-      : slots_(static_cast<Slots*>(std::calloc(1, sizeof(Slots)))) {
+  HandleTable() : slots_(static_cast<Slots*>(std::calloc(1, sizeof(Slots)))) {
     if (slots_ == nullptr) {
       throw std::bad_alloc();
     }
@@ -45,7 +51,7 @@ public:
 
   // Stores `value` under `handle`; nullptr when the table is full.
   Value* insert(std::int32_t handle, const Value& value) {
-    for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
+    for (std::size_t probe = 0, i = home(handle); probe < kMaxProbes; ++probe, i = next(i)) {
       std::int32_t key = key_at(i).load(std::memory_order_relaxed);
       if ((key == kEmpty || key == kErased) && claim(key_at(i), key)) {
         Value* stored = std::construct_at(&slots_->values[i], value);
@@ -80,6 +86,12 @@ public:
     key_at(slot_of(value)).store(handle, std::memory_order_release);
   }
 
+  // The slot where the probes for `handle` start. Fibonacci hashing spreads MPICH's
+  // consecutive handle indices over the table.
+  static std::size_t home(std::int32_t handle) {
+    return (static_cast<std::uint32_t>(handle) * 2654435769u) >> (32 - std::countr_zero(Capacity));
+  }
+
   // Whether a stored value satisfies `predicate` (a scan of the whole table: rare calls only).
   template <typename Predicate> bool any_of(Predicate&& predicate) const {
     for (std::size_t i = 0; i < Capacity; ++i) {
@@ -104,7 +116,7 @@ private:
   }
 
   std::optional<std::size_t> index_of(std::int32_t handle) const {
-    for (std::size_t probe = 0, i = home(handle); probe < Capacity; ++probe, i = next(i)) {
+    for (std::size_t probe = 0, i = home(handle); probe < kMaxProbes; ++probe, i = next(i)) {
       const std::int32_t key = key_at(i).load(std::memory_order_acquire);
       if (key == handle) {
         return i;
@@ -120,10 +132,6 @@ private:
     return static_cast<std::size_t>(&value - slots_->values);
   }
 
-  // Fibonacci hashing spreads MPICH's consecutive handle indices over the table.
-  static std::size_t home(std::int32_t handle) {
-    return (static_cast<std::uint32_t>(handle) * 2654435769u) >> (32 - std::countr_zero(Capacity));
-  }
   static std::size_t next(std::size_t i) { return (i + 1) & (Capacity - 1); }
 
   std::atomic_ref<std::int32_t> key_at(std::size_t i) const {

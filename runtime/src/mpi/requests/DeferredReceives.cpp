@@ -172,19 +172,46 @@ DeferredReceives::~DeferredReceives() {
 }
 
 void DeferredReceives::drop_finished() {
-  held_.fetch_sub(static_cast<unsigned>(std::erase_if(receives_,
-                                                      [](const auto& r) {
-                                                        return r->reported &&
-                                                               r->freed_by_mpi.load(
-                                                                   std::memory_order_acquire);
-                                                      })),
-                  std::memory_order_relaxed);
+  const auto dropped = std::erase_if(receives_, [&](const std::unique_ptr<DeferredReceive>& r) {
+    if (!r->reported || !r->freed_by_mpi.load(std::memory_order_acquire)) {
+      return false;
+    }
+    if (const auto entry = by_request_.find(r->grequest);
+        entry != by_request_.end() && entry->second == r.get()) {
+      by_request_.erase(entry);
+    }
+    return true;
+  });
+  held_.fetch_sub(static_cast<unsigned>(dropped), std::memory_order_relaxed);
 }
 
-bool DeferredReceives::behind_undecided(const Shadow& shadow) const {
-  return std::any_of(receives_.begin(), receives_.end(), [&](const auto& r) {
-    return r->shadow == &shadow && r->state == DeferredReceive::State::Posted && !r->decided;
-  });
+bool DeferredReceives::must_post_undecided(const Shadow& shadow) {
+  if (shadow.inter) {
+    return true;
+  }
+  std::size_t undecided = 0;
+  for (const auto& receive : receives_) {
+    if (receive->shadow != &shadow) {
+      continue;
+    }
+    if (receive->state == DeferredReceive::State::Posted && !receive->decided) {
+      return true;
+    }
+    undecided += receive->state == DeferredReceive::State::Undecided ? 1 : 0;
+  }
+  if (undecided < kMaxUndecided) {
+    return false;
+  }
+  post_undecided_on(shadow);
+  return true;
+}
+
+void DeferredReceives::post_undecided_on(const Shadow& shadow) {
+  for (const auto& receive : receives_) {
+    if (receive->shadow == &shadow && receive->state == DeferredReceive::State::Undecided) {
+      post_undecided(*receive);
+    }
+  }
 }
 
 bool DeferredReceives::started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request) {
@@ -193,6 +220,7 @@ bool DeferredReceives::started(std::unique_ptr<DeferredReceive>& receive, MPI_Re
     return false;
   }
   receive->grequest = *request;
+  by_request_.insert_or_assign(*request, receive.get());
   receives_.push_back(std::move(receive));
   return true;
 }
@@ -202,12 +230,11 @@ bool DeferredReceives::started(std::unique_ptr<DeferredReceive>& receive, MPI_Re
 // right after a wildcard receive completed was taken for that receive, and its wait waited for
 // a stamp forever).
 DeferredReceive* DeferredReceives::find(MPI_Request grequest) const {
-  for (const auto& receive : receives_) {
-    if (receive->grequest == grequest && grequest != MPI_REQUEST_NULL && !receive->reported) {
-      return receive.get();
-    }
+  if (grequest == MPI_REQUEST_NULL) {
+    return nullptr;
   }
-  return nullptr;
+  const auto entry = by_request_.find(grequest);
+  return entry != by_request_.end() && !entry->second->reported ? entry->second : nullptr;
 }
 
 bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
@@ -216,7 +243,7 @@ bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, Wildcard
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
   drop_finished();
-  if (shadow.inter || behind_undecided(shadow)) {
+  if (must_post_undecided(shadow)) {
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
@@ -250,7 +277,7 @@ int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, WildcardTr
                                   message.tag, message.comm, &receive->real);
     // The arguments were checked, so this is MPI failing: the request completes with the
     // error once the send has, which must not be left behind with its data.
-  } else if (shadow.inter || behind_undecided(shadow)) {
+  } else if (must_post_undecided(shadow)) {
     post_undecided(*receive);
   } else {
     await_decision(monitor, control, trace, *receive);
@@ -303,11 +330,7 @@ void DeferredReceives::before_matching(const Shadow& shadow) {
     return;
   }
   const CallerLock guard(lock_);
-  for (const auto& receive : receives_) {
-    if (receive->shadow == &shadow && receive->state == DeferredReceive::State::Undecided) {
-      post_undecided(*receive);
-    }
-  }
+  post_undecided_on(shadow);
 }
 
 void DeferredReceives::post_all_undecided() {
