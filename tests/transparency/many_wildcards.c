@@ -1,14 +1,14 @@
-/* Many wildcard receives in flight at once: rank 0 posts 12 000 MPI_Irecv(MPI_ANY_SOURCE)
+/* Many wildcard receives in flight at once: rank 0 posts 6 000 MPI_Irecv(MPI_ANY_SOURCE)
  * with 7 tags before any message is sent, the other ranks send their shares with MPI_Isend,
  * and rank 0 completes a third with MPI_Waitany, a third with MPI_Testsome and the rest with
- * MPI_Waitall. More receives than the layer decides at once (DeferredReceives::kMaxUndecided)
- * and than its request table tracks: once every completion call looked each request up along
- * a whole table and the program took minutes where it takes a second unmonitored. Logged: what
- * MPI's order does not change (how many messages of each source and tag, their sum, the
- * completion calls' counts). */
+ * MPI_Waitall. More receives than the layer lets wait for their decision at once
+ * (DeferredReceives::kMaxUndecided). When a completion call found each deferred receive with a
+ * list scan, 4 000 such receives took 14 s monitored against 0.3 s plain; this many would
+ * outlast compare.sh's timeout. Logged: what MPI's order does not change (how many messages of
+ * each source and tag, their sum, the completion calls' counts). */
 #include "rank_log.h"
 
-enum { kMessages = 12000, kTags = 7 };
+enum { kMessages = 6000, kTags = 7 };
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
