@@ -27,7 +27,7 @@ std::vector<std::uint64_t> send_times(const StampInbox& inbox) {
   return times;
 }
 
-TEST(StampInbox, FindsTheFirstMatchOfASourceAndSkips) {
+TEST(StampInbox, FindsTheFirstMatchOfASourceFromAnIndex) {
   StampInbox inbox;
   inbox.add(stamp(1, 5, 10));
   inbox.add(stamp(2, 5, 20));
@@ -37,8 +37,9 @@ TEST(StampInbox, FindsTheFirstMatchOfASourceAndSkips) {
   EXPECT_EQ(inbox.find(1, 5, 1), 3u);
   EXPECT_EQ(inbox.find(1, 6), 2u);
   EXPECT_EQ(inbox.find(1, MPI_ANY_TAG, 1), 2u);
+  EXPECT_EQ(inbox.find(1, MPI_ANY_TAG, 3), 3u);
   EXPECT_EQ(inbox.find(3, 5), std::nullopt);
-  EXPECT_EQ(inbox.find(1, 5, 2), std::nullopt);
+  EXPECT_EQ(inbox.find(1, 5, 4), std::nullopt);
 }
 
 TEST(StampInbox, TakingKeepsTheOthersInOrderOnEitherSide) {

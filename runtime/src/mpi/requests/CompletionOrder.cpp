@@ -13,13 +13,12 @@
 #include "mpi/wildcard/SafeDecision.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
 namespace {
-
-// A candidate whose stamp its request claimed when posted (PostedStamp), not in the inbox.
-constexpr std::size_t kNotInInbox = ~std::size_t{0};
 
 // The communicator all active requests receive on from specific sources, or nullptr.
 const Shadow* common_receive_shadow(RequestTable& table, std::span<const MPI_Request> requests) {
@@ -65,19 +64,30 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   SafeDecision decision(monitor, control, trace, *shadow);
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
-  std::vector<std::size_t> claimed;
   std::vector<PendingStamp> candidate_stamps; // the candidates' stamps, in their order
+  // Per attempt, so that each request's search costs O(1) amortised and a call over thousands
+  // of requests is not quadratic (4 000 receives completed by Waitany took 5 s against 0.7 s):
+  // which inbox entries an earlier request of the call claimed, where the search for a
+  // (source, tag) resumes (every match before it is claimed), and which sources have a
+  // candidate.
+  std::vector<char> claimed;
+  std::unordered_map<std::uint64_t, std::size_t> resume;
+  std::vector<char> has_candidate;
+  candidates.reserve(requests.size());
+  candidate_stamps.reserve(requests.size());
+  senders.reserve(requests.size());
   ReceivedSoFar sight;
   std::uint64_t first_candidate_rt = 0;
   std::optional<vclock::WildcardCandidate> chosen;
   const auto attempt = [&](std::optional<std::uint64_t> horizon) {
     candidates.clear();
     senders.clear();
-    claimed.clear();
     candidate_stamps.clear();
+    resume.clear();
     {
       const StampProtocol::Hold hold(stamps); // the inbox, until the candidates are copied
       stamps.drain();
+      claimed.assign(shadow->inbox.size(), 0);
       for (std::size_t i = 0; i < requests.size(); ++i) {
         TrackedRequest* tracked =
             requests[i] != MPI_REQUEST_NULL ? table.find(requests[i]) : nullptr;
@@ -87,7 +97,6 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
         const int rank = shadow->world_rank_of(tracked->peer);
         if (tracked->stamp.state != PostedStamp::State::None) { // claimed when posted
           if (stamps.arrived(*shadow, tracked->stamp)) {
-            claimed.push_back(kNotInInbox);
             candidates.push_back({rank, tracked->stamp.entry.stamp.send_vt_ns, i});
             candidate_stamps.push_back(tracked->stamp.entry);
           } else {
@@ -97,15 +106,16 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
         }
         // The stamp of this request's message: the first from its source matching its tag that
         // an earlier request of the call has not claimed.
-        std::optional<std::size_t> entry;
-        for (std::size_t skip = 0;; ++skip) {
-          entry = shadow->inbox.find(tracked->peer, tracked->tag, skip);
-          if (!entry || std::find(claimed.begin(), claimed.end(), *entry) == claimed.end()) {
-            break;
-          }
+        std::size_t& from =
+            resume[(std::uint64_t{static_cast<std::uint32_t>(tracked->peer)} << 32) |
+                   static_cast<std::uint32_t>(tracked->tag)];
+        std::optional<std::size_t> entry = shadow->inbox.find(tracked->peer, tracked->tag, from);
+        while (entry && claimed[*entry] != 0) {
+          entry = shadow->inbox.find(tracked->peer, tracked->tag, *entry + 1);
         }
         if (entry) {
-          claimed.push_back(*entry);
+          claimed[*entry] = 1;
+          from = *entry + 1;
           candidates.push_back({rank, shadow->inbox[*entry].stamp.send_vt_ns, i});
           candidate_stamps.push_back(shadow->inbox[*entry]);
         } else {
@@ -120,9 +130,12 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
       sender.earliest_send_ns = sight.bound_of(sender.source);
     }
     // A source with a stamp here cannot be overtaken by its own later messages.
+    has_candidate.assign(static_cast<std::size_t>(monitor.world_size()), 0);
+    for (const vclock::WildcardCandidate& candidate : candidates) {
+      has_candidate[static_cast<std::size_t>(candidate.source)] = 1;
+    }
     std::erase_if(senders, [&](const vclock::SenderBound& s) {
-      return std::any_of(candidates.begin(), candidates.end(),
-                         [&](const auto& c) { return c.source == s.source; });
+      return has_candidate[static_cast<std::size_t>(s.source)] != 0;
     });
     if (!candidates.empty() && first_candidate_rt == 0) {
       first_candidate_rt = Moment::now(monitor.clock()).rt;

@@ -46,16 +46,13 @@ public:
     ++size_;
   }
 
-  // Index of the first entry from `source` (not MPI_ANY_SOURCE) whose tag `tag` matches, after
-  // skipping `skip` such entries.
-  std::optional<std::size_t> find(int source, int tag, std::size_t skip = 0) const {
-    for (std::size_t i = 0; i < size_; ++i) {
+  // Index of the first entry from `source` (not MPI_ANY_SOURCE) whose tag `tag` matches, at or
+  // after index `from`.
+  std::optional<std::size_t> find(int source, int tag, std::size_t from = 0) const {
+    for (std::size_t i = from; i < size_; ++i) {
       const PendingStamp& entry = (*this)[i];
       if (entry.source == source && (tag == MPI_ANY_TAG || entry.tag == tag)) {
-        if (skip == 0) {
-          return i;
-        }
-        --skip;
+        return i;
       }
     }
     return std::nullopt;
