@@ -12,10 +12,9 @@ enum { kMessages = 6000, kTags = 7 };
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  require_ranks(2);
-  int rank, size;
+  const int size = require_ranks(2);
+  int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int share = kMessages / (size - 1);
   const int total = share * (size - 1);
   MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)total);

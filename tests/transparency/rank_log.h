@@ -206,14 +206,15 @@ static inline void rank_log_return(const char* label, int code) {
   rank_log("%s: class %d (%s)", label, class, text);
 }
 
-/* Aborts unless the job has at least `needed` ranks. */
-static inline void require_ranks(int needed) {
+/* Aborts unless the job has at least `needed` ranks; returns how many it has. */
+static inline int require_ranks(int needed) {
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size < needed) {
     fprintf(stderr, "this program needs at least %d ranks\n", needed);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  return size;
 }
 
 /* Neighbours on the ring of MPI_COMM_WORLD. */
