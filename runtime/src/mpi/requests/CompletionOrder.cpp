@@ -83,7 +83,9 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
     candidates.clear();
     senders.clear();
     candidate_stamps.clear();
-    resume.clear();
+    for (auto& [key, from] : resume) { // kept, not cleared: a wait polls without allocating
+      from = 0;
+    }
     {
       const StampProtocol::Hold hold(stamps); // the inbox, until the candidates are copied
       stamps.drain();
