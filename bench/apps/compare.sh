@@ -40,7 +40,7 @@ sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../code_layout.sh
 source "$sources/../code_layout.sh"
 code_layout_valid "$layout" || exit 2
-# Shared awk helpers: sort_values(v, n), median(v, n).
+# Shared awk helpers: median(v, n), paired_median(at, rounds, variant, name).
 awk_lib=$(cat "$sources/../stats.awk")
 variants=(plain linked instrumented inject1000)
 
@@ -187,16 +187,6 @@ for app in $apps; do
       return median(v, n)
     }
     function add(key, x) { value[key, ++count[key]] = x }
-    # The median over the rounds of (variant - plain) / plain within each round, in %: a paired
-    # estimate, as both ran in the same round, one after the other, with the same code layout,
-    # so that what the host does between rounds cancels ("" when no round has both).
-    function paired(variant, phase,    r, n, d) {
-      n = 0
-      for (r in rounds)
-        if (((variant, phase, r) in at) && (("plain", phase, r) in at) && at["plain", phase, r] > 0)
-          d[++n] = 100 * (at[variant, phase, r] - at["plain", phase, r]) / at["plain", phase, r]
-      return n == 0 ? "" : median(d, n)
-    }
     # (max - min) / median over the rounds, in %: how much the phase varies by itself (-1:
     # unknown).
     function spread(key,    n, i, low, high, m) {
@@ -262,7 +252,7 @@ for app in $apps; do
           # Signed; "!" where the difference exceeds the noise of the plain phase.
           d = base > 0 ? 100 * (m - base) / base : 0
           difference = base > 0 ? sprintf("%+.1f%%%s", d, noise >= 0 && (d < 0 ? -d : d) > noise ? "!" : "") : "-"
-          pd = paired(variants[k], phases[p])
+          pd = paired_median(at, rounds, variants[k], phases[p])
           printf " %-30s", sprintf("%.4f (%s; %s)", m, difference, pd == "" ? "-" : sprintf("%+.1f%%", pd))
         }
       }

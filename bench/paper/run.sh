@@ -109,7 +109,7 @@ instrumented_build() { # INPUTS... OUTPUT
   fi
 }
 
-# Shared awk helpers: field(line, key), sort_values(v, n), median(v, n).
+# Shared awk helpers: field(line, key), sort_values(v, n), median(v, n), paired_median(...).
 awk_lib=$(cat "$sources/../stats.awk")
 
 # run_program OUT ERR RANKS BINARY ARGS... (environment from the caller): one mpiexec run under
@@ -198,16 +198,6 @@ stage_tolerance() {
       for (i = 1; i <= count[key]; ++i) v[i] = value[key, i]
       return median(v, count[key])
     }
-    # The median over the rounds of (virtual - plain) / plain within each round, in %: paired,
-    # as both ran in the same round with the same code layout, so that what the host does
-    # between rounds cancels.
-    function paired(variant, stage,    r, n, d) {
-      n = 0
-      for (r in rounds)
-        if (((variant, stage, r) in at) && (("plain", stage, r) in at) && at["plain", stage, r] > 0)
-          d[++n] = 100 * (at[variant, stage, r] - at["plain", stage, r]) / at["plain", stage, r]
-      return n == 0 ? 0 : median(d, n)
-    }
     function spread(key,    v, i, n, m) {   # (max - min) / median, in %
       n = count[key]; m = med(key)
       if (n == 0 || m == 0) return ""
@@ -243,7 +233,7 @@ stage_tolerance() {
           r = med("real" SUBSEP variants[k] SUBSEP stages[s])
           v = med("wtime" SUBSEP variants[k] SUBSEP stages[s])
           t = base > 0 ? 100 * (v - base) / base : 0
-          pt = paired(variants[k], stages[s])
+          pt = paired_median(at, rounds, variants[k], stages[s]) + 0 # 0 when no round has both
           printf " %.4f | %.4f | %+.1f%%; %+.1f%% |", r, v, t, pt
           if (stages[s] != "total") {
             a = t < 0 ? -t : t
