@@ -49,7 +49,7 @@ public:
     }
   }
 
-  // Stores `value` under `handle`; nullptr when the table is full.
+  // Stores `value` under `handle`; nullptr when no slot within kMaxProbes of its home is free.
   Value* insert(std::int32_t handle, const Value& value) {
     for (std::size_t probe = 0, i = home(handle); probe < kMaxProbes; ++probe, i = next(i)) {
       std::int32_t key = key_at(i).load(std::memory_order_relaxed);

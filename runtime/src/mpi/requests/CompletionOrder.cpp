@@ -65,10 +65,10 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   std::vector<vclock::WildcardCandidate> candidates;
   std::vector<vclock::SenderBound> senders;
   std::vector<PendingStamp> candidate_stamps; // the candidates' stamps, in their order
-  // Per attempt, so that each request's search costs O(1) amortised and a call over thousands
-  // of requests is not quadratic (4 000 receives completed by Waitany took 5 s against 0.7 s):
-  // which inbox entries an earlier request of the call claimed, where the search for a
-  // (source, tag) resumes (every match before it is claimed), and which sources have a
+  // Reset by each attempt, so that each request's search costs O(1) amortised and a call over
+  // thousands of requests is not quadratic (4 000 receives completed by Waitany took 5 s against
+  // 0.7 s): which inbox entries an earlier request of the attempt claimed, where the search for
+  // a (source, tag) resumes (every match before it is claimed), and which sources have a
   // candidate.
   std::vector<char> claimed;
   std::unordered_map<std::uint64_t, std::size_t> resume;
