@@ -8,6 +8,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify RESIDUAL";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_memory.h"
 #include "app_results.h"
 #include <math.h>
 #include <mpi.h>
@@ -37,23 +38,14 @@ struct box {
   int rank, ranks;
 };
 
-static void* checked_malloc(size_t bytes) {
-  void* memory = malloc(bytes);
-  if (memory == NULL) {
-    fprintf(stderr, "cg: out of memory (%zu bytes)\n", bytes);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return memory;
-}
-
 /* Builds the 27-point matrix of the box and b = A * ones. */
 static void generate_problem(const struct box* box, struct csr_matrix* a, double* b) {
   const int nx = box->nx, ny = box->ny, nz = box->nz;
   const int global_nz = nz * box->ranks;
   a->rows = nx * ny * nz;
-  a->row_start = checked_malloc(sizeof(int) * (size_t)(a->rows + 1));
-  a->columns = checked_malloc(sizeof(int) * (size_t)a->rows * 27);
-  a->values = checked_malloc(sizeof(double) * (size_t)a->rows * 27);
+  a->row_start = allocate_mapped((size_t)a->rows + 1, sizeof(int), "cg");
+  a->columns = allocate_mapped((size_t)a->rows * 27, sizeof(int), "cg");
+  a->values = allocate_mapped((size_t)a->rows * 27, sizeof(double), "cg");
   int nonzeros = 0;
   for (int iz = 0; iz < nz; ++iz) {
     const int global_z = box->rank * nz + iz;
@@ -169,14 +161,11 @@ static void waxpby(int n, double alpha, const double* x, double beta, const doub
 static double solve(const struct box* box, const struct csr_matrix* a, const double* b, double* x,
                     int iterations) {
   const int n = a->rows;
-  double* r = checked_malloc(sizeof(double) * (size_t)n);
-  double* ap = checked_malloc(sizeof(double) * (size_t)n);
+  double* r = allocate_mapped((size_t)n, sizeof(double), "cg");
+  double* ap = allocate_mapped((size_t)n, sizeof(double), "cg");
   /* The search direction carries the halo planes, so that sparsemv reads it directly. */
-  double* p_padded = calloc((size_t)n + 2 * (size_t)box->plane, sizeof(double));
-  double* scratch = checked_malloc(sizeof(double) * 2 * (size_t)box->plane);
-  if (p_padded == NULL) {
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  double* p_padded = allocate_mapped((size_t)n + 2 * (size_t)box->plane, sizeof(double), "cg");
+  double* scratch = allocate_mapped(2 * (size_t)box->plane, sizeof(double), "cg");
   double* p = p_padded + box->plane;
 
   memset(x, 0, sizeof(double) * (size_t)n);
@@ -225,8 +214,8 @@ int main(int argc, char** argv) {
   const double start = MPI_Wtime();
   struct csr_matrix a;
   const int n = box.nx * box.ny * box.nz;
-  double* b = checked_malloc(sizeof(double) * (size_t)n);
-  double* x = checked_malloc(sizeof(double) * (size_t)n);
+  double* b = allocate_mapped((size_t)n, sizeof(double), "cg");
+  double* x = allocate_mapped((size_t)n, sizeof(double), "cg");
   generate_problem(&box, &a, b);
   const double residual = solve(&box, &a, b, x, iterations);
   phase_seconds[phase_total] = MPI_Wtime() - start;

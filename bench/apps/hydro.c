@@ -13,6 +13,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify KINETIC";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_memory.h"
 #include "app_results.h"
 #include <math.h>
 #include <mpi.h>
@@ -132,30 +133,22 @@ double kinetic_energy(double mass, double u, double v) {
   return 0.5 * mass * (u * u + v * v);
 }
 
-static void* checked_calloc(size_t count, size_t size) {
-  void* memory = calloc(count, size);
-  if (memory == NULL) {
-    fprintf(stderr, "hydro: out of memory\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return memory;
-}
-
 static void setup(struct mesh* m, int zones) {
   m->zones = zones;
   m->rows = zones / m->ranks + (m->rank < zones % m->ranks);
   m->first_row = m->rank * (zones / m->ranks) + min2(m->rank, zones % m->ranks);
   const size_t nodes = (size_t)(zones + 1) * (m->rows + 1), cells = (size_t)zones * m->rows;
-  m->x = checked_calloc(nodes, sizeof(double));
-  m->y = checked_calloc(nodes, sizeof(double));
-  m->u = checked_calloc(nodes, sizeof(double));
-  m->v = checked_calloc(nodes, sizeof(double));
-  m->node_mass = checked_calloc(nodes, sizeof(double));
-  m->zone_mass = checked_calloc(cells, sizeof(double));
-  m->energy = checked_calloc(cells, sizeof(double));
-  m->area_before = checked_calloc(cells, sizeof(double));
-  m->pressure = checked_calloc(cells, sizeof(double));
-  m->corner_force = checked_calloc((size_t)zones * (m->rows + 2) * corner_values, sizeof(double));
+  m->x = allocate_mapped(nodes, sizeof(double), "hydro");
+  m->y = allocate_mapped(nodes, sizeof(double), "hydro");
+  m->u = allocate_mapped(nodes, sizeof(double), "hydro");
+  m->v = allocate_mapped(nodes, sizeof(double), "hydro");
+  m->node_mass = allocate_mapped(nodes, sizeof(double), "hydro");
+  m->zone_mass = allocate_mapped(cells, sizeof(double), "hydro");
+  m->energy = allocate_mapped(cells, sizeof(double), "hydro");
+  m->area_before = allocate_mapped(cells, sizeof(double), "hydro");
+  m->pressure = allocate_mapped(cells, sizeof(double), "hydro");
+  m->corner_force =
+      allocate_mapped((size_t)zones * (m->rows + 2) * corner_values, sizeof(double), "hydro");
 
   const double h = 1.0 / zones;
   for (int j = 0; j <= m->rows; ++j) {

@@ -6,6 +6,7 @@
  * stdout (rank 0): "phase NAME SECONDS" per phase (max over ranks), then "verify CHECKSUM";
  * other lines start with '#'. */
 #include "app_arguments.h"
+#include "app_memory.h"
 #include "app_results.h"
 #include <mpi.h>
 #include <stdio.h>
@@ -54,13 +55,9 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 1;
   }
-  double* x = malloc(sizeof(double) * (size_t)n);
-  double* y = malloc(sizeof(double) * (size_t)n);
-  double* sums = malloc(sizeof(double) * (size_t)(n / 16 + 1));
-  if (x == NULL || y == NULL || sums == NULL) {
-    fprintf(stderr, "kernels: out of memory\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  double* x = allocate_mapped((size_t)n, sizeof(double), "kernels");
+  double* y = allocate_mapped((size_t)n, sizeof(double), "kernels");
+  double* sums = allocate_mapped((size_t)(n / 16 + 1), sizeof(double), "kernels");
   for (int i = 0; i < n; ++i) {
     x[i] = 1.0 / (i + 1 + rank);
     y[i] = 0.0;

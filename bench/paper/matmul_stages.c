@@ -25,6 +25,7 @@
  * of tiles.
  */
 #include "../apps/app_arguments.h"
+#include "../apps/app_memory.h"
 #include "../apps/app_results.h"
 
 #define _POSIX_C_SOURCE 200809L
@@ -157,12 +158,13 @@ static int master(const tiling* t, int checks, double seconds[2 * stage_count], 
   const int order = t->order, size = t->size, tiles = t->tiles * t->tiles;
   const size_t matrix_size = (size_t)order * order, portion_size = (size_t)size * order,
                tile_size = (size_t)size * size;
-  double* a = malloc(sizeof(double) * matrix_size);
-  double* b = malloc(sizeof(double) * matrix_size);
-  double* b_columns = malloc(sizeof(double) * portion_size); /* one packed block of columns */
-  double* c = malloc(sizeof(double) * matrix_size);
-  double* arrived = malloc(sizeof(double) * matrix_size);
-  int* arrived_tags = malloc(sizeof(int) * (size_t)tiles);
+  double* a = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
+  double* b = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
+  double* b_columns = allocate_mapped(portion_size, sizeof(double),
+                                      "matmul_stages"); /* one packed block of columns */
+  double* c = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
+  double* arrived = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
+  int* arrived_tags = allocate_mapped((size_t)tiles, sizeof(int), "matmul_stages");
 
   const moment start = now();
   draw_matrix(a, matrix_size, 1);
@@ -227,9 +229,9 @@ static void worker(int rank, const tiling* t, double seconds[2 * stage_count]) {
   for (int tile = 0; tile < tiles; ++tile)
     mine += worker_of_tile(t, tile) == rank;
   const size_t tasks = (size_t)(mine > 0 ? mine : 1);
-  double* portions = malloc(sizeof(double) * 2 * portion_size * tasks);
-  double* results = malloc(sizeof(double) * tile_size * tasks);
-  int* tags = malloc(sizeof(int) * tasks);
+  double* portions = allocate_mapped(2 * portion_size * tasks, sizeof(double), "matmul_stages");
+  double* results = allocate_mapped(tile_size * tasks, sizeof(double), "matmul_stages");
+  int* tags = allocate_mapped(tasks, sizeof(int), "matmul_stages");
 
   for (int task = 0; task < mine; ++task) {
     double* rows = portions + 2 * (size_t)task * portion_size;
