@@ -9,38 +9,42 @@
 
 enum { kMessages = 20000 };
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  const int size = require_ranks(2);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const int share = kMessages / (size - 1);
-  const int total = share * (size - 1);
+/* Rank 0: every message, the sender i % senders of message i tagged i / senders. */
+static void receive_all(int senders) {
+  const int total = kMessages / senders * senders;
   MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)total);
   int* values = malloc(sizeof(int) * (size_t)total);
   if (!requests || !values)
     abort();
+  for (int i = 0; i < total; ++i)
+    MPI_Irecv(&values[i], 1, MPI_INT, 1 + i % senders, i / senders, MPI_COMM_WORLD, &requests[i]);
+  MPI_Waitall(total, requests, MPI_STATUSES_IGNORE);
+  long sum = 0;
+  int misplaced = 0;
+  for (int i = 0; i < total; ++i) {
+    sum += values[i];
+    misplaced += values[i] != i;
+  }
+  rank_log("received %d messages, sum %ld, %d in another receive", total, sum, misplaced);
+  free(values);
+  free(requests);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int senders = require_ranks(2) - 1;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
-    for (int i = 0; i < total; ++i)
-      MPI_Irecv(&values[i], 1, MPI_INT, 1 + i % (size - 1), i / (size - 1), MPI_COMM_WORLD,
-                &requests[i]);
-    MPI_Waitall(total, requests, MPI_STATUSES_IGNORE);
-    long sum = 0;
-    int misplaced = 0;
-    for (int i = 0; i < total; ++i) {
-      sum += values[i];
-      misplaced += values[i] != i;
-    }
-    rank_log("received %d messages, sum %ld, %d in another receive", total, sum, misplaced);
+    receive_all(senders);
   } else {
+    const int share = kMessages / senders;
     for (int i = 0; i < share; ++i) {
-      const int global = i * (size - 1) + rank - 1;
-      MPI_Send(&global, 1, MPI_INT, 0, i, MPI_COMM_WORLD);
+      const int value = i * senders + rank - 1;
+      MPI_Send(&value, 1, MPI_INT, 0, i, MPI_COMM_WORLD);
     }
     rank_log("sent %d messages", share);
   }
-  free(values);
-  free(requests);
   rank_log_print();
   MPI_Finalize();
   return 0;
