@@ -20,8 +20,11 @@
 # program's code shifted by a different offset (the same offset for the three builds of a
 # round), so that the medians are over layouts, not over one layout that may favour either
 # build. LAYOUT=fixed builds once, unshifted.
+# Rank placement (bench/rank_placement.sh): under MPICH's Hydra each round binds the ranks to
+# CPUs rotated by the round, the same for all of the round's runs. PLACEMENT=none leaves
+# placement to the system.
 # Environment: RUNS and RANKS (when not given as arguments, as from the bench_apps target),
-# LAYOUT (random, the default, or fixed),
+# LAYOUT (random, the default, or fixed), PLACEMENT (auto, the default, rotate or none),
 # CFLAGS (every build's compiler flags, default -O3; see docs/evaluation.md on -falign-loops),
 # APPS (default "cg hydro particles kernels"), APP_ARGS (arguments for every application, default
 # none: their default sizes), RUN_TIMEOUT (seconds per run, default 3600: with every probe
@@ -40,6 +43,10 @@ sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../code_layout.sh
 source "$sources/../code_layout.sh"
 code_layout_valid "$layout" || exit 2
+# shellcheck source=../rank_placement.sh
+source "$sources/../rank_placement.sh"
+rank_placement_valid "${PLACEMENT:-auto}" || exit 2
+placement=$(rank_placement_mode "${PLACEMENT:-auto}" "$mpiexec")
 # Shared awk helpers: median(v, n), paired_median(at, rounds, variant, name).
 awk_lib=$(cat "$sources/../stats.awk")
 variants=(plain linked instrumented inject1000)
@@ -53,7 +60,7 @@ read -r -a cflags <<<"${CFLAGS:--O3}"
 printf '# command:'
 printf ' %q' "$0" "$@"
 printf '\n'
-for setting in RUNS RANKS LAYOUT CFLAGS APPS APP_ARGS RUN_TIMEOUT; do
+for setting in RUNS RANKS LAYOUT PLACEMENT CFLAGS APPS APP_ARGS RUN_TIMEOUT; do
   if [ -n "${!setting:-}" ]; then
     echo "# $setting=${!setting}"
   fi
@@ -119,9 +126,11 @@ run() {
   mkdir -p "$profiles"
   local out=$work/out-$app-$variant-$round err=$work/err-$app-$variant-$round
   local status=0 start end
+  local -a bind
+  read -r -a bind <<<"$(rank_placement "$round" "$ranks" "$placement")"
   start=$(date +%s.%N)
   (cd "$work" && env ${environment[@]+"${environment[@]}"} timeout -k 5 "$run_timeout" \
-    "$mpiexec" -n "$ranks" "$binary" ${app_args[@]+"${app_args[@]}"} \
+    "$mpiexec" ${bind[@]+"${bind[@]}"} -n "$ranks" "$binary" ${app_args[@]+"${app_args[@]}"} \
     </dev/null >"$out" 2>"$err") || status=$?
   end=$(date +%s.%N)
   local seconds
@@ -173,6 +182,7 @@ for ((round = 1; round <= runs; ++round)); do
 done
 
 echo "# code offsets of the rounds (bytes):$offsets"
+echo "# rank placement: $placement (bench/rank_placement.sh)"
 echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
   "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain" \
   "of the medians, ! where that exceeds the plain phase's own noise; the median over the" \

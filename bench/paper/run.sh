@@ -9,12 +9,14 @@
 #     once, the order reversed every other round; monitored runs set VCMON_WTIME=virtual, so
 #     MPI_Wtime reads virtual time. Both builds are made anew every round with the program's
 #     code shifted by another offset (LAYOUT=random, the default; LAYOUT=fixed: unshifted), so
-#     that the medians are over code layouts (bench/code_layout.sh). Per stage: medians of the
-#     plain time (and its own spread), the real and virtual times, the signed tolerance
-#     (virtual - plain) / plain of the medians and paired (the median over the rounds of that
-#     difference within each round, where both ran one after the other with the same layout:
-#     the targets are judged on this one), how far the virtual time moves with the injected
-#     cost; wall overhead with the range of the per-round ratios.
+#     that the medians are over code layouts (bench/code_layout.sh); under MPICH's Hydra all
+#     runs of a round bind the ranks to the same CPUs, rotated from round to round
+#     (PLACEMENT=auto, the default; none: unbound; bench/rank_placement.sh). Per stage:
+#     medians of the plain time (and its own spread), the real and virtual times, the signed
+#     tolerance (virtual - plain) / plain of the medians and paired (the median over the
+#     rounds of that difference within each round, where both ran one after the other with the
+#     same layout and placement: the targets are judged on this one), how far the virtual time
+#     moves with the injected cost; wall overhead with the range of the per-round ratios.
 #  2. Data volume. pipeline_loop.c instrumented, for each rank count and iteration count: the
 #     profile's size against an OTF2 trace of the same events (trace_volume), and the paper's
 #     own comparison (its 4 loop statements: 144 B of records against a 31.25 KB trace).
@@ -27,7 +29,7 @@
 # ["-O3 -falign-loops=64": the hot loops at the same alignment in both builds, see
 # docs/evaluation.md], RUNS (runs per cell of table 3) [5], SECTIONS ["tolerance volume
 # control"]; stage tolerance: TOLERANCE_RUNS (rounds) [15, or RUNS when that is set], LAYOUT
-# [random], RANKS [2],
+# [random], PLACEMENT [auto], RANKS [2],
 # ORDER [1536], TILES [8], CHECKS [40], INJECT_NS ["0 1000 10000 100000"]; data volume:
 # VOLUME_RUNS (RANKS:ITERATIONS pairs) ["2:200 2:2000 2:20000", then 200 and 2000 iterations on
 # 3 to 8 ranks: on 3 or more ranks a monitored 20000-iteration run takes seconds to minutes on 2
@@ -47,6 +49,8 @@ build=$(cd "$1" && pwd)
 sources=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../code_layout.sh
 source "$sources/../code_layout.sh"
+# shellcheck source=../rank_placement.sh
+source "$sources/../rank_placement.sh"
 mpiexec=${MPIEXEC:-mpiexec} mpicc=${MPICC:-mpicc}
 read -r -a cflags <<<"${CFLAGS:--O3 -falign-loops=64}"
 runs=${RUNS:-5} sections=${SECTIONS:-tolerance volume control}
@@ -58,6 +62,8 @@ volume_runs=${VOLUME_RUNS:-$default_volume_runs}
 control_ranks=${CONTROL_RANKS:-2 4 6 8} lookahead=${LOOKAHEAD:-100000}
 run_timeout=${RUN_TIMEOUT:-600}
 layout=${LAYOUT:-random}
+rank_placement_valid "${PLACEMENT:-auto}" || exit 2
+placement=$(rank_placement_mode "${PLACEMENT:-auto}" "$mpiexec")
 code_layout_valid "$layout" || exit 2
 vcmon_mpicc=$build/bin/vcmon-mpicc
 trace_volume=$build/bench/paper/paper_trace_volume
@@ -79,7 +85,7 @@ failed=0
 printf '# command:'
 printf ' %q' "$0" "$@"
 printf '\n'
-for setting in RUNS TOLERANCE_RUNS LAYOUT SECTIONS RANKS ORDER TILES CHECKS INJECT_NS VOLUME_RUNS \
+for setting in RUNS TOLERANCE_RUNS LAYOUT PLACEMENT SECTIONS RANKS ORDER TILES CHECKS INJECT_NS VOLUME_RUNS \
   CONTROL_RANKS \
   LOOKAHEAD MASTER_ROUNDS RING_ROUNDS; do
   if [ -n "${!setting:-}" ]; then
@@ -112,13 +118,17 @@ instrumented_build() { # INPUTS... OUTPUT
 # Shared awk helpers: field(line, key), sort_values(v, n), median(v, n), paired_median(...).
 awk_lib=$(cat "$sources/../stats.awk")
 
-# run_program OUT ERR RANKS BINARY ARGS... (environment from the caller): one mpiexec run under
-# the timeout; prints its wall seconds; returns its status.
+# run_program OUT ERR RANKS BINARY ARGS... (environment from the caller, and MPIEXEC_BIND: extra
+# mpiexec arguments, the round's rank placement): one mpiexec run under the timeout; prints its
+# wall seconds; returns its status.
 run_program() {
   local out=$1 err=$2 n=$3 start end status=0
   shift 3
+  local -a bind
+  read -r -a bind <<<"${MPIEXEC_BIND:-}"
   start=$(date +%s.%N)
-  timeout -k 5 "$run_timeout" "$mpiexec" -n "$n" "$@" </dev/null >"$out" 2>"$err" || status=$?
+  timeout -k 5 "$run_timeout" "$mpiexec" ${bind[@]+"${bind[@]}"} -n "$n" "$@" </dev/null \
+    >"$out" 2>"$err" || status=$?
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f\n", e - s }'
   return $status
@@ -154,6 +164,8 @@ stage_tolerance() {
       "$mpicc" "${cflags[@]}" "$work/pad-$offset.o" "$sources/matmul_stages.c" -o "$plain" -lm
       instrumented_build "$work/pad-$offset.o" "$sources/matmul_stages.c" "$instrumented"
     fi
+    local MPIEXEC_BIND
+    MPIEXEC_BIND=$(rank_placement "$round" "$ranks" "$placement")
     local order_of_round=("${variants[@]}")
     if ((round % 2 == 0)); then
       order_of_round=()
@@ -190,6 +202,7 @@ stage_tolerance() {
     done
   done
   echo "# code offsets of the rounds (bytes, bench/code_layout.sh):$offsets"
+  echo "# rank placement: $placement (bench/rank_placement.sh)"
   echo "# load average after stage tolerance: $(cut -d' ' -f1-3 /proc/loadavg)"
   awk "$awk_lib"'
     function add(key, x) { value[key, ++count[key]] = x }
