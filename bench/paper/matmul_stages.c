@@ -160,8 +160,8 @@ static int master(const tiling* t, int checks, double seconds[2 * stage_count], 
                tile_size = (size_t)size * size;
   double* a = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
   double* b = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
-  double* b_columns = allocate_mapped(portion_size, sizeof(double),
-                                      "matmul_stages"); /* one packed block of columns */
+  /* One packed block of columns. */
+  double* b_columns = allocate_mapped(portion_size, sizeof(double), "matmul_stages");
   double* c = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
   double* arrived = allocate_mapped(matrix_size, sizeof(double), "matmul_stages");
   int* arrived_tags = allocate_mapped((size_t)tiles, sizeof(int), "matmul_stages");

@@ -1,8 +1,8 @@
 // Where each (source, tag) search of one CompletionOrder attempt resumes in a StampInbox
-// (docs/deadlock.md, "Completion calls"): an open-addressing table keyed by the pair, emptied in
-// O(1) by starting a new generation. Once grown to the largest call's size it neither allocates
-// nor clears slot by slot, so a Waitany loop over thousands of requests stays O(1) per request
-// and allocation-free, as the PMPI hot paths must be.
+// (docs/deadlock.md, "How the runtime uses it", completion order): an open-addressing table keyed
+// by the pair, emptied in O(1) by starting a new generation. Once grown to the largest call's size
+// it neither allocates nor clears slot by slot, so a Waitany loop over thousands of requests stays
+// O(1) per request and allocation-free, as the PMPI hot paths must be.
 #pragma once
 
 #include <algorithm>

@@ -153,9 +153,10 @@ extern "C" int MPI_Finalize() {
       PendingWork& pending = context.pending;
       pending.deferred.post_all_undecided();
       latest_vt = context.control.finish(*monitor, entry_vt);
-      // Every rank has entered MPI_Finalize, so every stamp is sent. Stamps that no receive
-      // needed (past the request table's capacity) would otherwise stay in MPI's queue, which
-      // MPI (UCX) reports at PMPI_Finalize, one line per message on the program's stdout.
+      // Every rank has entered MPI_Finalize, so every stamp has been sent; this takes those that
+      // have arrived. Stamps that no receive needed (past the request table's capacity) would
+      // otherwise stay in MPI's queue, which MPI (UCX) reports at PMPI_Finalize, one line per
+      // message on the program's stdout.
       pending.stamps.drain();
       Layer::deactivate();
       pending.orphans.poll(*monitor, pending.stamps);
