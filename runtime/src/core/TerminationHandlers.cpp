@@ -1,6 +1,7 @@
 #include "core/TerminationHandlers.hpp"
 
 #include "core/Monitor.hpp"
+#include "core/MonitorThread.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -57,13 +58,16 @@ void install_termination_handlers(Monitor& monitor) {
     std::perror("vcmon: no partial profile on SIGTERM/SIGINT: pipe");
     return;
   }
-  std::thread(write_then_reraise, std::ref(monitor)).detach();
+  start_monitor_thread("vcmon-signals", [&monitor] { write_then_reraise(monitor); }).detach();
   for (const int signal : kSignals) {
     struct sigaction current {};
     if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
       struct sigaction action {};
       action.sa_handler = on_signal;
       sigemptyset(&action.sa_mask);
+      // The program's calls go on while the profile is written: unmonitored, this signal
+      // would have ended them, not failed them with EINTR.
+      action.sa_flags = SA_RESTART;
       ::sigaction(signal, &action, nullptr);
     }
   }

@@ -1,6 +1,7 @@
 #include "query/LivePublisher.hpp"
 
 #include "core/Log.hpp"
+#include "core/MonitorThread.hpp"
 #include "core/ProfileOutput.hpp"
 #include "query/LiveJob.hpp"
 #include "query/RecordsExclusion.hpp"
@@ -25,7 +26,7 @@ LivePublisher::LivePublisher(Monitor& monitor, const tables::LiveSegmentIdentity
                              std::chrono::milliseconds period)
     : monitor_(monitor), segment_(identity), period_(period) {
   publish_once();
-  thread_ = std::thread([this] { run(); });
+  thread_ = start_monitor_thread("vcmon-publish", [this] { run(); });
 }
 
 LivePublisher::~LivePublisher() {
