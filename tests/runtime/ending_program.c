@@ -2,7 +2,9 @@
  * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
  * partial profile. "fork" finalizes normally after a forked child has exited: only the
  * parent's profile may appear. "file_limit": rank 0 may write only 1 KiB per file, so
- * SIGXFSZ kills it while it writes the profile (about 2.4 KiB) at MPI_Finalize. */
+ * SIGXFSZ kills it while it writes the profile (about 2.4 KiB) at MPI_Finalize. "chdir DIR"
+ * makes DIR and moves into it before MPI_Finalize: the profile must still go where a relative
+ * VCMON_OUTPUT (or the default) named it from the starting directory. */
 #include "hand_instrumented.h"
 
 #include <mpi.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +61,12 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       const struct rlimit limit = {1024, 1024};
       setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    MPI_Finalize();
+  } else if (strcmp(how, "chdir") == 0 && argc > 2) {
+    mkdir(argv[2], 0755); /* every rank tries; one makes it */
+    if (chdir(argv[2]) != 0) {
+      return 3;
     }
     MPI_Finalize();
   } else if (strcmp(how, "exit") != 0) {

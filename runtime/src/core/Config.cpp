@@ -78,6 +78,21 @@ bool make_output_directory(const std::string& path) {
   return tables::writable_directory(path);
 }
 
+// `path` from the working directory the program has now, at start-up: the directory was made
+// or checked there, and a program that changes its working directory later must not send its
+// profile (or lose it) elsewhere.
+std::string from_start_directory(const std::string& path) {
+  std::error_code error;
+  std::string absolute = std::filesystem::absolute(path, error).lexically_normal().string();
+  if (error) {
+    return path;
+  }
+  if (absolute.size() > 1 && absolute.back() == '/') {
+    absolute.pop_back(); // "/run/." normalises to "/run/"
+  }
+  return absolute;
+}
+
 std::uint32_t round_up_to_power_of_two(std::uint32_t n) {
   std::uint32_t power = 1;
   while (power < n) {
@@ -100,15 +115,17 @@ Config Config::from_environment(bool report_problems) {
     }
   }
   config.disabled = env.read<int>(setting("VCMON_DISABLE")) == 1;
-  config.output_dir =
-      env.directory(setting("VCMON_OUTPUT"), make_output_directory).value_or(config.output_dir);
+  config.output_dir = from_start_directory(
+      env.directory(setting("VCMON_OUTPUT"), make_output_directory).value_or(config.output_dir));
   config.inject_probe_ns = env.read<std::uint64_t>(setting("VCMON_INJECT_PROBE_NS"));
   config.test_clock_offset_ns = env.read<std::int64_t>(setting("VCMON_TEST_CLOCK_OFFSET_NS"));
   config.deadlock = env.read<DeadlockMode>(setting("VCMON_DEADLOCK"));
   config.lookahead_ns = env.read<std::uint64_t>(setting("VCMON_LOOKAHEAD_NS"));
   config.deadlock_timeout_ms = env.read<std::uint64_t>(setting("VCMON_DEADLOCK_TIMEOUT_MS"));
-  config.wildcard_trace_dir =
-      env.directory(setting("VCMON_TRACE_WILDCARD"), tables::writable_directory).value_or("");
+  if (const auto trace_dir =
+          env.directory(setting("VCMON_TRACE_WILDCARD"), tables::writable_directory)) {
+    config.wildcard_trace_dir = from_start_directory(*trace_dir);
+  }
   config.overflow_records =
       round_up_to_power_of_two(env.read<std::uint32_t>(setting("VCMON_OVERFLOW_RECORDS")));
   config.max_contexts = env.read<std::uint32_t>(setting("VCMON_MAX_CONTEXTS"));

@@ -42,7 +42,9 @@ inline constexpr Setting kSettings[] = {
     {.name = "VCMON_OUTPUT",
      .kind = SettingKind::Directory,
      .unset = "the working directory",
-     .effect = "where profiles are written; made (with its parents) when it does not exist"},
+     .effect = "where profiles are written; made (with its parents) when it does not exist; a "
+               "relative path is from the working directory the program starts in, also when "
+               "the program changes it later"},
     {.name = "VCMON_INJECT_PROBE_NS",
      .kind = SettingKind::Integer,
      .min = 0,
