@@ -2,7 +2,10 @@
  * made to cost 5 ms each (VCMON_INJECT_PROBE_NS). Run as `wtime_program virtual` under
  * VCMON_WTIME=virtual, MPI_Wtime must show the work without the probes (100 ms, up to 150 on
  * a loaded machine); as `wtime_program real` (the default) it shows them too (at least 280 ms).
- * Exits 1 when the timer says otherwise. */
+ * Exits 1 when the timer says otherwise. As `wtime_program monotonic` (VCMON_WTIME=virtual,
+ * nothing injected, no throttling) it reads MPI_Wtime between 2 000 000 activations of an empty
+ * procedure, whose probes each charge a calibrated constant that may exceed what they cost
+ * there: the program's clock must still never go back. */
 #include "vcmon/probes.h"
 
 #include "sleep_ms.h"
@@ -25,8 +28,35 @@ static void work(void) {
   vcmon_proc_exit(work_site);
 }
 
+static void empty(void) {
+  vcmon_proc_enter(work_site);
+  vcmon_proc_exit(work_site);
+}
+
+/* How many of `reads` readings of MPI_Wtime, each after `calls` empty activations, were
+ * earlier than the one before. */
+static int wtime_steps_back(int reads, int calls) {
+  int back = 0;
+  double last = MPI_Wtime();
+  for (int read = 0; read < reads; ++read) {
+    for (int call = 0; call < calls; ++call) {
+      empty();
+    }
+    const double now = MPI_Wtime();
+    back += now < last;
+    last = now;
+  }
+  return back;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (argc > 1 && strcmp(argv[1], "monotonic") == 0) {
+    const int back = wtime_steps_back(200000, 10);
+    printf("MPI_Wtime went back %d times in 200000 readings\n", back);
+    MPI_Finalize();
+    return back == 0 ? 0 : 1;
+  }
   const int virtual_time = argc > 1 && strcmp(argv[1], "virtual") == 0;
   const double start = MPI_Wtime();
   for (int i = 0; i < 20; ++i) {

@@ -73,6 +73,11 @@ public:
   // joined it covers its activations (main's time covers a worker's recursion), though the
   // clock's raw reading may have stepped back below them (see thread_virtual_at).
   void thread_ended(const ThreadState& thread);
+  // Virtual time as this thread sees it (its records, and MPI_Wtime under VCMON_WTIME=virtual):
+  // never earlier than its previous reading. Probes charge calibrated constants that a probe
+  // may not really have cost where it ran, so the raw reading can step back; a parent's time
+  // must still cover its children, and a program's clock must not run backwards.
+  std::uint64_t thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const;
   // The least virtual time `thread` may see now: its own last reading, and every ended
   // thread's.
   std::uint64_t virtual_floor(const ThreadState& thread) const {
@@ -106,10 +111,6 @@ public:
 
 private:
   std::uint64_t now_ns() const { return clock_.source().now_ns(); }
-  // Virtual time as this thread's records see it: never earlier than its previous reading.
-  // Untimed probes charge a calibrated constant that a fast probe may not really have cost,
-  // so the raw reading can step back a few ns; a parent's time must still cover its children.
-  std::uint64_t thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const;
   // Pushes a frame, or folds an activation too deep to store (nullptr): it is counted, and a
   // folded statement is remembered as the innermost for the activations it contains.
   Frame* push(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);

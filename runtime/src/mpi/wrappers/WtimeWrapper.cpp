@@ -12,6 +12,8 @@ extern "C" double MPI_Wtime(void) {
   if (!monitor.enabled() || !monitor.config().wtime_virtual) {
     return PMPI_Wtime();
   }
-  vcmon::vclock::VirtualClock& clock = monitor.clock();
-  return static_cast<double>(clock.virtual_at(clock.source().now_ns())) * 1e-9;
+  // The thread's own reading, as its probes see it: the raw virtual time can step back.
+  const std::uint64_t now_ns = monitor.clock().source().now_ns();
+  return static_cast<double>(monitor.probes().thread_virtual_at(monitor.this_thread(), now_ns)) *
+         1e-9;
 }
