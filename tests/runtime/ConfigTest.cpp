@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <unistd.h>
 
 namespace vcmon::runtime {
 namespace {
@@ -29,7 +31,7 @@ protected:
 TEST_F(ConfigTest, DefaultsWhenNothingIsSet) {
   const auto [config, messages] = read();
   EXPECT_FALSE(config.disabled);
-  EXPECT_EQ(config.output_dir, ".");
+  EXPECT_EQ(config.output_dir, std::filesystem::current_path().string());
   EXPECT_EQ(config.inject_probe_ns, 0u);
   EXPECT_EQ(config.test_clock_offset_ns, 0);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
@@ -67,7 +69,7 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   setenv("VCMON_STAMP_RING", "65537", 1);
   const auto [config, messages] = read();
   EXPECT_FALSE(config.disabled);
-  EXPECT_EQ(config.output_dir, ".");
+  EXPECT_EQ(config.output_dir, std::filesystem::current_path().string());
   EXPECT_EQ(config.inject_probe_ns, 0u);
   EXPECT_EQ(config.test_clock_offset_ns, 0);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
@@ -88,10 +90,26 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
             "default 128\n");
 }
 
+// A program may change its working directory before it writes its profile: the directory is
+// the one a relative path named at start-up, where it was made.
+TEST_F(ConfigTest, ARelativeOutputDirectoryIsFromTheStartingDirectory) {
+  const std::filesystem::path made =
+      std::filesystem::temp_directory_path() / ("vcmon-config-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(made);
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(made);
+  setenv("VCMON_OUTPUT", "profiles/./here", 1);
+  const auto [config, messages] = read();
+  std::filesystem::current_path(before);
+  EXPECT_EQ(config.output_dir, (made / "profiles" / "here").string());
+  EXPECT_TRUE(std::filesystem::is_directory(made / "profiles" / "here"));
+  std::filesystem::remove_all(made);
+}
+
 TEST_F(ConfigTest, AFileIsNotAnOutputDirectory) {
   setenv("VCMON_OUTPUT", "/etc/hostname", 1);
   const auto [config, messages] = read();
-  EXPECT_EQ(config.output_dir, ".");
+  EXPECT_EQ(config.output_dir, std::filesystem::current_path().string());
   EXPECT_NE(messages.find("VCMON_OUTPUT=/etc/hostname: expected a writable directory"),
             std::string::npos);
 }
