@@ -114,6 +114,12 @@ void start_layer(std::uint64_t called_vt) {
   if (logging(LogLevel::Debug)) {
     log_line(LogLevel::Debug, "rank %d: start-up after PMPI_Init took %.1f ms",
              monitor.world_rank(), elapsed_ms(clock, returned_ns));
+    const ProbeCosts& costs = monitor.probes().costs();
+    log_line(LogLevel::Debug,
+             "rank %d: a probe is charged %llu ns (timed), %llu ns (untimed), %llu ns (throttled)",
+             monitor.world_rank(), static_cast<unsigned long long>(costs.timed_ns),
+             static_cast<unsigned long long>(costs.untimed_ns),
+             static_cast<unsigned long long>(costs.throttled_ns));
   }
 }
 

@@ -125,7 +125,8 @@ inline constexpr Setting kSettings[] = {
      .effect = "how much the runtime says on stderr, one line per message, `vcmon: ` first: "
                "errors (a profile not written), warnings (a bad setting, no shared memory, "
                "folded activations), the run's summary line and the profile's path, and with "
-               "`debug` how long the monitor's start-up and shutdown took on each rank"},
+               "`debug` how long the monitor's start-up and shutdown took on each rank and "
+               "what it charges for each probe there"},
     {.name = "VCMON_STAMP_RING",
      .kind = SettingKind::Integer,
      .default_value = 128,
