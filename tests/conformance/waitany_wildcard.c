@@ -24,7 +24,7 @@
  * includes the waiting for a core, as real time does. A worker also reads MPI_Wtime after its
  * send and sends that too (tag kTag + 1): on a loaded machine a worker held off the core between
  * its first reading and its send sent 2 ms after the next worker by its stamp, though 2 ms before
- * it by MPI_Wtime (1 CI rehearsal in about 20), so an order is wrong only when a message taken
+ * it by MPI_Wtime (once, in a CI rehearsal), so an order is wrong only when a message taken
  * first was read before one taken later had surely been sent. */
 #include "vcmon/probes.h"
 
