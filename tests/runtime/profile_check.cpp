@@ -399,7 +399,11 @@ TEST(RuntimeProfile, Injection) {
                 "(%+.2f%%), intrusion %.1f ms\n",
                 i, plain_ns * 1e-6, injected_ns * 1e-6, deviation * 100,
                 static_cast<double>(injected.ranks[i].intrusion_ns) * 1e-6);
-    EXPECT_GE(plain_ns, 500e6) << "rank " << i
+    // Its sleeps last 500 ms of real time; virtual time may show up to 1% less: the monitor's
+    // work beside the program (the live publisher's CPU time on rank 0) is charged though the
+    // program slept meanwhile, and probes charge calibrated constants (docs/runtime.md, "The
+    // floor" and "What a probe charges"). 499.9 ms in one sanitizer CI rehearsal.
+    EXPECT_GE(plain_ns, 495e6) << "rank " << i
                                << ": expected plain work() to last its 20 sleeps of 25 ms";
     EXPECT_TRUE(deviation <= 0.05 && deviation >= -0.05)
         << "rank " << i << ": expected virtual time within 5% of the plain run, deviation "
