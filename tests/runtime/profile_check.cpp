@@ -400,7 +400,7 @@ TEST(RuntimeProfile, Injection) {
                 i, plain_ns * 1e-6, injected_ns * 1e-6, deviation * 100,
                 static_cast<double>(injected.ranks[i].intrusion_ns) * 1e-6);
     // Its sleeps last 500 ms of real time; virtual time may show up to 1% less: the monitor's
-    // work beside the program (the live publisher's CPU time on rank 0) is charged though the
+    // work beside the program (each rank's live publisher's CPU time) is charged though the
     // program slept meanwhile, and probes charge calibrated constants (docs/runtime.md, "The
     // floor" and "What a probe charges"). 499.9 ms in one sanitizer CI rehearsal.
     EXPECT_GE(plain_ns, 495e6) << "rank " << i
