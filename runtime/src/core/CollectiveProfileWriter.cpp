@@ -174,9 +174,8 @@ write_profile_collectively(MPI_Comm comm, ProfileIo io, const tables::RankRecord
   std::unique_ptr<tables::IncompleteFile> file;
   if (root) {
     try {
-      // Absolute: every rank opens it by this name, whatever its working directory.
       file = std::make_unique<tables::IncompleteFile>(
-          std::filesystem::absolute(destination.dir / (destination.stem + ".vcmon")), "profile");
+          destination.dir / (destination.stem + ".vcmon"), "profile");
     } catch (const std::system_error& error) {
       log_line(LogLevel::Error, "the profile was not written: %s", error.what());
     }

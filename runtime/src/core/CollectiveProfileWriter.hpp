@@ -20,6 +20,8 @@
 namespace vcmon::runtime {
 
 struct ProfileDestination {
+  // Absolute (Config resolves VCMON_OUTPUT at start-up): every rank opens the file by this
+  // name, whatever its working directory now.
   std::filesystem::path dir;
   std::string stem;    // the name is dir/<stem>.vcmon, or the first free dir/<stem>-N.vcmon
   bool name_it = true; // false: written, then discarded (a partial profile took its place)
