@@ -10,7 +10,12 @@ namespace {
 
 using Vertex = WaitGraph::Vertex;
 
-// The bound a blocked process's wait gives, from the current bounds of what it waits for.
+// The bound a blocked process's wait gives, from the current bounds of what it waits for. It
+// resumes at the later of its clock and what ends the wait, and sends strictly after that, as
+// the decider does once pinned: the runtime continues the clock from the wait's completion
+// (at least both), and a send shows a time after the one continued from. Without the +1, two
+// deciders whose candidates arrived at the same time each saw the other resume, and send, at
+// that time, won the tie by rank, and waited for each other forever.
 std::uint64_t bound_of_wait(const WaitGraph::Graph& g, Vertex v,
                             const std::vector<std::uint64_t>& bounds) {
   const ProcessState& state = g[v];
@@ -26,7 +31,7 @@ std::uint64_t bound_of_wait(const WaitGraph::Graph& g, Vertex v,
       resume = std::max(resume, bounds[boost::target(*e, g)]);
     }
   }
-  return resume == kNever ? kNever : std::max(state.clock_ns, resume);
+  return resume == kNever ? kNever : std::max(state.clock_ns, resume) + 1;
 }
 
 } // namespace

@@ -105,6 +105,28 @@ TEST(CycleBreaker, MasterTakesTheEarliestResultWhileIdleWorkersWaitForIt) {
   EXPECT_EQ(decision.control_messages, 10u); // workers 3..7
 }
 
+TEST(CycleBreaker, TwoDecidersWhoseCandidatesArriveAtOnceTakeBoth) {
+  // A ring of 4 wildcard Sendrecvs (tests/conformance/wildcard_ring.c), as it hung: ranks 0
+  // and 2 each hold a candidate arriving at 412 (from 3 and from 1) and each asks the other.
+  // Each sends only after taking its own at 412, so strictly after it: neither can precede
+  // the other's candidate, not even by winning the tie by rank.
+  ProcessState zero = blocked_any(0, 293, {1, 2, 3});
+  ProcessState two = blocked_any(2, 331, {0, 1, 3});
+  const UndecidedReceive at_zero{zero, {{3, 412, 0}}, {{1, 462}, {2, 331}, {3, 1172}}};
+  const UndecidedReceive at_two{two, {{1, 412, 0}}, {{0, 293}, {1, 1165}, {3, 452}}};
+  zero.waits_on = {1, 2};
+  zero.present_arrival_ns = 412;
+  two.waits_on = {0, 3};
+  two.present_arrival_ns = 412;
+
+  const Decision by_zero = decide(at_zero, {two});
+  EXPECT_EQ(by_zero.outcome, Outcome::Take);
+  EXPECT_EQ(by_zero.taken, (vclock::WildcardCandidate{3, 412, 0}));
+  const Decision by_two = decide(at_two, {zero});
+  EXPECT_EQ(by_two.outcome, Outcome::Take);
+  EXPECT_EQ(by_two.taken, (vclock::WildcardCandidate{1, 412, 0}));
+}
+
 TEST(CycleBreaker, TwoRanksThatEachReceiveFirstAreARealDeadlock) {
   const UndecidedReceive receive{blocked_any(0, 5, {1}), {}, {}};
   const Decision decision = decide(receive, {blocked_any(1, 7, {0})});

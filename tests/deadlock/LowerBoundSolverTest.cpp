@@ -24,10 +24,11 @@ TEST(LowerBoundSolver, OrTakesTheEarliestAndAndTheLatestButNeverBelowTheClock) {
                          blocked_all(3, 5, {0, 1}), blocked_any(4, 25, {0, 1}),
                          blocked_any(5, 0, {1, 6}), finished(6)});
   const LowerBounds bounds = LowerBoundSolver(graph).solve();
-  EXPECT_EQ(bounds.at(2), 10u);
-  EXPECT_EQ(bounds.at(3), 40u);
-  EXPECT_EQ(bounds.at(4), 25u);
-  EXPECT_EQ(bounds.at(5), 40u); // the finished rank offers nothing
+  // A blocked process sends strictly after it resumes: one more than where it resumes.
+  EXPECT_EQ(bounds.at(2), 11u);
+  EXPECT_EQ(bounds.at(3), 41u);
+  EXPECT_EQ(bounds.at(4), 26u);
+  EXPECT_EQ(bounds.at(5), 41u); // the finished rank offers nothing
 }
 
 TEST(LowerBoundSolver, AMessageAlreadyThereEndsAnOrWait) {
@@ -35,8 +36,8 @@ TEST(LowerBoundSolver, AMessageAlreadyThereEndsAnOrWait) {
   deciding.present_arrival_ns = 30;
   const WaitGraph graph({deciding, blocked_any(2, 0, {1})});
   const LowerBounds bounds = LowerBoundSolver(graph).solve();
-  EXPECT_EQ(bounds.at(1), 30u);
-  EXPECT_EQ(bounds.at(2), 30u);
+  EXPECT_EQ(bounds.at(1), 31u);
+  EXPECT_EQ(bounds.at(2), 32u);
 }
 
 TEST(LowerBoundSolver, ProcessesWaitingOnEachOtherWithNothingToStartThemNeverSend) {
@@ -45,7 +46,7 @@ TEST(LowerBoundSolver, ProcessesWaitingOnEachOtherWithNothingToStartThemNeverSen
   const LowerBounds bounds = LowerBoundSolver(graph).solve();
   EXPECT_EQ(bounds.at(0), kNever);
   EXPECT_EQ(bounds.at(1), kNever);
-  EXPECT_EQ(bounds.at(2), 4u);
+  EXPECT_EQ(bounds.at(2), 5u);
 }
 
 TEST(LowerBoundSolver, APinnedDeciderStartsTheChainsThatWaitOnIt) {
@@ -55,10 +56,10 @@ TEST(LowerBoundSolver, APinnedDeciderStartsTheChainsThatWaitOnIt) {
   const LowerBoundSolver solver(graph);
   const LowerBounds pinned = solver.solve(PinnedBound{1, 31});
   EXPECT_EQ(pinned.at(1), 31u);
-  EXPECT_EQ(pinned.at(2), 31u);
-  EXPECT_EQ(pinned.at(3), 31u);
+  EXPECT_EQ(pinned.at(2), 32u);
+  EXPECT_EQ(pinned.at(3), 33u);
   EXPECT_EQ(solver.solve().at(3), kNever);
-  EXPECT_EQ(solver.solve(PinnedBound{1, 12}).at(3), 20u);
+  EXPECT_EQ(solver.solve(PinnedBound{1, 12}).at(3), 21u);
 }
 
 } // namespace
