@@ -304,16 +304,27 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
   }
   progressing = true;
   const CallerLock guard(lock_);
-  std::vector<const Shadow*> held; // communicators whose first undecided receive waits
+  // Undecided receives that wait: a later one that could match the same messages (same
+  // communicator, a tag either may take) waits behind them, as MPI matches in posting order.
+  // One with another tag goes on: holding it back too made a Waitany over a tag-2 and a tag-3
+  // wildcard receive wait for the tag-2 one while telling deciders elsewhere that the tag-3
+  // message already there would end its wait, and 4 ranks waited for each other for good.
+  std::vector<const DeferredReceive*> held;
+  const auto held_back = [&](const DeferredReceive& receive) {
+    return std::any_of(held.begin(), held.end(), [&](const DeferredReceive* waiting) {
+      return waiting->shadow == receive.shadow &&
+             (waiting->tag == receive.tag || waiting->tag == MPI_ANY_TAG ||
+              receive.tag == MPI_ANY_TAG);
+    });
+  };
   for (std::size_t i = 0; i < receives_.size(); ++i) {
     DeferredReceive& receive = *receives_[i];
-    if (receive.state == DeferredReceive::State::Undecided &&
-        std::find(held.begin(), held.end(), receive.shadow) == held.end()) {
+    if (receive.state == DeferredReceive::State::Undecided && !held_back(receive)) {
       const std::optional<PendingStamp> chosen = receive.wildcard->attempt(horizon, may_ask);
       if (chosen) {
         post_decided(stamps, receive, *chosen);
       } else {
-        held.push_back(receive.shadow);
+        held.push_back(&receive);
       }
     }
     if (receive.state == DeferredReceive::State::Posted && both_complete(receive)) {
