@@ -304,24 +304,30 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
   }
   progressing = true;
   const CallerLock guard(lock_);
-  // Undecided receives that wait: a later one that could match the same messages (same
-  // communicator, a tag either may take) waits behind them, as MPI matches in posting order.
-  // One with another tag goes on: holding it back too made a Waitany over a tag-2 and a tag-3
-  // wildcard receive wait for the tag-2 one while telling deciders elsewhere that the tag-3
-  // message already there would end its wait, and 4 ranks waited for each other for good.
-  std::vector<const DeferredReceive*> held;
-  const auto held_back = [&](const DeferredReceive& receive) {
+  // Undecided receives that wait. MPI matches in posting order, so a message one of them may
+  // match is not for a later receive: a later one whose tag such a receive may match waits
+  // behind it without an attempt, and one with MPI_ANY_TAG takes its earliest message only
+  // when no receive before it may match that message's tag. Its decision is safe up to that
+  // message for every tag, so nothing a receive before it could take arrives earlier.
+  // Holding it back instead, while its state replies told deciders elsewhere that the message
+  // would end its wait, made 4 ranks wait for each other for good (one receive with tag 2
+  // then one with MPI_ANY_TAG, a tag-3 message there; and the same with tags 2 and 3).
+  static thread_local std::vector<const DeferredReceive*> held;
+  held.clear();
+  const auto behind = [&](const DeferredReceive& receive, int tag) {
     return std::any_of(held.begin(), held.end(), [&](const DeferredReceive* waiting) {
       return waiting->shadow == receive.shadow &&
-             (waiting->tag == receive.tag || waiting->tag == MPI_ANY_TAG ||
-              receive.tag == MPI_ANY_TAG);
+             (waiting->tag == MPI_ANY_TAG || waiting->tag == tag);
     });
   };
   for (std::size_t i = 0; i < receives_.size(); ++i) {
     DeferredReceive& receive = *receives_[i];
-    if (receive.state == DeferredReceive::State::Undecided && !held_back(receive)) {
-      const std::optional<PendingStamp> chosen = receive.wildcard->attempt(horizon, may_ask);
-      if (chosen) {
+    if (receive.state == DeferredReceive::State::Undecided) {
+      std::optional<PendingStamp> chosen;
+      if (!behind(receive, receive.tag)) {
+        chosen = receive.wildcard->attempt(horizon, may_ask);
+      }
+      if (chosen && !behind(receive, chosen->tag)) {
         post_decided(stamps, receive, *chosen);
       } else {
         held.push_back(&receive);
