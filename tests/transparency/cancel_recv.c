@@ -1,9 +1,11 @@
 /* Cancel of posted receives: one that nothing can match is cancelled (Test_cancelled true, buffer
  * untouched); one whose synchronous sender has finished is already matched, so the cancel fails
- * and the data arrive; a started persistent receive is cancelled and the request stays usable. */
+ * and the data arrive; so is one from MPI_ANY_SOURCE posted after its message came (vcmon held
+ * it undecided and cancelled it); a started persistent receive is cancelled and the request
+ * stays usable. */
 #include "rank_log.h"
 
-enum { never_sent_tag = 99, matched_tag = 1, persistent_tag = 2 };
+enum { never_sent_tag = 99, matched_tag = 1, persistent_tag = 2, arrived_tag = 3 };
 
 static void log_cancelled(const char* label, const MPI_Status* status) {
   int cancelled;
@@ -38,6 +40,18 @@ int main(int argc, char** argv) {
   log_cancelled("matched receive", &status);
   rank_log_status("matched receive", &status, MPI_INT);
   rank_log("matched receive: value %d", value);
+
+  MPI_Send(&outgoing, 1, MPI_INT, right, arrived_tag, MPI_COMM_WORLD);
+  int arrived = 0;
+  while (!arrived) {
+    MPI_Iprobe(left, arrived_tag, MPI_COMM_WORLD, &arrived, MPI_STATUS_IGNORE);
+  }
+  MPI_Irecv(&value, 1, MPI_INT, MPI_ANY_SOURCE, arrived_tag, MPI_COMM_WORLD, &request);
+  MPI_Cancel(&request);
+  MPI_Wait(&request, &status);
+  log_cancelled("wildcard receive of a message there", &status);
+  rank_log_status("wildcard receive of a message there", &status, MPI_INT);
+  rank_log("wildcard receive of a message there: value %d", value);
 
   MPI_Recv_init(&value, 1, MPI_INT, left, persistent_tag, MPI_COMM_WORLD, &request);
   MPI_Start(&request);

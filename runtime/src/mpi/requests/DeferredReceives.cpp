@@ -409,10 +409,33 @@ bool DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, MPI_Re
   return true;
 }
 
-void DeferredReceives::cancel(MPI_Request request) {
+bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& receive,
+                                  std::uint64_t now_vt) {
+  std::size_t before = 0;
+  for (const auto& other : receives_) {
+    if (other.get() == &receive) {
+      break;
+    }
+    before += other->state == DeferredReceive::State::Undecided &&
+                      other->shadow == receive.shadow &&
+                      (other->tag == receive.tag || other->tag == MPI_ANY_TAG ||
+                       receive.tag == MPI_ANY_TAG)
+                  ? 1
+                  : 0;
+  }
+  const StampProtocol::Hold hold(stamps);
+  stamps.drain();
+  return receive.shadow->inbox.sent_by(receive.tag, now_vt) > before;
+}
+
+void DeferredReceives::cancel(StampProtocol& stamps, MPI_Request request, std::uint64_t now_vt) {
   const CallerLock guard(lock_);
   DeferredReceive* receive = find(request);
   if (receive == nullptr) {
+    return;
+  }
+  if (receive->state == DeferredReceive::State::Undecided && matched_by(stamps, *receive, now_vt)) {
+    // Unmonitored, MPI matched it as its message came: the cancel fails, the decision goes on.
     return;
   }
   if (receive->state == DeferredReceive::State::Undecided) {

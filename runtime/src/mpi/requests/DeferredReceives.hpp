@@ -130,8 +130,11 @@ public:
   // is not a deferred receive's.
   bool completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request, const Moment& call,
                  std::uint64_t end_rt, ClockUpdate& update);
-  // MPI_Cancel and MPI_Request_free of a deferred receive's request, before PMPI's.
-  void cancel(MPI_Request request);
+  // MPI_Cancel of a deferred receive's request at virtual time `now_vt`, before PMPI's: an
+  // undecided receive is cancelled at once unless a message it would have matched by then is
+  // here (then, as MPI's cancel of a matched receive, it fails and the receive completes).
+  void cancel(StampProtocol& stamps, MPI_Request request, std::uint64_t now_vt);
+  // MPI_Request_free of a deferred receive's request, before PMPI's.
   void free(Monitor& monitor, StampProtocol& stamps, MPI_Request request);
 
 private:
@@ -143,6 +146,9 @@ private:
   // behind an undecided receive already posted there (MPI's order decides behind it), or as
   // the one beyond kMaxUndecided, which first posts the undecided ones there.
   bool must_post_undecided(const Shadow& shadow);
+  // Whether undecided `receive` would have matched a message by virtual time `now_vt`: more of
+  // its messages were sent by then than undecided receives before it may take (the lock held).
+  bool matched_by(StampProtocol& stamps, const DeferredReceive& receive, std::uint64_t now_vt);
   // Posts the undecided receives on `shadow`, in the order they were posted (the lock held).
   void post_undecided_on(const Shadow& shadow);
   // Hands the program `receive`'s generalized request and keeps the receive; false when MPI

@@ -82,6 +82,16 @@ public:
     return earliest;
   }
 
+  // How many stamps whose tag `tag` matches were sent at or before virtual time `vt`.
+  std::size_t sent_by(int tag, std::uint64_t vt) const {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < size_; ++i) {
+      const PendingStamp& entry = (*this)[i];
+      count += (tag == MPI_ANY_TAG || entry.tag == tag) && entry.stamp.send_vt_ns <= vt ? 1 : 0;
+    }
+    return count;
+  }
+
   // Removes entry `index`, moving the entries on its shorter side by one.
   PendingStamp take(std::size_t index) {
     const PendingStamp entry = (*this)[index];

@@ -353,7 +353,7 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
   const CallTime time(monitor, MpiFunction::Cancel);
   if (monitor != nullptr && pending->deferred.shadow_of(*request) != nullptr) {
     LayerWork work(*monitor, *pending);
-    pending->deferred.cancel(*request);
+    pending->deferred.cancel(pending->stamps, *request, Moment::now(monitor->clock()).vt);
   }
   return PMPI_Cancel(request);
 }
