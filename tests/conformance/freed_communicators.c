@@ -1,4 +1,4 @@
-/* freed_communicators pending [ITERATIONS] | alive [COUNT]
+/* freed_communicators pending [ITERATIONS] | pending-any [ITERATIONS] | alive [COUNT]
  *
  * pending: ITERATIONS times (default 10000), ranks 0 and 1 duplicate MPI_COMM_WORLD; rank 0
  * posts an MPI_Irecv from rank 1 on the duplicate and frees its handle at once, then tells
@@ -9,9 +9,12 @@
  * prints a checksum of everything it received and the count of statuses that named the
  * right source and tag.
  *
+ * pending-any: the same with the receive from MPI_ANY_SOURCE. vcmon held it undecided, and
+ * posted its decision on the freed handle: MPI aborted the job ("Invalid communicator").
+ *
  * alive: every rank makes COUNT (default 800) communicators at once, by MPI_Comm_dup (every
- * 100th by MPI_Comm_split, which MPICH makes slowly when many exist), keeps them all, then does an MPI_Allreduce and a ring
- * exchange on each, and frees them in reverse order; it prints the sums.
+ * 100th by MPI_Comm_split, which MPICH makes slowly when many exist), keeps them all, then does an
+ * MPI_Allreduce and a ring exchange on each, and frees them in reverse order; it prints the sums.
  *
  * Expected outcome: status 0, the same output with and without vcmon. The monitor keeps
  * private duplicates per communicator and retires them only when no request refers to them.
@@ -25,7 +28,7 @@
 
 enum { kTag = 41, kGoTag = 42 };
 
-static void pending_receives(int rank, int iterations) {
+static void pending_receives(int rank, int iterations, int source) {
   uint64_t sum = 0;
   int right_statuses = 0;
   for (int i = 0; i < iterations; ++i) {
@@ -35,7 +38,7 @@ static void pending_receives(int rank, int iterations) {
     if (rank == 0) {
       int incoming = -1;
       MPI_Request request;
-      MPI_Irecv(&incoming, 1, MPI_INT, 1, kTag, dup, &request);
+      MPI_Irecv(&incoming, 1, MPI_INT, source, kTag, dup, &request);
       MPI_Comm_free(&dup);
       MPI_Send(&i, 1, MPI_INT, 1, kGoTag, MPI_COMM_WORLD);
       MPI_Status status;
@@ -96,13 +99,15 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* mode = argc > 1 ? argv[1] : "pending";
-  if (strcmp(mode, "pending") == 0) {
-    pending_receives(rank, argc > 2 ? atoi(argv[2]) : 10000);
+  if (strcmp(mode, "pending") == 0 || strcmp(mode, "pending-any") == 0) {
+    pending_receives(rank, argc > 2 ? atoi(argv[2]) : 10000,
+                     strcmp(mode, "pending") == 0 ? 1 : MPI_ANY_SOURCE);
   } else if (strcmp(mode, "alive") == 0) {
     alive(rank, size, argc > 2 ? atoi(argv[2]) : 800);
   } else {
     if (rank == 0)
-      fprintf(stderr, "usage: %s pending [ITERATIONS] | alive [COUNT]\n", argv[0]);
+      fprintf(stderr, "usage: %s pending [ITERATIONS] | pending-any [ITERATIONS] | alive [COUNT]\n",
+              argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   rank_log_print();

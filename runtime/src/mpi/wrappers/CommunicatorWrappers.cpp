@@ -87,8 +87,17 @@ int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmp
 }
 
 // `pmpi()` frees *comm; its shadow retires, and lives on while a request or message uses it.
+// A wildcard receive still undecided there is first posted from MPI_ANY_SOURCE (MPI's order
+// takes it): the freed handle can post nothing later, and its decision posted on it aborted
+// the program with "Invalid communicator".
 template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&& pmpi) {
   const MPI_Comm handle = *comm;
+  if (Layer::monitor() != nullptr) {
+    LayerContext& context = LayerContext::process();
+    if (const Shadow* shadow = context.stamps.shadows().find(handle)) {
+      context.pending.deferred.before_matching(*shadow);
+    }
+  }
   return communicator_call(function, MPI_COMM_NULL, pmpi,
                            [&](Monitor& monitor, LayerContext& context) {
                              LayerWork work(monitor, context.pending);
