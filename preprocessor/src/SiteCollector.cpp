@@ -2,6 +2,7 @@
 
 #include "JumpTargets.hpp"
 #include "MpiClassifier.hpp"
+#include "StatementDirective.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -297,7 +298,7 @@ bool SiteCollector::TraverseCompoundStmt(clang::CompoundStmt* stmt, DataRecursio
   const auto open = main_file_offset(stmt->getLBracLoc());
   // A block after a #pragma line (an OpenMP parallel region) may run on several threads: a
   // loop in it must not count into locals of a loop outside.
-  const bool region = function_body || (open && follows_pragma_line(*open));
+  const bool region = function_body || (open && directive_before(*open));
   if (function_body) {
     scopes_.push_back(pending_bodies_.back().site);
   }
@@ -317,16 +318,8 @@ template <typename Traverse> bool SiteCollector::counted_into(SiteId loop, Trave
   return go_on;
 }
 
-bool SiteCollector::follows_pragma_line(unsigned begin) const {
-  const llvm::StringRef text = sources_.getBufferData(sources_.getMainFileID());
-  std::size_t i = begin;
-  while (i > 0 && is_space(text[i - 1])) {
-    --i;
-  }
-  const std::size_t line_start = text.rfind('\n', i == 0 ? 0 : i - 1);
-  const llvm::StringRef previous_line =
-      text.slice(line_start == llvm::StringRef::npos ? 0 : line_start + 1, i).ltrim();
-  return previous_line.startswith("#");
+std::optional<llvm::StringRef> SiteCollector::directive_before(unsigned begin) const {
+  return preprocessor::directive_before(sources_.getBufferData(sources_.getMainFileID()), begin);
 }
 
 // ---- loops ----
@@ -336,8 +329,8 @@ bool SiteCollector::loop_can_be_wrapped(const clang::Stmt* loop, const clang::St
   if (loop == attributed_) {
     return false; // [[attribute]] and #pragma loop hints must stay on the loop itself
   }
-  // A loop right after a #pragma line (OpenMP, unroll, ivdep) must stay the pragma's statement.
-  return !follows_pragma_line(begin) && !has_jump_target(body);
+  // A loop right after a directive (OpenMP, unroll, ivdep) must stay the directive's statement.
+  return !directive_before(begin) && !has_jump_target(body);
 }
 
 template <typename Traverse>
@@ -348,6 +341,21 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
   // A loop left alone may be an OpenMP loop, run by several threads: no loop inside it counts
   // into locals of a loop outside.
   const auto left_alone = [&] { return counted_into(kNoSite, traverse); };
+  // The loops a directive binds stay perfectly nested: a probe between the loops of a
+  // collapse(2) nest made GCC reject the file ("not enough perfectly nested loops").
+  unsigned bound = bound_loops_;
+  if (const auto offset = main_file_offset(keyword); bound == 0 && offset) {
+    if (const auto directive = directive_before(*offset)) {
+      bound = loops_bound_by(*directive);
+    }
+  }
+  if (bound > 0) {
+    const unsigned outer = bound_loops_;
+    bound_loops_ = bound - 1;
+    const bool go_on = left_alone();
+    bound_loops_ = outer;
+    return go_on;
+  }
   if (parent == kNoSite || !options_.loops || !options_.call_statements || !keyword.isFileID() ||
       graph_.site(parent).probing == tables::SiteProbing::Folded || procedures_.empty() ||
       !procedures_.back().loops) {

@@ -103,8 +103,8 @@ private:
   std::string symbol_of(const clang::FunctionDecl* function) const;
   bool in_system_header(const clang::Decl* decl) const;
   bool loop_can_be_wrapped(const clang::Stmt* loop, const clang::Stmt* body, unsigned begin) const;
-  // Whether the line before offset `begin` is a preprocessor line (#pragma).
-  bool follows_pragma_line(unsigned begin) const;
+  // The directive right before offset `begin` (StatementDirective), if any.
+  std::optional<llvm::StringRef> directive_before(unsigned begin) const;
   // Traverses with `loop` as the loop that loops met directly inside may count into
   // (kNoSite: none, e.g. in a procedure body, a loop left alone, a block after a #pragma).
   template <typename Traverse> bool counted_into(tables::SiteId loop, Traverse traverse);
@@ -136,6 +136,8 @@ private:
   std::vector<ProcedureScope> procedures_; // innermost last
   unsigned unevaluated_depth_ = 0;
   const clang::Stmt* attributed_ = nullptr;
+  // Loops nested next that a directive above binds (collapse(N): N - 1 below its own loop).
+  unsigned bound_loops_ = 0;
   std::set<std::pair<unsigned, unsigned>> wrapped_calls_; // a macro argument expanded twice
   FoldableLeaves foldable_leaves_;
   std::unordered_set<tables::SiteId> loops_with_probed_calls_; // in their bodies, at any depth

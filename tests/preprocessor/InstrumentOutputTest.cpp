@@ -74,14 +74,18 @@ TEST(InstrumentOutput, CorpusCompilesWithoutWarnings) {
 }
 
 // A loop under a #pragma, or one a jump from outside can enter, is no site and still
-// compiles: the pragma keeps its loop, the jump does not bypass a scope declaration.
+// compiles: the pragma keeps its loop (and a collapse(2) nest its two loops, the loop inside
+// them a site), the jump does not bypass a scope declaration. A pragma continued over two
+// lines, a _Pragma operator and a pragma with comments before its loop lost every probe of
+// the file ("compiled without vcmon probes"), and so did the collapse(2) nest.
 TEST(InstrumentOutput, LoopsUnderPragmasOrEnteredByJumpsAreLeftAlone) {
   const CommandResult tables =
       run_instrument("--list-tables inputs/loops_left_alone.c -- -fopenmp");
   ASSERT_EQ(tables.exit_code, 0) << tables.err;
-  EXPECT_EQ(tables.out, "PC inputs/loops_left_alone.c:24:5 inputs/loops_left_alone.c:36:3 "
-                        "inputs/loops_left_alone.c:5:13\n"
-                        "PL inputs/loops_left_alone.c:24:5 inputs/loops_left_alone.c:37:3\n");
+  EXPECT_EQ(tables.out, "PC inputs/loops_left_alone.c:26:5 inputs/loops_left_alone.c:57:3 "
+                        "inputs/loops_left_alone.c:7:13\n"
+                        "PL inputs/loops_left_alone.c:26:5 inputs/loops_left_alone.c:46:7\n"
+                        "PL inputs/loops_left_alone.c:26:5 inputs/loops_left_alone.c:58:3\n");
   const TempDir out;
   ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/loops_left_alone.c -- -fopenmp").exit_code,
             0);
