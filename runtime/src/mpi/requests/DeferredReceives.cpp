@@ -391,22 +391,22 @@ bool DeferredReceives::refers_to(const Shadow& shadow) {
                      [&](const auto& r) { return r->shadow == &shadow; });
 }
 
-bool DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request,
-                                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
+DeferredReceive* DeferredReceives::receive_of(MPI_Request request) {
   if (!exist()) {
-    return false;
+    return nullptr;
   }
   const CallerLock guard(lock_);
-  DeferredReceive* receive = find(request);
-  if (receive == nullptr) {
-    return false;
+  return find(request);
+}
+
+void DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive,
+                                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
+  const CallerLock guard(lock_);
+  receive.reported = true;
+  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, receive)) {
+    Receipt::taken(monitor, stamps, {receive.site, *receive.shadow, receive.post},
+                   {call, end_rt, receive.error, receive.status}, update, &*stamp);
   }
-  receive->reported = true;
-  if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, *receive)) {
-    Receipt::taken(monitor, stamps, {receive->site, *receive->shadow, receive->post},
-                   {call, end_rt, receive->error, receive->status}, update, &*stamp);
-  }
-  return true;
 }
 
 bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& receive,

@@ -117,6 +117,11 @@ public:
   // The communicator of the deferred receive whose generalized request is `request`, or
   // nullptr when it is none.
   const Shadow* shadow_of(MPI_Request request);
+  // The deferred receive whose generalized request is `request`, or nullptr when it is none:
+  // what a completion call names it by across PMPI's completion. Once PMPI has completed it, MPI
+  // may give the freed handle to another thread's new request before the call reports it
+  // (MPI_THREAD_MULTIPLE), and the handle would then name that one.
+  DeferredReceive* receive_of(MPI_Request request);
   // The deferred receive whose generalized request is `request`, described for the deadlock
   // check by the thread that waits for it: the earliest virtual time of a message already
   // here that can end it (a candidate in its communicator's inbox, or the message it was
@@ -125,11 +130,11 @@ public:
   // Whether a deferred receive on `shadow` is not finished (the shadow must live on).
   bool refers_to(const Shadow& shadow);
 
-  // The program's completion call entered at `call` reported `request` complete, at real time
-  // `end_rt`: the receive's timing goes into the records and `update`. False when `request`
-  // is not a deferred receive's.
-  bool completed(Monitor& monitor, StampProtocol& stamps, MPI_Request request, const Moment& call,
-                 std::uint64_t end_rt, ClockUpdate& update);
+  // The program's completion call entered at `call` reported `receive` (receive_of, before
+  // the call) complete, at real time `end_rt`: the receive's timing goes into the records and
+  // `update`.
+  void completed(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive,
+                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
   // MPI_Cancel of a deferred receive's request at virtual time `now_vt`, before PMPI's: an
   // undecided receive is cancelled at once unless a message it would have matched by then is
   // here (then, as MPI's cancel of a matched receive, it fails and the receive completes).

@@ -182,16 +182,16 @@ CompletionBatch& CompletionBatch::for_this_thread() {
 
 bool CompletionBatch::collect(RequestTable& table, DeferredReceives& deferred,
                               std::span<const MPI_Request> requests) {
-  handles_.assign(requests.begin(), requests.end());
   tracked_.resize(requests.size());
-  deferred_.assign(requests.size(), 0);
+  deferred_.assign(requests.size(), nullptr);
   const bool deferring = deferred.exist();
   bool any = false;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     tracked_[i] = requests[i] != MPI_REQUEST_NULL ? table.find(requests[i]) : nullptr;
-    deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring &&
-                   deferred.shadow_of(requests[i]) != nullptr;
-    any = any || tracked_[i] != nullptr || deferred_[i];
+    deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring
+                       ? deferred.receive_of(requests[i])
+                       : nullptr;
+    any = any || tracked_[i] != nullptr || deferred_[i] != nullptr;
   }
   return any;
 }

@@ -19,6 +19,7 @@
 
 namespace vcmon::runtime::mpi {
 
+struct __attribute__((visibility("hidden"))) DeferredReceive;
 class DeferredReceives;
 class PendingWork;
 
@@ -81,7 +82,7 @@ private:
 // The tracked requests among the arguments of one Wait*/Test* call, saved before PMPI nulls
 // the handles it completes, with statuses to complete them from when the user ignores them.
 // Per thread, grown to the largest call seen: no allocation in steady state.
-class CompletionBatch {
+class __attribute__((visibility("hidden"))) CompletionBatch {
 public:
   static CompletionBatch& for_this_thread();
 
@@ -90,9 +91,8 @@ public:
   bool collect(RequestTable& table, DeferredReceives& deferred,
                std::span<const MPI_Request> requests);
   TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
-  // Whether the request at `index` is a deferred receive's (DeferredReceives).
-  bool deferred(int index) const { return deferred_[static_cast<std::size_t>(index)] != 0; }
-  MPI_Request handle(int index) const { return handles_[static_cast<std::size_t>(index)]; }
+  // The deferred receive whose request is at `index` (DeferredReceives::receive_of), if any.
+  DeferredReceive* deferred(int index) const { return deferred_[static_cast<std::size_t>(index)]; }
 
   // Around the PMPI call that may complete them (RequestTable::hide_while_completing), in the
   // `table` they were collected from; `after`: the program's handles after the call.
@@ -103,9 +103,8 @@ public:
   MPI_Status* statuses(MPI_Status* user, int count);
 
 private:
-  std::vector<MPI_Request> handles_;
   std::vector<TrackedRequest*> tracked_;
-  std::vector<char> deferred_;
+  std::vector<DeferredReceive*> deferred_;
   std::vector<MPI_Status> statuses_;
 };
 

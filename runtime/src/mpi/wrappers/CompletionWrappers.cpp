@@ -59,12 +59,12 @@ int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function
   return pmpi();
 }
 
-// Reports a deferred receive's request the call completed (DeferredReceives).
+// Reports a deferred receive whose request the call completed (DeferredReceives).
 void deferred_completed(Monitor& monitor, PendingWork& pending, MpiFunction function,
-                        MPI_Request handle, const Moment& call, std::uint64_t end_ns) {
+                        DeferredReceive& receive, const Moment& call, std::uint64_t end_ns) {
   CompletionCharge charge(monitor, pending, function, call, end_ns);
-  pending.deferred.completed(monitor, pending.stamps, handle, call, monitor.clock().real_at(end_ns),
-                             charge.update());
+  pending.deferred.completed(monitor, pending.stamps, receive, call,
+                             monitor.clock().real_at(end_ns), charge.update());
 }
 
 // One tracked request: Wait and Test. `pmpi(MPI_Status*)` sets `*done` (Wait: always).
@@ -89,14 +89,16 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
                           });
   };
   if (tracked == nullptr) {
-    if (monitor == nullptr || pending->deferred.shadow_of(handle) == nullptr) {
+    DeferredReceive* const deferred =
+        monitor != nullptr ? pending->deferred.receive_of(handle) : nullptr;
+    if (deferred == nullptr) {
       const CallTime time(monitor, function);
       return run(status, nullptr);
     }
     const Moment call = Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
-      deferred_completed(*monitor, *pending, function, handle, call,
+      deferred_completed(*monitor, *pending, function, *deferred, call,
                          monitor->clock().source().now_ns());
     } else {
       record_call_time(*monitor, function, call.vt);
@@ -149,8 +151,8 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, const MPI_Status& status) {
-    if (batch.deferred(index)) {
-      pending->deferred.completed(*monitor, *stamps, batch.handle(index), call, end_rt, update);
+    if (DeferredReceive* const deferred = batch.deferred(index)) {
+      pending->deferred.completed(*monitor, *stamps, *deferred, call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;

@@ -421,15 +421,18 @@ public:
     }
   }
 
-  // After a receive whose stamp is taken once it matched (Mrecv).
+  // After a receive of a message whose stamp its matched probe took (Mrecv).
   static void received(Monitor& monitor, PendingWork& pending, const ReceivePost& posted, int rc,
-                       const MPI_Status& status) {
+                       const MPI_Status& status, const PendingStamp& stamp) {
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(monitor, pending, end_ns, update);
     if (Receipt::consumed_message(rc, status)) {
       Receipt::taken(monitor, pending.stamps, posted,
-                     {posted.post, monitor.clock().real_at(end_ns), rc, status}, update);
+                     {posted.post, monitor.clock().real_at(end_ns), rc, status}, update,
+                     &stamp.stamp);
+    } else {
+      pending.stamps.give_back(posted.shadow, stamp);
     }
   }
 
@@ -471,11 +474,12 @@ public:
   }
 
   // A nonblocking receive from `source` with `tag` posted as `posted` (`own_ns`: the posting
-  // call's own time). `claim`: the receive's stamp is claimed now (PostedStamp); not for a
-  // matched probe's message, whose stamp the probe left first in line, nor for a wildcard
-  // (decided later). Tracked in `table`.
+  // call's own time), tracked in `table`. Its stamp is claimed now (PostedStamp) from a named
+  // source, `held` when given (a matched probe's message: the probe took it), and taken at
+  // completion for a wildcard.
   static void track_receive(StampProtocol& stamps, RequestTable& table, const ReceivePost& posted,
-                            int source, int tag, MPI_Request request, bool claim = true) {
+                            int source, int tag, MPI_Request request,
+                            const PendingStamp* held = nullptr) {
     TrackedRequest tracked;
     tracked.kind = TrackedRequest::Kind::Receive;
     tracked.site = posted.site;
@@ -485,7 +489,9 @@ public:
     tracked.post = posted.post;
     tracked.own_ns = posted.own_ns;
     TrackedRequest* const inserted = table.insert(request, tracked);
-    if (inserted != nullptr && claim && source != MPI_ANY_SOURCE) {
+    if (inserted != nullptr && held != nullptr) {
+      inserted->stamp = {PostedStamp::State::Held, *held};
+    } else if (inserted != nullptr && source != MPI_ANY_SOURCE) {
       stamps.claim(posted.shadow, source, tag, inserted->stamp);
     }
   }
@@ -712,7 +718,7 @@ public:
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
     const int rc = pmpi(st);
-    received(*monitor, context.pending, {site, *probe.shadow, entry}, rc, *st);
+    received(*monitor, context.pending, {site, *probe.shadow, entry}, rc, *st, probe.stamp);
     return rc;
   }
 
@@ -726,11 +732,15 @@ public:
     const Moment entry = Moment::now(monitor->clock());
     const ProbedMessage probe = context.probed.take_matched(*message);
     const int rc = pmpi();
-    if (rc == MPI_SUCCESS && probe.shadow != nullptr) {
+    if (probe.shadow != nullptr) {
       LayerWork work(*monitor, context.pending);
-      track_receive(context.stamps, context.requests,
-                    {monitor->comm_site(index_of(function)), *probe.shadow, entry}, probe.source,
-                    probe.tag, *request, false);
+      if (rc == MPI_SUCCESS) {
+        track_receive(context.stamps, context.requests,
+                      {monitor->comm_site(index_of(function)), *probe.shadow, entry},
+                      probe.stamp.source, probe.stamp.tag, *request, &probe.stamp);
+      } else {
+        context.stamps.give_back(*probe.shadow, probe.stamp);
+      }
     }
     return rc;
   }

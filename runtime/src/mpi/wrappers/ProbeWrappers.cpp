@@ -31,7 +31,8 @@ namespace {
 // A probe entered at `probed` found the message of `stamp` and returns now: its record holds
 // the waiting for the sender (synchronisation delay) and the rest (transmission), as a
 // receive's would, and the clock goes on from the message's arrival, where the unmonitored
-// probe would have returned. An Mprobe'd message is remembered in `matched` for its Mrecv.
+// probe would have returned. An Mprobe'd message is remembered in `matched` for its Mrecv, with
+// `stamp`, which the caller took from the inbox.
 void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Shadow& shadow,
            const Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
            MPI_Message* message, ProbedMessages& matched) {
@@ -46,7 +47,7 @@ void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Sh
                      timing.sync_delay_ns, 0, false);
   update.include(completion_vt(probed, sender, end_rt));
   if (message != nullptr && *message != MPI_MESSAGE_NO_PROC) {
-    matched.remember_matched(*message, shadow, status);
+    matched.remember_matched(*message, shadow, stamp);
   }
 }
 
@@ -86,13 +87,19 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
     LayerWork work(monitor, context.pending);
     site = monitor.comm_site(index_of(function));
   }
-  const PendingStamp stamp = PointToPoint::await_stamp(monitor, context, function,
-                                                       {site, shadow, probed}, source, tag, false);
+  // A matched probe takes its message's stamp as it decides, as a receive does: left in the
+  // inbox, another thread's Mprobe chose the same message and then waited in PMPI_Mprobe for a
+  // further one from that source (MPI_THREAD_MULTIPLE).
+  const bool matches = message != nullptr;
+  const PendingStamp stamp = PointToPoint::await_stamp(
+      monitor, context, function, {site, shadow, probed}, source, tag, matches);
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = pmpi(stamp.source, st);
   if (rc == MPI_SUCCESS) {
     found(monitor, context.pending, site, shadow, probed, stamp, *st, message, context.probed);
+  } else if (matches) {
+    context.stamps.give_back(shadow, stamp);
   }
   return rc;
 }
@@ -161,6 +168,9 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
       // The next poll decides the next message afresh.
       poll.decision->taken(index_of(function), *ready);
       poll.decision.reset();
+    }
+    if (message != nullptr) {
+      ready->stamp = context.stamps.take(shadow, st->MPI_SOURCE, st->MPI_TAG);
     }
     found(monitor, context.pending, monitor.comm_site(index_of(function)), shadow, probed, *ready,
           *st, message, context.probed);

@@ -1,5 +1,7 @@
 // The messages Mprobe/Improbe took out of matching, by message handle: Mrecv/Imrecv need their
-// communicator, which the handle does not reveal. One instance per process, in its LayerContext
+// communicator, which the handle does not reveal, and their stamp, taken from the inbox as the
+// probe matched (another thread's wildcard decision would otherwise choose it again, and probe
+// a source that has nothing more to send). One instance per process, in its LayerContext
 // (preallocated, O(1), no lock: HandleTable).
 #pragma once
 
@@ -12,14 +14,13 @@ namespace vcmon::runtime::mpi {
 
 struct ProbedMessage {
   const Shadow* shadow = nullptr;
-  int source = MPI_ANY_SOURCE;
-  int tag = MPI_ANY_TAG;
+  PendingStamp stamp; // its source and tag, and its stamp
 };
 
 class ProbedMessages {
 public:
-  void remember_matched(MPI_Message message, const Shadow& shadow, const MPI_Status& status) {
-    matched_.insert(message, {&shadow, status.MPI_SOURCE, status.MPI_TAG});
+  void remember_matched(MPI_Message message, const Shadow& shadow, const PendingStamp& stamp) {
+    matched_.insert(message, {&shadow, stamp});
   }
   // The probe that matched `message`, removed; nullopt-like empty shadow when unknown.
   ProbedMessage take_matched(MPI_Message message) {
