@@ -316,8 +316,7 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
   held.clear();
   const auto behind = [&](const DeferredReceive& receive, int tag) {
     return std::any_of(held.begin(), held.end(), [&](const DeferredReceive* waiting) {
-      return waiting->shadow == receive.shadow &&
-             (waiting->tag == MPI_ANY_TAG || waiting->tag == tag);
+      return waiting->shadow == receive.shadow && tag_matches(waiting->tag, tag);
     });
   };
   for (std::size_t i = 0; i < receives_.size(); ++i) {
@@ -416,10 +415,10 @@ bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& 
     if (other.get() == &receive) {
       break;
     }
+    // An earlier one that may take a message this one may take (either with MPI_ANY_TAG).
     before += other->state == DeferredReceive::State::Undecided &&
                       other->shadow == receive.shadow &&
-                      (other->tag == receive.tag || other->tag == MPI_ANY_TAG ||
-                       receive.tag == MPI_ANY_TAG)
+                      (tag_matches(other->tag, receive.tag) || receive.tag == MPI_ANY_TAG)
                   ? 1
                   : 0;
   }

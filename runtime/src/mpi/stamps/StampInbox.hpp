@@ -22,6 +22,11 @@ struct PendingStamp {
   vclock::MessageStamp stamp;
 };
 
+// Whether a receive or probe with tag `receive_tag` may take a message with `message_tag`.
+inline bool tag_matches(int receive_tag, int message_tag) {
+  return receive_tag == MPI_ANY_TAG || receive_tag == message_tag;
+}
+
 // A ring of slots (capacity a power of two, grown by doubling when full): receives take their
 // stamp from at or near the front, and a program whose receiver lags its sender keeps thousands
 // of stamps here. As a vector, every take moved all the others: 12 000 iterations of a
@@ -51,7 +56,7 @@ public:
   std::optional<std::size_t> find(int source, int tag, std::size_t from = 0) const {
     for (std::size_t i = from; i < size_; ++i) {
       const PendingStamp& entry = (*this)[i];
-      if (entry.source == source && (tag == MPI_ANY_TAG || entry.tag == tag)) {
+      if (entry.source == source && tag_matches(tag, entry.tag)) {
         return i;
       }
     }
@@ -67,7 +72,7 @@ public:
     std::optional<std::uint64_t> earliest;
     for (std::size_t i = 0; i < size_; ++i) {
       const PendingStamp& entry = (*this)[i];
-      if ((tag != MPI_ANY_TAG && entry.tag != tag) || entry.source < 0) {
+      if (!tag_matches(tag, entry.tag) || entry.source < 0) {
         continue;
       }
       const auto source = static_cast<std::size_t>(entry.source);
@@ -87,7 +92,7 @@ public:
     std::size_t count = 0;
     for (std::size_t i = 0; i < size_; ++i) {
       const PendingStamp& entry = (*this)[i];
-      count += (tag == MPI_ANY_TAG || entry.tag == tag) && entry.stamp.send_vt_ns <= vt ? 1 : 0;
+      count += tag_matches(tag, entry.tag) && entry.stamp.send_vt_ns <= vt ? 1 : 0;
     }
     return count;
   }

@@ -344,8 +344,7 @@ private:
   static bool claim_for(const Shadow& shadow, const PendingStamp& entry) {
     for (auto it = shadow.claims.begin(); it != shadow.claims.end(); ++it) {
       PostedStamp& posted = **it;
-      if (posted.entry.source == entry.source &&
-          (posted.entry.tag == MPI_ANY_TAG || posted.entry.tag == entry.tag)) {
+      if (posted.entry.source == entry.source && tag_matches(posted.entry.tag, entry.tag)) {
         posted.entry = entry;
         posted.state = PostedStamp::State::Held;
         shadow.claims.erase(it);

@@ -34,7 +34,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
     for (std::size_t i = 0; i < inbox.size(); ++i) {
       const PendingStamp& entry = inbox[i];
       char& seen = seen_source[static_cast<std::size_t>(entry.source)];
-      if (!seen && (tag_ == MPI_ANY_TAG || entry.tag == tag_)) {
+      if (!seen && tag_matches(tag_, entry.tag)) {
         seen = 1;
         candidates.push_back(
             {shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, stamps.size()});
