@@ -244,16 +244,19 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
   return record;
 }
 
-CollectedRecords Monitor::collect_with_totals(bool settle_this_thread, std::uint64_t now_ns) {
-  // The records' moment `now_ns` was read before collecting them: the collection is the
-  // monitor's work (its caller's scope charges it afterwards), and a moment read after it
-  // counted that work as the program's time, open activations (main) and totals alike.
-  const std::uint64_t real_ns = clock_.real_at(now_ns);
+CollectedRecords Monitor::collect_with_totals(bool settle_this_thread, vclock::Moment at) {
+  // The records' moment `at` was taken before collecting them: the collection is the
+  // monitor's work (its caller's scope charges it afterwards), and a moment taken after it
+  // counted that work as the program's time, open activations (main) and totals alike. Its
+  // virtual time too was read then: derived later from its real time, it would count what the
+  // clock was charged in between (the publisher's last publication, as it is stopped), and
+  // main ended before the MPI_Finalize statement it holds.
+  const std::uint64_t real_ns = at.rt;
   // The thread that settles (main's) ends its open activations no earlier than its own
   // probes and every ended thread saw: main covers the threads it joined.
   const std::uint64_t seen =
       settle_this_thread ? probes_.virtual_floor(this_thread()) : std::uint64_t{0};
-  const std::uint64_t virtual_ns = std::min(std::max(clock_.virtual_at(now_ns), seen), real_ns);
+  const std::uint64_t virtual_ns = std::min(std::max(at.vt, seen), real_ns);
   if (settle_this_thread) {
     probes_.settle_open_activations(this_thread(), virtual_ns);
   }
@@ -274,11 +277,11 @@ CollectedRecords Monitor::collect_with_totals(bool settle_this_thread, std::uint
 }
 
 tables::RankRecords Monitor::local_rank_records(bool settle_this_thread) {
-  return std::move(collect_with_totals(settle_this_thread, source_.now_ns()).records);
+  return std::move(collect_with_totals(settle_this_thread, vclock::Moment::now(clock_)).records);
 }
 
-tables::RankRecords Monitor::collect_rank_records(std::uint64_t at_ns) {
-  CollectedRecords collected = collect_with_totals(true, at_ns);
+tables::RankRecords Monitor::collect_rank_records(vclock::Moment at) {
+  CollectedRecords collected = collect_with_totals(true, at);
   if (collected.folded_activations + collected.unmatched_exits + collected.dropped_records > 0) {
     log_line(LogLevel::Warning,
              "rank %d: %llu activations beyond depth %u were folded, %llu unmatched "
@@ -362,9 +365,9 @@ void Monitor::write_profile_of(std::vector<tables::RankRecords> ranks, std::int3
   }
 }
 
-void Monitor::write_job_profile(bool final_profile, std::uint64_t at_ns) {
+void Monitor::write_job_profile(bool final_profile, vclock::Moment at) {
   const bool written_before = final_profile && profile_written_.exchange(true);
-  const tables::RankRecords mine = collect_rank_records(at_ns);
+  const tables::RankRecords mine = collect_rank_records(at);
   const MPI_Comm comm = monitor_communicator();
   tables::RunMetadata meta;
   // Every rank's: the job's summary is reduced over the ranks, each naming its records' sites.
@@ -390,10 +393,11 @@ void Monitor::on_mpi_finalize() {
     return;
   }
   const std::uint64_t entry_ns = source_.now_ns();
+  const vclock::Moment entry = vclock::Moment::at(clock_, entry_ns);
   const vclock::IntrusionScope finalize(clock_, action_cost_ns_, entry_ns);
   MonitorEvents::raise_mpi_ending(); // stops the publisher: the monitor's work too
   try {
-    write_job_profile(true, entry_ns);
+    write_job_profile(true, entry);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
@@ -404,29 +408,30 @@ void Monitor::write_profile_now() {
     return;
   }
   const std::uint64_t entry_ns = source_.now_ns();
+  const vclock::Moment entry = vclock::Moment::at(clock_, entry_ns);
   const vclock::IntrusionScope now(clock_, action_cost_ns_, entry_ns);
   try {
-    write_job_profile(false, entry_ns);
+    write_job_profile(false, entry);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }
 }
 
-void Monitor::write_partial_profile(std::string_view reason, std::uint64_t at_ns) {
+void Monitor::write_partial_profile(std::string_view reason, vclock::Moment at) {
   if (!enabled() || profile_written_.exchange(true)) {
     return;
   }
   try {
-    write_profile_of({collect_rank_records(at_ns)}, world_size_, reason);
+    write_profile_of({collect_rank_records(at)}, world_size_, reason);
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the partial profile was not written: %s", error.what());
   }
 }
 
 void Monitor::on_abort(std::string_view reason) {
-  const std::uint64_t at_ns = source_.now_ns(); // before stopping the publisher, as in Finalize
+  const vclock::Moment at = vclock::Moment::now(clock_); // before stopping the publisher
   MonitorEvents::raise_mpi_ending();
-  write_partial_profile(reason, at_ns);
+  write_partial_profile(reason, at);
 }
 
 void Monitor::on_exit() {
@@ -435,10 +440,10 @@ void Monitor::on_exit() {
   if (!enabled() || mpi_finalized_.load() || ::getpid() != process_id_) {
     return;
   }
-  const std::uint64_t at_ns = source_.now_ns(); // before stopping the publisher, as in Finalize
+  const vclock::Moment at = vclock::Moment::now(clock_); // before stopping the publisher
   MonitorEvents::raise_mpi_ending();
   if (mpi_initialized_.load()) {
-    write_partial_profile("exit without MPI_Finalize", at_ns);
+    write_partial_profile("exit without MPI_Finalize", at);
     return;
   }
   // A program that never initialised MPI ran completely: its one process is the whole job.
@@ -446,7 +451,7 @@ void Monitor::on_exit() {
     return;
   }
   try {
-    write_profile_of({collect_rank_records(at_ns)}, 1, {});
+    write_profile_of({collect_rank_records(at)}, 1, {});
   } catch (const std::exception& error) {
     log_line(LogLevel::Error, "the profile was not written: %s", error.what());
   }

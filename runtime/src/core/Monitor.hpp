@@ -12,6 +12,7 @@
 #include "vcmon/tables/Profile.hpp"
 #include "vcmon/tables/Records.hpp"
 #include "vcmon/tables/Site.hpp"
+#include "vcmon/vclock/Moment.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
 
 #include <atomic>
@@ -99,9 +100,9 @@ public:
     }
     return state;
   }
-  // Writes what this rank had at `at_ns` (a reading of the clock source) as a partial profile,
-  // once per process; safe to call from exit handlers and the signal helper thread.
-  void write_partial_profile(std::string_view reason, std::uint64_t at_ns);
+  // Writes what this rank had at moment `at` as a partial profile, once per process; safe to
+  // call from exit handlers and the signal helper thread.
+  void write_partial_profile(std::string_view reason, vclock::Moment at);
   // At exit: a partial profile when MPI was initialised and not finalised, the whole profile
   // of a program that never used MPI.
   void on_exit();
@@ -125,16 +126,16 @@ private:
   // Every later clock reading is `delta_ns` more (VirtualClock::advance), and the calling
   // thread's open activations move with it.
   void shift_time_base(std::int64_t delta_ns);
-  // This rank's records at `at_ns` (a reading of the clock source); synthetic comm sites
-  // numbered after the registered sites. The calling thread's open activations count up to
-  // that moment. A caller inside an intrusion scope passes the scope's start: the scope's work
-  // (stopping the publisher, the writing itself) is the monitor's, not main's.
-  tables::RankRecords collect_rank_records(std::uint64_t at_ns);
-  // The records summed over threads, with this rank's totals at `at_ns` filled in.
-  CollectedRecords collect_with_totals(bool settle_this_thread, std::uint64_t at_ns);
-  // Every rank writes its records at `at_ns` into one profile, rank 0 the head and the rank
+  // This rank's records at moment `at`; synthetic comm sites numbered after the registered
+  // sites. The calling thread's open activations count up to that moment. A caller inside an
+  // intrusion scope passes the scope's start: the scope's work (stopping the publisher, the
+  // writing itself) is the monitor's, not main's.
+  tables::RankRecords collect_rank_records(vclock::Moment at);
+  // The records summed over threads, with this rank's totals at `at` filled in.
+  CollectedRecords collect_with_totals(bool settle_this_thread, vclock::Moment at);
+  // Every rank writes its records at `at` into one profile, rank 0 the head and the rank
   // index (collective; CollectiveProfileWriter.hpp).
-  void write_job_profile(bool final_profile, std::uint64_t at_ns);
+  void write_job_profile(bool final_profile, vclock::Moment at);
   // Writes a profile of `ranks` (a partial one when `partial_reason` is not empty; its name
   // ends in `suffix`, see write_profile) and prints its line on stderr.
   void write_profile_of(std::vector<tables::RankRecords> ranks, std::int32_t rank_count,

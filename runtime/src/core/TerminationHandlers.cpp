@@ -41,7 +41,7 @@ void write_then_reraise(Monitor& monitor) {
   }
   const int signal = byte;
   monitor.write_partial_profile(signal == SIGINT ? "SIGINT" : "SIGTERM",
-                                monitor.clock().source().now_ns());
+                                vclock::Moment::now(monitor.clock()));
   std::signal(signal, SIG_DFL);
   ::kill(::getpid(), signal);
 }

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/MpiFunctionTable.hpp"
-#include "mpi/clock/Moment.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -23,7 +23,7 @@ inline void record_call_time(Monitor& monitor, MpiFunction function, std::uint64
   const std::uint64_t returned_vt = clock.virtual_at(now_ns);
   const vclock::IntrusionScope work(clock, monitor.action_cost_ns(), now_ns);
   monitor.record_com(monitor.comm_site(index_of(function)), tables::ComRecord::kCollective,
-                     elapsed(entry_vt, returned_vt), 0, 0, false);
+                     vclock::elapsed(entry_vt, returned_vt), 0, 0, false);
 }
 
 // The same around a scope: from its construction to its end (nothing when not monitoring).

@@ -8,7 +8,7 @@
 // the latest of them, so the clock is continued once, after all.
 #pragma once
 
-#include "mpi/clock/Moment.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,11 +18,12 @@ namespace vcmon::runtime::mpi {
 class CompletionLedger;
 
 // Real time the operation needed once both sides were there (transmission).
-inline std::uint64_t transfer_ns(const Moment& call, const Moment& partner, std::uint64_t end_rt) {
-  return elapsed(std::max(call.rt, partner.rt), end_rt);
+inline std::uint64_t transfer_ns(const vclock::Moment& call, const vclock::Moment& partner,
+                                 std::uint64_t end_rt) {
+  return vclock::elapsed(std::max(call.rt, partner.rt), end_rt);
 }
 
-inline std::uint64_t completion_vt(const Moment& call, const Moment& partner,
+inline std::uint64_t completion_vt(const vclock::Moment& call, const vclock::Moment& partner,
                                    std::uint64_t end_rt) {
   return std::max(call.vt, partner.vt) + transfer_ns(call, partner, end_rt);
 }

@@ -64,7 +64,7 @@ void CollectiveEntry::reduce(void* in, void* inout, int* count, MPI_Datatype*) {
   }
 }
 
-CollectiveEntry::CollectiveEntry(const Moment& entry, const CollectiveCall& call) {
+CollectiveEntry::CollectiveEntry(const vclock::Moment& entry, const CollectiveCall& call) {
   words_[0] = entry.vt;
   words_[1] = entry.rt;
   words_[2] = words_[5] = signature(call);
@@ -96,8 +96,8 @@ void EntryReduction::check_match(const CollectiveEntry& reduced, std::uint64_t s
   const std::uint64_t delay_ns = self == reduced.least().world_rank      ? 0
                                  : self == reduced.greatest().world_rank ? 250'000'000
                                                                          : 1'000'000'000;
-  const std::uint64_t until = Moment::now(monitor->clock()).rt + delay_ns;
-  while (Moment::now(monitor->clock()).rt < until) {
+  const std::uint64_t until = vclock::Moment::now(monitor->clock()).rt + delay_ns;
+  while (vclock::Moment::now(monitor->clock()).rt < until) {
     control_.serve();
     sched_yield();
   }

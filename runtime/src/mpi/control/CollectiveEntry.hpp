@@ -6,7 +6,7 @@
 // its nonblocking twin are different ones: MPI does not match them (and MPICH does not).
 #pragma once
 
-#include "mpi/clock/Moment.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "vcmon/tables/Site.hpp"
 
@@ -31,7 +31,7 @@ public:
   static constexpr int kWords = 8;
 
   CollectiveEntry() = default;
-  CollectiveEntry(const Moment& entry, const CollectiveCall& call);
+  CollectiveEntry(const vclock::Moment& entry, const CollectiveCall& call);
 
   // Reduced as one `datatype()` with `reduction()`.
   std::uint64_t* words() { return words_; }

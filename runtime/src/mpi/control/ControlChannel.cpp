@@ -1,12 +1,12 @@
 #include "mpi/control/ControlChannel.hpp"
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/BlockedCall.hpp"
 #include "mpi/control/ControlExchange.hpp"
 #include "mpi/control/MpiControlTransport.hpp"
 #include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -33,7 +33,7 @@ public:
     stamps_.count_unclaimed(per_rank);
   }
   void raise_bound(int rank, std::uint64_t bound) override { stamps_.bounds().raise(rank, bound); }
-  std::uint64_t now_rt() override { return Moment::now(monitor_.clock()).rt; }
+  std::uint64_t now_rt() override { return vclock::Moment::now(monitor_.clock()).rt; }
   bool stuck_unpolled(int rank) override {
     return ControlChannel::stuck_unpolled(monitor_, rank).has_value();
   }
@@ -95,7 +95,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // forever). Stamps never show less than an answer did (VirtualClock::show). A single thread
   // whose wait is satisfied keeps its entry: answering now there let deciders take messages
   // out of virtual order (wildcard_random_cycle, 2 runs in 10).
-  const std::uint64_t now_vt = Moment::now(monitor.clock()).vt;
+  const std::uint64_t now_vt = vclock::Moment::now(monitor.clock()).vt;
   const std::uint64_t vt =
       threads > 1 && waits_.own_call() != nullptr ? now_vt : std::min(now_vt, running_vt_);
   state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
@@ -113,7 +113,7 @@ std::optional<UnpolledState> ControlChannel::stuck_unpolled(Monitor& monitor, in
   }
   const std::uint64_t timeout_ns = monitor.config().deadlock_timeout_ms * 1'000'000;
   const std::uint64_t stuck_ns = std::max<std::uint64_t>(timeout_ns / 50, 20'000'000);
-  if (Moment::now(monitor.clock()).rt < inside->since_rt + stuck_ns) {
+  if (vclock::Moment::now(monitor.clock()).rt < inside->since_rt + stuck_ns) {
     return std::nullopt;
   }
   return inside;

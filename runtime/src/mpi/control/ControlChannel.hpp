@@ -12,7 +12,6 @@
 // (WaitPolicy), checks for deadlocks, announces null messages and asks other ranks.
 #pragma once
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlMessages.hpp"
 #include "mpi/control/WaitPlace.hpp"
 #include "mpi/control/WaitRegistry.hpp"
@@ -20,6 +19,7 @@
 #include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -58,7 +58,7 @@ public:
   // From a wrapper of a running process entered at `entry`: serves at most every 100 us. The
   // clock it answers with is `entry`'s: the layer's own work after it is intrusion, and a send
   // stamped with `entry` must not precede the clock this process reported.
-  void serve_if_due(const Moment& entry) {
+  void serve_if_due(const vclock::Moment& entry) {
     running_vt_ = entry.vt;
     if (entry.rt >= next_serve_rt_.load(std::memory_order_relaxed)) {
       next_serve_rt_.store(entry.rt + kServePeriodNs, std::memory_order_relaxed);

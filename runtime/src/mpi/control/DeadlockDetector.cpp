@@ -1,10 +1,10 @@
 #include "mpi/control/DeadlockDetector.hpp"
 
 #include "core/MpiFunctionTable.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
 #include "mpi/layer/CallDescription.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
@@ -167,15 +167,15 @@ void DeadlockDetector::check() {
   const std::uint64_t timeout_ns = monitor_.config().deadlock_timeout_ms * 1'000'000;
   period_ns_ = std::min(2 * period_ns_, 8 * timeout_ns);
   const Verdict first = decide_now(monitor_, control_);
-  next_check_rt_ = Moment::now(monitor_.clock()).rt + period_ns_;
+  next_check_rt_ = vclock::Moment::now(monitor_.clock()).rt + period_ns_;
   if (first.decision.outcome != deadlock::Outcome::Deadlock) {
     return;
   }
   // Confirm after a grace period, serving meanwhile; a message that arrives ends it.
   constexpr std::uint64_t kLeastGraceNs = 50'000'000;
   const std::uint64_t grace_end =
-      Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
-  while (Moment::now(monitor_.clock()).rt < grace_end) {
+      vclock::Moment::now(monitor_.clock()).rt + std::max(timeout_ns / 2, kLeastGraceNs);
+  while (vclock::Moment::now(monitor_.clock()).rt < grace_end) {
     control_.serve();
     stamps_.drain();
     control_.progress_waiting(monitor_); // may satisfy the call

@@ -1,12 +1,12 @@
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/WaitPolicy.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <sched.h>
 
 namespace vcmon::runtime::mpi {
 
 WaitLoop::WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call)
-    : WaitLoop(monitor, control, call, Moment::now(monitor.clock()).rt) {}
+    : WaitLoop(monitor, control, call, vclock::Moment::now(monitor.clock()).rt) {}
 
 WaitLoop::WaitLoop(Monitor& monitor, ControlChannel& control, const BlockedCall& call,
                    std::uint64_t start_rt)

@@ -12,8 +12,8 @@
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/requests/LayerWork.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -62,9 +62,10 @@ private:
 // then the clock continues (LayerWork).
 class __attribute__((visibility("hidden"))) CompletionCharge {
 public:
-  CompletionCharge(Monitor& monitor, PendingWork& pending, MpiFunction function, const Moment& call,
-                   std::uint64_t end_ns)
-      : monitor_(monitor), call_vt_(call.vt), end_vt_(Moment::at(monitor.clock(), end_ns).vt),
+  CompletionCharge(Monitor& monitor, PendingWork& pending, MpiFunction function,
+                   const vclock::Moment& call, std::uint64_t end_ns)
+      : monitor_(monitor), call_vt_(call.vt),
+        end_vt_(vclock::Moment::at(monitor.clock(), end_ns).vt),
         ledger_(CompletionLedger::open(monitor.comm_site(index_of(function)))),
         work_(monitor, pending, end_ns, update_) {
     update_.ledger = &ledger_;

@@ -1,7 +1,6 @@
 #include "mpi/requests/CompletionOrder.hpp"
 
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/requests/CompletionLedger.hpp"
@@ -12,6 +11,7 @@
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/SafeDecision.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -57,7 +57,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   if (shadow == nullptr) {
     return std::nullopt;
   }
-  const Moment call = Moment::now(monitor.clock());
+  const vclock::Moment call = vclock::Moment::now(monitor.clock());
   const RequestsWait waiting(pending, table,
                              {index_of(function), monitor.comm_site(index_of(function))}, call.vt,
                              requests, RequestsWait::Needs::One);
@@ -135,7 +135,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
       return has_candidate[static_cast<std::size_t>(s.source)] != 0;
     });
     if (!candidates.empty() && first_candidate_rt == 0) {
-      first_candidate_rt = Moment::now(monitor.clock()).rt;
+      first_candidate_rt = vclock::Moment::now(monitor.clock()).rt;
     }
     chosen = decision.decide(candidates, senders, sight, waiting, horizon);
     return chosen.has_value();
@@ -163,7 +163,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
       std::distance(candidates.begin(), std::find_if(candidates.begin(), candidates.end(),
                                                      [&](const auto& c) { return c.slot == i; })))];
   // Its sender has sent: the data follows at once.
-  const Moment decided = Moment::now(monitor.clock());
+  const vclock::Moment decided = vclock::Moment::now(monitor.clock());
   const PeerWait data(stamps, {index_of(function), tracked.site}, call.vt, *shadow, tracked.peer,
                       &requests[i]);
   MPI_Status local;

@@ -25,7 +25,7 @@ struct __attribute__((visibility("hidden"))) DeferredReceive {
   MPI_Count count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   int tag = 0;
-  Moment post;
+  vclock::Moment post;
   MPI_Request grequest = MPI_REQUEST_NULL; // the program's
   MPI_Request real = MPI_REQUEST_NULL;     // posted to MPI
   MPI_Request send = MPI_REQUEST_NULL;     // an Isendrecv's send, until it completes
@@ -399,7 +399,8 @@ DeferredReceive* DeferredReceives::receive_of(MPI_Request request) {
 }
 
 void DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive,
-                                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
+                                 const vclock::Moment& call, std::uint64_t end_rt,
+                                 ClockUpdate& update) {
   const CallerLock guard(lock_);
   receive.reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, receive)) {

@@ -21,7 +21,6 @@
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/MessageArguments.hpp"
@@ -29,6 +28,7 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/WildcardTrace.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -134,7 +134,7 @@ public:
   // the call) complete, at real time `end_rt`: the receive's timing goes into the records and
   // `update`.
   void completed(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive,
-                 const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
+                 const vclock::Moment& call, std::uint64_t end_rt, ClockUpdate& update);
   // MPI_Cancel of a deferred receive's request at virtual time `now_vt`, before PMPI's: an
   // undecided receive is cancelled at once unless a message it would have matched by then is
   // here (then, as MPI's cancel of a matched receive, it fails and the receive completes).

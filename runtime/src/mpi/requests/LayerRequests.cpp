@@ -11,7 +11,7 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-Moment partner_of(const LayerRequest& request) {
+vclock::Moment partner_of(const LayerRequest& request) {
   if (request.purpose == LayerRequest::Purpose::SyncReply) {
     return {request.reply.post_vt, request.reply.post_rt};
   }
@@ -21,22 +21,22 @@ Moment partner_of(const LayerRequest& request) {
 // Records the operation and returns the virtual time (common base) it completes at. When a
 // completion call completed it (`ledger`, or later its `completion_site`), the posting call
 // keeps the count and bytes, the completion call the waiting (CompletionLedger).
-std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const Moment& call,
+std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const vclock::Moment& call,
                      std::uint64_t end_rt, CompletionLedger* ledger = nullptr) {
   if (request.purpose == LayerRequest::Purpose::CollectiveEntry) {
     request.reduction->check_match(request.reduced, request.sequence);
   }
-  const Moment partner = partner_of(request);
+  const vclock::Moment partner = partner_of(request);
   if (ledger != nullptr) {
     monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
     ledger->add_timed(request.partner, std::max(call.vt, partner.vt));
   } else if (request.completion_site != tables::kNoSite) {
     monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
     monitor.record_com(request.completion_site, request.partner, transfer_ns(call, partner, end_rt),
-                       elapsed(call.vt, partner.vt), 0, false);
+                       vclock::elapsed(call.vt, partner.vt), 0, false);
   } else {
     monitor.record_com(request.site, request.partner, transfer_ns(call, partner, end_rt),
-                       elapsed(call.vt, partner.vt), request.bytes);
+                       vclock::elapsed(call.vt, partner.vt), request.bytes);
   }
   return completion_vt(call, partner, end_rt);
 }
@@ -114,9 +114,9 @@ LayerRequest& LayerRequests::post_collective_entry(const EntryReduction& reducti
   return request;
 }
 
-void LayerRequests::user_completed(Monitor& monitor, LayerRequest& request, const Moment& call,
-                                   ClockUpdate& update) {
-  const Moment end = Moment::now(monitor.clock());
+void LayerRequests::user_completed(Monitor& monitor, LayerRequest& request,
+                                   const vclock::Moment& call, ClockUpdate& update) {
+  const vclock::Moment end = vclock::Moment::now(monitor.clock());
   int done = 0;
   PMPI_Test(&request.request, &done, MPI_STATUS_IGNORE);
   if (done) {

@@ -12,9 +12,9 @@
 #pragma once
 
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -49,7 +49,7 @@ struct LayerRequest {
   // Set when deferred: the completion call's entry, its end, and the clock then; its statement
   // (kNoSite: the user's operation completed outside a completion call, in a blocking one).
   tables::SiteId completion_site = tables::kNoSite;
-  Moment call;
+  vclock::Moment call;
   std::uint64_t end_rt = 0;
   std::uint64_t vt_then = 0;
   bool settle = true; // false once withdrawn: completes without a correction
@@ -84,7 +84,7 @@ public:
 
   // The user's operation completed in a call entered at `call`: applies the correction into
   // `update` when the layer's request is complete too, else defers it (to its owner).
-  static void user_completed(Monitor& monitor, LayerRequest& request, const Moment& call,
+  static void user_completed(Monitor& monitor, LayerRequest& request, const vclock::Moment& call,
                              ClockUpdate& update);
   // The user's operation failed or was cancelled: withdraw the layer's request (a reduction
   // cannot be cancelled; it completes later, unused).

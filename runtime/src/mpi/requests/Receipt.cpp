@@ -45,8 +45,9 @@ bool Receipt::consumed_request(int error, const MPI_Status& status) {
 
 namespace {
 
-vclock::MessageStamp answered(StampProtocol& stamps, const Shadow& shadow, const Moment& post,
-                              const MPI_Status& status, const vclock::MessageStamp* taken_stamp) {
+vclock::MessageStamp answered(StampProtocol& stamps, const Shadow& shadow,
+                              const vclock::Moment& post, const MPI_Status& status,
+                              const vclock::MessageStamp* taken_stamp) {
   const vclock::MessageStamp stamp = taken_stamp != nullptr
                                          ? *taken_stamp
                                          : stamps.take(shadow, status.MPI_SOURCE, status.MPI_TAG);
@@ -72,7 +73,7 @@ void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& 
                     const ProbeCore::ComRecordRef* record) {
   const vclock::MessageStamp stamp =
       answered(stamps, posted.shadow, posted.post, end.status, taken_stamp);
-  const Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
+  const vclock::Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(end.call, sender, end.end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(end.call.vt, stamp, transfer);
   const std::int32_t partner = posted.shadow.world_rank_of(end.status.MPI_SOURCE);

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -22,14 +22,14 @@ namespace vcmon::runtime::mpi {
 struct ReceivePost {
   tables::SiteId site;
   const Shadow& shadow;
-  Moment post;
+  vclock::Moment post;
   std::uint64_t own_ns = 0;
 };
 
 // Where a receive ended: in a call entered at `call` that returned at real time `end_rt`,
 // with `error`; `status` names the actual source and tag.
 struct ReceiveEnd {
-  Moment call;
+  vclock::Moment call;
   std::uint64_t end_rt;
   int error;
   const MPI_Status& status;

@@ -13,7 +13,8 @@ namespace vcmon::runtime::mpi {
 
 void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
                                   TrackedRequest& request, const MPI_Status& status, int error,
-                                  const Moment& call, std::uint64_t end_rt, ClockUpdate& update) {
+                                  const vclock::Moment& call, std::uint64_t end_rt,
+                                  ClockUpdate& update) {
   if (request.persistent() && !request.active) {
     return; // an inactive persistent request completes at once, with an empty status
   }
@@ -76,7 +77,7 @@ void RequestCompletion::starting(Monitor& monitor, PendingWork& pending,
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
     pending.deferred.before_matching(*request.shadow);
   }
-  request.post = Moment::now(monitor.clock());
+  request.post = vclock::Moment::now(monitor.clock());
   request.active = true;
   if (request.kind == TrackedRequest::Kind::PersistentCollective) {
     const Shadow& shadow = *request.shadow;

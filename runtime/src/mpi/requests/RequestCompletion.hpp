@@ -4,9 +4,9 @@
 #pragma once
 
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "core/Monitor.hpp"
 
@@ -29,7 +29,7 @@ public:
   // `call` whose PMPI part returned at real time `end_rt`.
   static void completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
                         TrackedRequest& request, const MPI_Status& status, int error,
-                        const Moment& call, std::uint64_t end_rt, ClockUpdate& update);
+                        const vclock::Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post (after the
   // undecided deferred receives on its communicator are posted), a persistent collective posts

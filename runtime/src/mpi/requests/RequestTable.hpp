@@ -5,11 +5,11 @@
 // standard sends, so that a rank waiting for them can say whom it waits for.
 #pragma once
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/layer/HandleTable.hpp"
 #include "mpi/requests/LayerRequests.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "vcmon/tables/Site.hpp"
 
@@ -41,7 +41,7 @@ struct TrackedRequest {
   std::uint64_t sequence = 0;    // collectives: the sequence number on the communicator
   CollectiveCall call;           // PersistentCollective: what each start's entry says
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
-  Moment post;                   // when posted (persistent: when last started)
+  vclock::Moment post;           // when posted (persistent: when last started)
   std::uint64_t own_ns = 0;      // the posting call's own time (nonblocking calls)
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, collectives
   PostedStamp stamp;             // receives from a specific source, while active

@@ -17,7 +17,6 @@
 //    completes no earlier than its partner arrived in virtual time.
 #pragma once
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
 #include "mpi/stamps/SenderBounds.hpp"
@@ -25,6 +24,7 @@
 #include "mpi/stamps/StampCounts.hpp"
 #include "mpi/stamps/StampLock.hpp"
 #include "mpi/stamps/StampMail.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "vcmon/vclock/MessageStamp.hpp"
 #include "vcmon/vclock/VirtualClock.hpp"
@@ -255,7 +255,7 @@ public:
     PMPI_Irecv(&reply, sizeof reply, MPI_BYTE, dest, tag, shadow.duplicate, &request);
   }
 
-  static void send_reply(const Shadow& shadow, int source, int tag, const Moment& post) {
+  static void send_reply(const Shadow& shadow, int source, int tag, const vclock::Moment& post) {
     const SyncReply reply{post.vt, post.rt};
     PMPI_Send(&reply, sizeof reply, MPI_BYTE, source, tag, shadow.duplicate);
   }

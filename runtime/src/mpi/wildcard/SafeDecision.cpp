@@ -1,7 +1,7 @@
 #include "mpi/wildcard/SafeDecision.hpp"
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include "vcmon/deadlock/CycleBreaker.hpp"
 
@@ -14,7 +14,7 @@ public:
   SafeDecisionHelp(SafeDecision& decision, const ReceivedSoFar& sight, const BlockedCall& waiting)
       : decision_(decision), sight_(sight), waiting_(waiting) {}
 
-  std::uint64_t now_rt() override { return Moment::now(decision_.monitor_.clock()).rt; }
+  std::uint64_t now_rt() override { return vclock::Moment::now(decision_.monitor_.clock()).rt; }
   bool null_messages() override {
     return decision_.monitor_.config().deadlock == DeadlockMode::NullMessage;
   }

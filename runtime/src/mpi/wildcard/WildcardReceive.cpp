@@ -1,8 +1,8 @@
 #include "mpi/wildcard/WildcardReceive.hpp"
 
-#include "mpi/clock/Moment.hpp"
 #include "mpi/stamps/ReceivedSoFar.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <vector>
 
@@ -56,7 +56,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
     return std::nullopt;
   }
   if (first_candidate_rt_ == 0) {
-    first_candidate_rt_ = Moment::now(monitor_.clock()).rt;
+    first_candidate_rt_ = vclock::Moment::now(monitor_.clock()).rt;
   }
   std::uint64_t earliest = candidates.front().arrival_ns;
   for (const auto& c : candidates) {
@@ -72,7 +72,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
 
 void WildcardReceive::taken(unsigned function, const PendingStamp& stamp) {
   decision_.record(function, stamp, first_candidate_rt_,
-                   first_candidate_rt_ != 0 ? Moment::now(monitor_.clock()).rt : 0);
+                   first_candidate_rt_ != 0 ? vclock::Moment::now(monitor_.clock()).rt : 0);
 }
 
 } // namespace vcmon::runtime::mpi

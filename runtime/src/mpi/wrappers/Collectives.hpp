@@ -9,7 +9,6 @@
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
@@ -20,6 +19,7 @@
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -49,13 +49,13 @@ public:
     }
     tables::SiteId site;
     std::uint64_t block_bytes;
-    Moment entry;
+    vclock::Moment entry;
     CollectiveEntry reduced;
     {
       LayerWork work(*monitor, *pending);
       site = monitor->comm_site(index_of(function));
       block_bytes = bytes();
-      entry = Moment::now(monitor->clock());
+      entry = vclock::Moment::now(monitor->clock());
       context->control.serve_if_due(entry);
     }
     // The entry reduction is nonblocking and polled: a member waiting for the others answers
@@ -74,7 +74,7 @@ public:
     shadow->entered_by_all.store(sequence + 1, std::memory_order_relaxed);
     // Everyone is there once the reduction returned: from here on the collective takes its
     // own time (the reduction itself is the layer's).
-    const std::uint64_t start_rt = Moment::now(monitor->clock()).rt;
+    const std::uint64_t start_rt = vclock::Moment::now(monitor->clock()).rt;
     int rc;
     {
       const UnpolledCall inside(start_rt);
@@ -83,9 +83,9 @@ public:
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     ClockUpdate update;
     LayerWork work(*monitor, *pending, end_ns, update);
-    const std::uint64_t own = elapsed(start_rt, monitor->clock().real_at(end_ns));
+    const std::uint64_t own = vclock::elapsed(start_rt, monitor->clock().real_at(end_ns));
     monitor->record_com(site, tables::ComRecord::kCollective, own,
-                        elapsed(entry.vt, reduced.latest_vt()), block_bytes);
+                        vclock::elapsed(entry.vt, reduced.latest_vt()), block_bytes);
     update.include(std::max(entry.vt, reduced.latest_vt()) + own);
     return rc;
   }
@@ -104,7 +104,7 @@ public:
     {
       LayerWork work(*monitor, *pending);
       tracked.site = monitor->comm_site(index_of(function));
-      tracked.post = Moment::now(monitor->clock());
+      tracked.post = vclock::Moment::now(monitor->clock());
       tracked.layer = &pending->layer_requests.post_collective_entry(
           context->entry_reduction, *shadow, tracked.site, bytes(), tracked.sequence,
           CollectiveEntry(tracked.post, call_of(*monitor, *shadow, function, root, tracked.site)));

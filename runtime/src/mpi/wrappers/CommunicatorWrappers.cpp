@@ -8,7 +8,6 @@
 // MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/CallTime.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
@@ -18,6 +17,7 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -37,7 +37,7 @@ void enter_collectively(MPI_Comm parent) {
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(shadow->duplicate, &barrier);
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
-                            Moment::now(monitor->clock()).vt, *shadow,
+                            vclock::Moment::now(monitor->clock()).vt, *shadow,
                             shadow->collectives_entered++, barrier);
   WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
     int done = 0;
@@ -48,7 +48,7 @@ void enter_collectively(MPI_Comm parent) {
 
 // When an unpolled call (UnpolledCall) is entered; nothing reads it unless monitoring.
 std::uint64_t entry_rt(Monitor* monitor) {
-  return monitor != nullptr ? Moment::now(monitor->clock()).rt : 0;
+  return monitor != nullptr ? vclock::Moment::now(monitor->clock()).rt : 0;
 }
 
 // Every wrapper here: timed as `function`, entered collectively over `parent` (MPI_COMM_NULL:

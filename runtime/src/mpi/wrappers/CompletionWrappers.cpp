@@ -23,11 +23,11 @@ namespace {
 template <typename Call>
 int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
-              const Moment* call = nullptr) {
+              const vclock::Moment* call = nullptr) {
   if (monitor == nullptr) {
     return pmpi();
   }
-  const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+  const vclock::Moment entry = call != nullptr ? *call : vclock::Moment::now(monitor->clock());
   const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
@@ -43,13 +43,13 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
 template <typename Call>
 int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function,
                    std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
-                   const Moment* call, Call&& pmpi) {
+                   const vclock::Moment* call, Call&& pmpi) {
   if (blocking) {
     return wait_then(monitor, context, function, requests, needs, pmpi, call);
   }
   if (monitor != nullptr) {
     PendingWork* const pending = &context->pending;
-    const Moment entry = call != nullptr ? *call : Moment::now(monitor->clock());
+    const vclock::Moment entry = call != nullptr ? *call : vclock::Moment::now(monitor->clock());
     context->control.serve_if_due(entry);
     if (pending->deferred.any()) {
       LayerWork work(*monitor, *pending);
@@ -61,7 +61,8 @@ int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function
 
 // Reports a deferred receive whose request the call completed (DeferredReceives).
 void deferred_completed(Monitor& monitor, PendingWork& pending, MpiFunction function,
-                        DeferredReceive& receive, const Moment& call, std::uint64_t end_ns) {
+                        DeferredReceive& receive, const vclock::Moment& call,
+                        std::uint64_t end_ns) {
   CompletionCharge charge(monitor, pending, function, call, end_ns);
   pending.deferred.completed(monitor, pending.stamps, receive, call,
                              monitor.clock().real_at(end_ns), charge.update());
@@ -76,7 +77,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   const MPI_Request handle = *request;
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
-  const auto run = [&](MPI_Status* st, const Moment* call) {
+  const auto run = [&](MPI_Status* st, const vclock::Moment* call) {
     return run_completion(monitor, context, function, {request, 1}, RequestsWait::Needs::All,
                           blocking, call, [&] {
                             if (tracked == nullptr) {
@@ -95,7 +96,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
       const CallTime time(monitor, function);
       return run(status, nullptr);
     }
-    const Moment call = Moment::now(monitor->clock());
+    const vclock::Moment call = vclock::Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
       deferred_completed(*monitor, *pending, function, *deferred, call,
@@ -105,7 +106,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     }
     return rc;
   }
-  const Moment call = Moment::now(monitor->clock());
+  const vclock::Moment call = vclock::Moment::now(monitor->clock());
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = run(st, &call);
@@ -138,7 +139,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     return run_completion(monitor, context, function, all, needs, blocking, nullptr,
                           [&] { return pmpi(statuses); });
   }
-  const Moment call = Moment::now(monitor->clock());
+  const vclock::Moment call = vclock::Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
   const int rc = run_completion(monitor, context, function, all, needs, blocking, &call, [&] {
     batch.hide_while_completing(*table);
@@ -344,7 +345,7 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
   const CallTime time(monitor, MpiFunction::Request_get_status);
   if (monitor != nullptr && pending->deferred.any() && pending->deferred.shadow_of(request)) {
     LayerWork work(*monitor, *pending);
-    pending->deferred.progress(*monitor, pending->stamps, Moment::now(monitor->clock()).vt, true);
+    pending->deferred.progress(*monitor, pending->stamps, monitor->clock().virtual_ns(), true);
   }
   return PMPI_Request_get_status(request, flag, status);
 }
@@ -355,7 +356,7 @@ extern "C" int MPI_Cancel(MPI_Request* request) {
   const CallTime time(monitor, MpiFunction::Cancel);
   if (monitor != nullptr && pending->deferred.shadow_of(*request) != nullptr) {
     LayerWork work(*monitor, *pending);
-    pending->deferred.cancel(pending->stamps, *request, Moment::now(monitor->clock()).vt);
+    pending->deferred.cancel(pending->stamps, *request, monitor->clock().virtual_ns());
   }
   return PMPI_Cancel(request);
 }

@@ -5,13 +5,13 @@
 // requests it has, and while inside it is marked as such (UnpolledCall), so that a wildcard
 // decision on its node waiting for its answer need not wait forever (docs/deadlock.md).
 // One-sided communication itself is not monitored (docs/pmpi.md).
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -24,10 +24,10 @@ template <typename Call> int unpolled(Call&& pmpi) {
   if (monitor == nullptr) {
     return pmpi();
   }
-  Moment entry;
+  vclock::Moment entry;
   {
     LayerWork work(*monitor, context->pending);
-    entry = Moment::now(monitor->clock());
+    entry = vclock::Moment::now(monitor->clock());
     context->control.serve_if_due(entry);
   }
   // A partner's synchronous send may wait for a deferred receive to match.

@@ -5,7 +5,6 @@
 
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
@@ -21,6 +20,7 @@
 #include "mpi/wildcard/WildcardReceive.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -41,7 +41,7 @@ struct StampedSend {
   tables::SiteId site = tables::kNoSite;
   int dest = MPI_PROC_NULL;
   std::uint64_t bytes = 0;
-  Moment start;
+  vclock::Moment start;
   LayerRequest* reply = nullptr; // synchronous sends
 };
 
@@ -52,7 +52,7 @@ public:
   template <typename Count>
   static std::optional<StampedSend>
   addressed(Monitor& monitor, StampProtocol& stamps, MpiFunction function,
-            const MessageArguments<Count>& message, const Moment& start) {
+            const MessageArguments<Count>& message, const vclock::Moment& start) {
     const Shadow* shadow = stamps.shadows().find(message.comm);
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return std::nullopt;
@@ -83,7 +83,7 @@ public:
   template <typename Count>
   static std::optional<StampedSend>
   stamp(Monitor& monitor, PendingWork& pending, MpiFunction function,
-        const MessageArguments<Count>& message, SendMode mode, const Moment& start) {
+        const MessageArguments<Count>& message, SendMode mode, const vclock::Moment& start) {
     std::optional<StampedSend> send = addressed(monitor, pending.stamps, function, message, start);
     if (send) {
       post_stamp(monitor, pending, *send, message.tag, mode);
@@ -93,8 +93,8 @@ public:
 
   // After the send's PMPI call returned `rc`; `completed_at`: when a blocking call returned,
   // nullptr for a nonblocking one.
-  static void sent(Monitor& monitor, const StampedSend& send, int rc, const Moment* completed_at,
-                   ClockUpdate& update) {
+  static void sent(Monitor& monitor, const StampedSend& send, int rc,
+                   const vclock::Moment* completed_at, ClockUpdate& update) {
     if (send.reply != nullptr) {
       if (rc == MPI_SUCCESS && completed_at != nullptr) {
         LayerRequests::user_completed(monitor, *send.reply, send.start, update);
@@ -104,7 +104,7 @@ public:
       return;
     }
     const std::uint64_t duration =
-        completed_at != nullptr ? elapsed(send.start.vt, completed_at->vt) : 0;
+        completed_at != nullptr ? vclock::elapsed(send.start.vt, completed_at->vt) : 0;
     monitor.record_com(send.site, send.shadow->world_rank_of(send.dest), duration, 0, send.bytes);
   }
 
@@ -142,7 +142,7 @@ public:
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
                        : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
-    const Moment end = Moment::at(monitor->clock(), end_ns);
+    const vclock::Moment end = vclock::Moment::at(monitor->clock(), end_ns);
     ClockUpdate update;
     LayerWork work(*monitor, pending, end_ns, update);
     if (stamp_after(*monitor, context, entry, message.tag, mode, rc)) {
@@ -154,7 +154,8 @@ public:
   // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall),
   // and to whom (world rank; -1: a send the layer does not stamp), whom it waits for if MPI
   // sends it by rendezvous after all.
-  template <typename Call> static int unpolled(const Moment& entry, int receiver, Call&& pmpi) {
+  template <typename Call>
+  static int unpolled(const vclock::Moment& entry, int receiver, Call&& pmpi) {
     const UnpolledCall inside(
         entry.rt, receiver >= 0 ? UnpolledWait::Receiver : UnpolledWait::Completes, receiver);
     return pmpi();
@@ -162,7 +163,7 @@ public:
 
   // A send's entry: its moment, and what the layer did before PMPI.
   struct SendEntry {
-    Moment start;
+    vclock::Moment start;
     std::optional<StampedSend> send; // nullopt: not stamped (see addressed())
     bool stamped = false;            // the stamp went ahead of the data
   };
@@ -172,7 +173,7 @@ public:
                               SendMode mode, const MessageArguments<Count>& message) {
     PendingWork& pending = context.pending;
     const std::uint64_t start_ns = monitor.clock().source().now_ns();
-    SendEntry entry{Moment::at(monitor.clock(), start_ns), std::nullopt};
+    SendEntry entry{vclock::Moment::at(monitor.clock(), start_ns), std::nullopt};
     entry.send = addressed(monitor, pending.stamps, function, message, entry.start);
     entry.stamped = entry.send && stamp_first(mode);
     if (entry.stamped) {
@@ -230,11 +231,11 @@ public:
     SendEntry entry = enter_send(*monitor, context, function, mode, message);
     const int rc = pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
-    const Moment returned = Moment::at(monitor->clock(), end_ns);
+    const vclock::Moment returned = vclock::Moment::at(monitor->clock(), end_ns);
     LayerWork work(*monitor, context.pending, end_ns);
     if (stamp_after(*monitor, context, entry, message.tag, mode, rc)) {
       track_send(*monitor, context.requests, *entry.send, rc, *request,
-                 elapsed(entry.start.vt, returned.vt));
+                 vclock::elapsed(entry.start.vt, returned.vt));
     }
     return rc;
   }
@@ -326,7 +327,7 @@ public:
     StampProtocol& stamps = context.stamps;
     ControlChannel& control = context.control;
     const Shadow& shadow = posted.shadow;
-    const Moment& post = posted.post;
+    const vclock::Moment& post = posted.post;
     const WaitPlace place{index_of(function), posted.site};
     PendingStamp stamp;
     if (source == MPI_ANY_SOURCE) {
@@ -342,7 +343,7 @@ public:
       });
       wildcard.taken(index_of(function), stamp);
       if (transfer_from_rt != nullptr) {
-        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+        *transfer_from_rt = vclock::Moment::now(monitor.clock()).rt;
       }
       return stamp;
     }
@@ -363,7 +364,7 @@ public:
         return arrived.has_value();
       });
       if (waited && transfer_from_rt != nullptr) {
-        *transfer_from_rt = Moment::now(monitor.clock()).rt;
+        *transfer_from_rt = vclock::Moment::now(monitor.clock()).rt;
       }
     }
     stamp.source = source;
@@ -388,10 +389,10 @@ public:
     const std::uint64_t entry_ns = monitor->clock().source().now_ns();
     const bool moved = LayerWork::enter(*monitor, pending);
     const tables::SiteId site = monitor->comm_site(index_of(function));
-    const Moment post =
-        moved ? Moment::now(monitor->clock()) : Moment::at(monitor->clock(), entry_ns);
+    const vclock::Moment post = moved ? vclock::Moment::now(monitor->clock())
+                                      : vclock::Moment::at(monitor->clock(), entry_ns);
     const ReceivePost posted{site, *shadow, post};
-    Moment call{post.vt, monitor->clock().real_at(entry_ns)};
+    vclock::Moment call{post.vt, monitor->clock().real_at(entry_ns)};
     const PendingStamp stamp = await_stamp(*monitor, *context, function, posted, message.peer,
                                            message.tag, true, &call.rt);
     // The data follows its stamp: find the record while it arrives.
@@ -407,7 +408,7 @@ public:
   // After a blocking receive (or the receiving half of a Sendrecv) returned; `stamp` is the
   // message's, already taken; `record`: its com record, if already found.
   static void received(Monitor& monitor, PendingWork& pending, const ReceivePost& posted,
-                       const Moment& call, int rc, const MPI_Status& status,
+                       const vclock::Moment& call, int rc, const MPI_Status& status,
                        const PendingStamp& stamp, const ProbeCore::ComRecordRef* record = nullptr) {
     StampProtocol& stamps = pending.stamps;
     const std::uint64_t end_ns = monitor.clock().source().now_ns();
@@ -449,7 +450,7 @@ public:
       return pmpi();
     }
     StampProtocol& stamps = *process;
-    const Moment entry = Moment::now(monitor->clock());
+    const vclock::Moment entry = vclock::Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     if (message.peer == MPI_ANY_SOURCE && awaits_stamp(*shadow, message)) {
       LayerWork work(*monitor, context->pending);
@@ -464,10 +465,10 @@ public:
     const int rc = pmpi();
     if (rc == MPI_SUCCESS) {
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
-      const Moment returned = Moment::at(monitor->clock(), end_ns);
+      const vclock::Moment returned = vclock::Moment::at(monitor->clock(), end_ns);
       LayerWork work(*monitor, context->pending, end_ns);
       track_receive(stamps, context->requests,
-                    {site, *shadow, entry, elapsed(entry.vt, returned.vt)}, message.peer,
+                    {site, *shadow, entry, vclock::elapsed(entry.vt, returned.vt)}, message.peer,
                     message.tag, *request);
     }
     return rc;
@@ -542,13 +543,13 @@ public:
     pending.deferred.before_matching(*shadow);
     std::optional<StampedSend> send;
     tables::SiteId site;
-    Moment post;
+    vclock::Moment post;
     {
       LayerWork work(*monitor, pending);
       send = stamp(*monitor, pending, function, outgoing, SendMode::Standard,
-                   Moment::now(monitor->clock()));
+                   vclock::Moment::now(monitor->clock()));
       site = monitor->comm_site(index_of(function));
-      post = Moment::now(monitor->clock());
+      post = vclock::Moment::now(monitor->clock());
     }
     const ReceivePost posted{site, *shadow, post};
     const auto send_done = [&](int rc) {
@@ -568,10 +569,10 @@ public:
     MPI_Request send_request = MPI_REQUEST_NULL;
     int rc = isend(&send_request);
     PendingStamp arrived;
-    Moment call = post;
+    vclock::Moment call = post;
     if (rc == MPI_SUCCESS) {
       arrived = await_stamp(*monitor, *context, function, posted, source, incoming.tag, true);
-      call.rt = Moment::now(monitor->clock()).rt;
+      call.rt = vclock::Moment::now(monitor->clock()).rt;
       rc = recv(arrived.source, st);
       const PeerWait wait(stamps, {index_of(function), site}, post.vt, *shadow, outgoing.peer,
                           &send_request);
@@ -635,7 +636,7 @@ public:
     {
       LayerWork work(monitor, pending);
       send = stamp(monitor, pending, function, outgoing, SendMode::Standard,
-                   Moment::now(monitor.clock()));
+                   vclock::Moment::now(monitor.clock()));
     }
     const int rc = send_call();
     LayerWork work(monitor, pending);
@@ -681,9 +682,9 @@ public:
       }
     }
     MPI_Request send_request = MPI_REQUEST_NULL;
-    Moment post;
+    vclock::Moment post;
     const int rc = stamped(*monitor, pending, function, outgoing, [&] {
-      post = Moment::now(monitor->clock());
+      post = vclock::Moment::now(monitor->clock());
       return sendbuf == nullptr
                  ? PMPI_Isend_c(copy.data(), static_cast<MPI_Count>(copy.size()), MPI_PACKED,
                                 outgoing.peer, outgoing.tag, outgoing.comm, &send_request)
@@ -713,7 +714,7 @@ public:
     if (probe.shadow == nullptr) {
       return pmpi(status);
     }
-    const Moment entry = Moment::now(monitor->clock());
+    const vclock::Moment entry = vclock::Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     MPI_Status local;
     MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -729,7 +730,7 @@ public:
       return pmpi();
     }
     LayerContext& context = LayerContext::process();
-    const Moment entry = Moment::now(monitor->clock());
+    const vclock::Moment entry = vclock::Moment::now(monitor->clock());
     const ProbedMessage probe = context.probed.take_matched(*message);
     const int rc = pmpi();
     if (probe.shadow != nullptr) {

@@ -9,7 +9,6 @@
 // to.
 #include "mpi/clock/CallTime.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
-#include "mpi/clock/Moment.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
@@ -19,6 +18,7 @@
 #include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/PointToPoint.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -34,12 +34,12 @@ namespace {
 // probe would have returned. An Mprobe'd message is remembered in `matched` for its Mrecv, with
 // `stamp`, which the caller took from the inbox.
 void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Shadow& shadow,
-           const Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
+           const vclock::Moment& probed, const PendingStamp& stamp, const MPI_Status& status,
            MPI_Message* message, ProbedMessages& matched) {
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(monitor, pending, end_ns, update);
-  const Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
+  const vclock::Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
   const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
   const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(probed.vt, stamp.stamp, transfer);
@@ -56,7 +56,7 @@ struct MonitoredProbe {
   Monitor& monitor;
   LayerContext& context;
   const Shadow& shadow; // of the probed communicator
-  Moment probed;
+  vclock::Moment probed;
 };
 
 // nullopt when PMPI takes a probe of `source` and `tag` in `comm` as it is (no monitor, an
@@ -70,7 +70,7 @@ std::optional<MonitoredProbe> monitored_probe(int source, int tag, MPI_Comm comm
     return std::nullopt;
   }
   context->pending.deferred.before_matching(*shadow);
-  return MonitoredProbe{*monitor, *context, *shadow, Moment::now(monitor->clock())};
+  return MonitoredProbe{*monitor, *context, *shadow, vclock::Moment::now(monitor->clock())};
 }
 
 // `pmpi(int source, MPI_Status*)` probes (and matches, for Mprobe) `source`.
