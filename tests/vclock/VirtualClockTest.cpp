@@ -175,24 +175,45 @@ TEST(VirtualClock, ContinueFromRaisesTheFloor) {
   EXPECT_EQ(clock.show(clock.virtual_ns()), 2'000'001u);
 }
 
-TEST(VirtualClock, ChargeBesideStopsAtTheFloor) {
+TEST(VirtualClock, ChargeBesideStandsTheClockStillAtWhatItRead) {
   const ClockSource source = ClockSource::calibrate();
   VirtualClock clock(source);
   busy_wait_ns(source, 4'000'000);
-  clock.show(1'000'000);
-  clock.charge_beside(1'000'000); // room enough: charged whole
-  EXPECT_EQ(clock.intrusion_ns(), 1'000'000u);
-  clock.charge_beside(3'600'000'000'000u); // far more than the room: VT stops at the floor
+  const std::uint64_t before = clock.virtual_ns();
+  clock.charge_beside(3'600'000'000'000u); // an hour: never moves VT back, only stops it
+  const std::uint64_t standing = clock.virtual_ns();
+  EXPECT_GE(standing, before);
+  busy_wait_ns(source, 2'000'000);
+  EXPECT_EQ(clock.virtual_ns(), standing);
+  EXPECT_GE(clock.intrusion_ns(), 3'600'000'000'000u);
+  // A resumption re-derives the clock: it may go back below the standing time.
+  clock.continue_from(1'000'000);
   EXPECT_GE(clock.virtual_ns(), 1'000'000u);
-  EXPECT_LT(clock.virtual_ns(), 2'000'000u);
+  EXPECT_LT(clock.virtual_ns(), standing);
 }
 
-TEST(VirtualClock, ChargeBesideAtTheFloorChargesNothing) {
+TEST(VirtualClock, ChargeBesideIsPaidAsTimePasses) {
+  const ClockSource source = ClockSource::calibrate();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 1'000'000);
+  const std::uint64_t before = clock.virtual_ns();
+  clock.charge_beside(1'000'000);
+  busy_wait_ns(source, 3'000'000);
+  // 3 ms of RT passed, 1 ms of it was the charge's.
+  const std::uint64_t vt = clock.virtual_ns();
+  const std::uint64_t rt = clock.real_ns(); // read after VT
+  EXPECT_GE(vt, before + 2'000'000u);
+  EXPECT_LE(vt, rt - 1'000'000u);
+}
+
+TEST(VirtualClock, ChargeBesideStandingMovesWithTheTimeBase) {
   const ClockSource source = ClockSource::monotonic();
   VirtualClock clock(source);
-  clock.show(3'600'000'000'000u); // shown beyond RT: no room at all
-  clock.charge_beside(1'000);
-  EXPECT_EQ(clock.intrusion_ns(), 0u);
+  busy_wait_ns(source, 2'000'000);
+  clock.charge_beside(3'600'000'000'000u);
+  const std::uint64_t standing = clock.virtual_ns();
+  clock.advance(5'000'000);
+  EXPECT_EQ(clock.virtual_ns(), standing + 5'000'000u);
 }
 
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {

@@ -12,6 +12,7 @@
 
 #include "vcmon/vclock/ClockSource.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -35,7 +36,8 @@ public:
   std::uint64_t virtual_at(std::uint64_t now_ns) const {
     const std::uint64_t rt = real_at(now_ns);
     const std::uint64_t i = intrusion_ns();
-    return rt > i ? rt - i : 0;
+    const std::uint64_t vt = rt > i ? rt - i : 0;
+    return std::max(vt, std::min(standing_vt_.load(std::memory_order_relaxed), rt));
   }
 
   // Adds monitoring cost to I. Thread-safe (several threads of one process may probe).
@@ -53,7 +55,10 @@ public:
     }
   }
   // Adds the cost of monitoring work done beside the program (by a helper thread, while the
-  // program ran on): as far as it does not move VT below the floor; the rest is dropped.
+  // program ran on). It is paid as time passes: VT stands still at what it reads now until
+  // `ns` more of RT have passed. Charged at once, it would move VT back under readings the
+  // program already took: a statement would end after its procedure, or start before it.
+  // continue_from() re-derives I and ends the standing.
   void charge_beside(std::uint64_t ns);
   // Continues the clock from virtual time `vt` (e.g. after a receive): I becomes RT − vt,
   // so that real waiting caused by other processes' intrusion is not counted as the
@@ -82,9 +87,7 @@ public:
 
   // Moves the origin so that every later RT (and VT) reads `delta_ns` more: used to put
   // ranks into one time base once their offsets are known, and for the testing offset.
-  void advance(std::int64_t delta_ns) {
-    origin_ns_.fetch_sub(static_cast<std::uint64_t>(delta_ns), std::memory_order_relaxed);
-  }
+  void advance(std::int64_t delta_ns);
 
   const ClockSource& source() const { return source_; }
 
@@ -94,6 +97,7 @@ private:
   std::atomic<std::uint64_t> intrusion_ns_{0};        // charge(), charge_beside()
   std::atomic<std::uint64_t> caller_intrusion_ns_{0}; // charge_caller()
   std::atomic<std::uint64_t> floor_ns_{0};
+  std::atomic<std::uint64_t> standing_vt_{0}; // VT stays at least this (charge_beside), ≤ RT
   bool concurrent_writers_ = true;
 
   // Raises the floor to `raised(floor)` unless that is not higher; returns the floor after.
