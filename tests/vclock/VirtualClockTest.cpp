@@ -175,21 +175,33 @@ TEST(VirtualClock, ContinueFromRaisesTheFloor) {
   EXPECT_EQ(clock.show(clock.virtual_ns()), 2'000'001u);
 }
 
-TEST(VirtualClock, ChargeBesideStandsTheClockStillAtWhatItRead) {
+TEST(VirtualClock, ChargeBesideHoldsTheClockAtWhatItRead) {
   const ClockSource source = ClockSource::calibrate();
   VirtualClock clock(source);
   busy_wait_ns(source, 4'000'000);
   const std::uint64_t before = clock.virtual_ns();
   clock.charge_beside(3'600'000'000'000u); // an hour: never moves VT back, only stops it
-  const std::uint64_t standing = clock.virtual_ns();
-  EXPECT_GE(standing, before);
+  const std::uint64_t held = clock.virtual_ns();
+  EXPECT_GE(held, before);
   busy_wait_ns(source, 2'000'000);
-  EXPECT_EQ(clock.virtual_ns(), standing);
+  EXPECT_EQ(clock.virtual_ns(), held);
   EXPECT_GE(clock.intrusion_ns(), 3'600'000'000'000u);
-  // A resumption re-derives the clock: it may go back below the standing time.
+  // A resumption re-derives the clock: it may go back below the time held.
   clock.continue_from(1'000'000);
   EXPECT_GE(clock.virtual_ns(), 1'000'000u);
-  EXPECT_LT(clock.virtual_ns(), standing);
+  EXPECT_LT(clock.virtual_ns(), held);
+}
+
+TEST(VirtualClock, AChargeDoesNotMoveVTBelowATimeHeld) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 2'000'000);
+  const std::uint64_t read = clock.virtual_ns(); // a probe's reading
+  clock.hold(read);
+  clock.charge(3'600'000'000'000u); // a constant far above what the probe cost
+  EXPECT_EQ(clock.virtual_ns(), read);
+  clock.hold(read - 1'000'000); // an earlier time held changes nothing
+  EXPECT_EQ(clock.virtual_ns(), read);
 }
 
 TEST(VirtualClock, ChargeBesideIsPaidAsTimePasses) {
@@ -206,14 +218,14 @@ TEST(VirtualClock, ChargeBesideIsPaidAsTimePasses) {
   EXPECT_LE(vt, rt - 1'000'000u);
 }
 
-TEST(VirtualClock, ChargeBesideStandingMovesWithTheTimeBase) {
+TEST(VirtualClock, TheTimeHeldMovesWithTheTimeBase) {
   const ClockSource source = ClockSource::monotonic();
   VirtualClock clock(source);
   busy_wait_ns(source, 2'000'000);
   clock.charge_beside(3'600'000'000'000u);
-  const std::uint64_t standing = clock.virtual_ns();
+  const std::uint64_t held = clock.virtual_ns();
   clock.advance(5'000'000);
-  EXPECT_EQ(clock.virtual_ns(), standing + 5'000'000u);
+  EXPECT_EQ(clock.virtual_ns(), held + 5'000'000u);
 }
 
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {

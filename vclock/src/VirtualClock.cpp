@@ -21,20 +21,15 @@ std::uint64_t VirtualClock::virtual_ns() const {
 }
 
 void VirtualClock::charge_beside(std::uint64_t ns) {
-  const std::uint64_t vt = virtual_ns();
-  std::uint64_t standing = standing_vt_.load(std::memory_order_relaxed);
-  while (vt > standing &&
-         !standing_vt_.compare_exchange_weak(standing, vt, std::memory_order_relaxed)) {
-  }
+  hold(virtual_ns());
   intrusion_ns_.fetch_add(ns, std::memory_order_relaxed);
 }
 
 void VirtualClock::advance(std::int64_t delta_ns) {
   origin_ns_.fetch_sub(static_cast<std::uint64_t>(delta_ns), std::memory_order_relaxed);
-  const auto standing = static_cast<std::int64_t>(standing_vt_.load(std::memory_order_relaxed));
-  standing_vt_.store(
-      standing > 0 && standing + delta_ns > 0 ? static_cast<std::uint64_t>(standing + delta_ns) : 0,
-      std::memory_order_relaxed);
+  const auto held = static_cast<std::int64_t>(held_vt_.load(std::memory_order_relaxed));
+  held_vt_.store(held > 0 && held + delta_ns > 0 ? static_cast<std::uint64_t>(held + delta_ns) : 0,
+                 std::memory_order_relaxed);
 }
 
 void VirtualClock::continue_from(std::uint64_t vt) {
@@ -69,7 +64,7 @@ void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
       raise_floor([&](std::uint64_t known) { return std::min(std::max(vt, known), rt); });
   caller_intrusion_ns_.store(0, std::memory_order_relaxed);
   intrusion_ns_.store(rt - std::min(floor, rt), std::memory_order_relaxed);
-  standing_vt_.store(0, std::memory_order_relaxed);
+  held_vt_.store(0, std::memory_order_relaxed);
 }
 
 std::uint64_t VirtualClock::show(std::uint64_t vt) {

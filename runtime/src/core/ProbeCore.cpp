@@ -34,6 +34,9 @@ void ProbeCore::charge(std::uint64_t start_ns, std::uint64_t constant_ns) {
 
 std::uint64_t ProbeCore::thread_virtual_at(ThreadState& thread, std::uint64_t real_ns) const {
   thread.last_vt_ns = std::max(virtual_floor(thread), clock_.virtual_at(real_ns));
+  // The MPI layer's readings (a statement's start) come after it: the probe's own charge, a
+  // calibrated constant, must not put them before it.
+  clock_.hold(thread.last_vt_ns);
   return thread.last_vt_ns;
 }
 

@@ -37,7 +37,7 @@ public:
     const std::uint64_t rt = real_at(now_ns);
     const std::uint64_t i = intrusion_ns();
     const std::uint64_t vt = rt > i ? rt - i : 0;
-    return std::max(vt, std::min(standing_vt_.load(std::memory_order_relaxed), rt));
+    return std::max(vt, std::min(held_vt_.load(std::memory_order_relaxed), rt));
   }
 
   // Adds monitoring cost to I. Thread-safe (several threads of one process may probe).
@@ -55,11 +55,19 @@ public:
     }
   }
   // Adds the cost of monitoring work done beside the program (by a helper thread, while the
-  // program ran on). It is paid as time passes: VT stands still at what it reads now until
-  // `ns` more of RT have passed. Charged at once, it would move VT back under readings the
-  // program already took: a statement would end after its procedure, or start before it.
-  // continue_from() re-derives I and ends the standing.
+  // program ran on). It is paid as time passes: VT is held at what it reads now (hold()) until
+  // `ns` more of RT have passed.
   void charge_beside(std::uint64_t ns);
+  // From now on VT reads at least `vt` (never beyond RT), until continue_from() re-derives I:
+  // a time the program was seen at (a probe's reading) stays behind every later reading,
+  // whatever the clock is charged meanwhile (a probe's constant above its real cost, work beside
+  // the program). Otherwise a statement the layer times could start before the probe that
+  // preceded it, or end after its procedure. Thread-safe.
+  void hold(std::uint64_t vt) {
+    std::uint64_t held = held_vt_.load(std::memory_order_relaxed);
+    while (vt > held && !held_vt_.compare_exchange_weak(held, vt, std::memory_order_relaxed)) {
+    }
+  }
   // Continues the clock from virtual time `vt` (e.g. after a receive): I becomes RT − vt,
   // so that real waiting caused by other processes' intrusion is not counted as the
   // program's. VT may move backwards (the waiting becomes intrusion), but not below the
@@ -97,7 +105,7 @@ private:
   std::atomic<std::uint64_t> intrusion_ns_{0};        // charge(), charge_beside()
   std::atomic<std::uint64_t> caller_intrusion_ns_{0}; // charge_caller()
   std::atomic<std::uint64_t> floor_ns_{0};
-  std::atomic<std::uint64_t> standing_vt_{0}; // VT stays at least this (charge_beside), ≤ RT
+  std::atomic<std::uint64_t> held_vt_{0}; // VT reads at least this (hold()), RT permitting
   bool concurrent_writers_ = true;
 
   // Raises the floor to `raised(floor)` unless that is not higher; returns the floor after.
