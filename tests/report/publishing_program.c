@@ -1,15 +1,14 @@
-/* A rank whose live publisher is busy when the program calls MPI_Finalize: 20000 procedure
- * records (each publication encodes them all) published every millisecond (the test sets
- * VCMON_PUBLISH_MS=1), and main holding nothing but MPI_Init, the calls and MPI_Finalize, so
- * that main's own time leaves no margin. A publication still running when MPI_Finalize stops
- * the publisher charges its CPU time after the moment the profile is taken at; that charge
- * must not move main's end back before the end of MPI_Finalize's statement.
+/* A rank whose live publisher is always busy: 20000 procedure records (each publication
+ * encodes them all) published every millisecond (the test sets VCMON_PUBLISH_MS=1), and main
+ * holding nothing but MPI_Init, the calls and MPI_Finalize, so that main's own time leaves no
+ * margin. A publication charged while the calls run must not put MPI_Finalize's start before
+ * the last call's end; one still running when MPI_Finalize stops the publisher, charged after
+ * the moment the profile is taken at, must not put main's end before MPI_Finalize's.
  * Hand-instrumented; run on 4 ranks by report_publishing_run. */
 #include "vcmon/probes.h"
 
 #include <mpi.h>
 #include <stdint.h>
-#include <stdio.h>
 
 enum { kProcedures = 20000, kRounds = 30 };
 
