@@ -5,12 +5,16 @@
  *   waitany  two MPI_Irecv + MPI_Waitany + MPI_Wait
  *   recv     MPI_Recv
  *   mprobe   MPI_Mprobe + MPI_Mrecv
+ *   improbe  MPI_Improbe polled until it finds a message, then MPI_Mrecv
  * while every other rank sends its share. Rank 0 prints the sum of the values received and
  * how many statuses named a wrong tag or a rank that sends nothing.
  *
  * mprobe hung in 1 run of 8 with 4 threads: the stamp of a message one thread's MPI_Mprobe had
  * matched stayed in the inbox until its MPI_Mrecv, another thread's decision chose it again, and
  * that thread waited in PMPI_Mprobe for a further message from its sender, which never came.
+ * improbe hung in about 1 run of 4 with 4 threads: the threads' layer work, all charged to one
+ * process clock at once, kept its virtual time at 0 while the messages arrived later, so no poll
+ * ever reached them (docs/runtime.md, "Threads").
  * irecv hung in 3 runs of 10 on 3 ranks with 2 threads, 6 of 10 with 4: once MPI_Wait had completed
  * a thread's generalized request, MPI gave the freed handle to the other thread's next MPI_Irecv,
  * and the layer, looking the handle up after the wait, took that undecided receive for the one
@@ -23,7 +27,7 @@
 
 enum { kMaxThreads = 16, kTag = 1 };
 
-static int mode_irecv, mode_waitany, mode_mprobe, messages = 200, size;
+static int mode_irecv, mode_waitany, mode_mprobe, mode_improbe, messages = 200, size;
 static long sums[kMaxThreads];
 static int wrong[kMaxThreads];
 
@@ -33,9 +37,16 @@ static int receive_one(int* value) {
     MPI_Request request;
     MPI_Irecv(value, 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &request);
     MPI_Wait(&request, &status);
-  } else if (mode_mprobe) {
+  } else if (mode_mprobe || mode_improbe) {
     MPI_Message message;
-    MPI_Mprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &message, &status);
+    if (mode_mprobe) {
+      MPI_Mprobe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &message, &status);
+    } else {
+      int found = 0;
+      while (!found) {
+        MPI_Improbe(MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &found, &message, &status);
+      }
+    }
     MPI_Mrecv(value, 1, MPI_INT, &message, MPI_STATUS_IGNORE);
   } else {
     MPI_Recv(value, 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &status);
@@ -83,12 +94,14 @@ int main(int argc, char** argv) {
   mode_irecv = strcmp(mode, "irecv") == 0;
   mode_waitany = strcmp(mode, "waitany") == 0;
   mode_mprobe = strcmp(mode, "mprobe") == 0;
+  mode_improbe = strcmp(mode, "improbe") == 0;
   if (provided < MPI_THREAD_MULTIPLE || size < 2 || threads < 1 || threads > kMaxThreads ||
       messages % 2 != 0 || (threads * messages) % (size - 1) != 0 ||
-      !(mode_irecv || mode_waitany || mode_mprobe || strcmp(mode, "recv") == 0)) {
+      !(mode_irecv || mode_waitany || mode_mprobe || mode_improbe || strcmp(mode, "recv") == 0)) {
     if (rank == 0) {
-      fprintf(stderr, "usage: threads_wildcard irecv|waitany|recv|mprobe THREADS [MESSAGES, "
-                      "even, THREADS x MESSAGES a multiple of the senders]\n");
+      fprintf(stderr,
+              "usage: threads_wildcard irecv|waitany|recv|mprobe|improbe THREADS [MESSAGES, "
+              "even, THREADS x MESSAGES a multiple of the senders]\n");
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

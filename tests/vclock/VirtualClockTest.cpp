@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace vcmon::vclock {
@@ -218,14 +219,117 @@ TEST(VirtualClock, ChargeBesideIsPaidAsTimePasses) {
   EXPECT_LE(vt, rt - 1'000'000u);
 }
 
+// Runs `clock` 2 ms, then charges an hour beside the program: returns the VT it holds.
+std::uint64_t held_by_charge_beside(const ClockSource& source, VirtualClock& clock) {
+  busy_wait_ns(source, 2'000'000);
+  clock.charge_beside(3'600'000'000'000u);
+  return clock.virtual_ns();
+}
+
 TEST(VirtualClock, TheTimeHeldMovesWithTheTimeBase) {
   const ClockSource source = ClockSource::monotonic();
   VirtualClock clock(source);
-  busy_wait_ns(source, 2'000'000);
-  clock.charge_beside(3'600'000'000'000u);
-  const std::uint64_t held = clock.virtual_ns();
+  const std::uint64_t held = held_by_charge_beside(source, clock);
   clock.advance(5'000'000);
   EXPECT_EQ(clock.virtual_ns(), held + 5'000'000u);
+}
+
+// Runs `work` on a thread of its own and waits for it.
+template <typename Work> void on_another_thread(Work&& work) {
+  std::thread thread(std::forward<Work>(work));
+  thread.join();
+}
+
+TEST(VirtualClockLanes, EachThreadIsChargedItsOwnWorkOnly) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 2'000'000);
+  clock.charge(100'000); // before the lanes: every thread's
+  clock.start_thread_lanes();
+  clock.charge(200'000);
+  std::uint64_t other = 0;
+  on_another_thread([&] {
+    clock.charge(3'600'000'000'000u); // an hour of another thread's work
+    other = clock.intrusion_ns();
+  });
+  EXPECT_EQ(clock.intrusion_ns(), 300'000u);
+  EXPECT_EQ(other, 3'600'000'000'000u + 300'000u); // it started from the starter's
+  const std::uint64_t now = source.now_ns();
+  EXPECT_EQ(clock.real_at(now) - clock.virtual_at(now), 300'000u);
+}
+
+// Four threads inside the monitor at once, each most of the time: summed into one intrusion
+// they charge more than the real time that passes, and VT stands still (a polling thread then
+// never reaches its message's arrival). Each on its own lane goes on.
+TEST(VirtualClockLanes, ThreadsInsideTheMonitorAtOnceEachKeepTheirClockMoving) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  clock.start_thread_lanes();
+  std::vector<std::thread> threads;
+  std::vector<std::uint64_t> moved(4, 0);
+  for (std::size_t t = 0; t < moved.size(); ++t) {
+    threads.emplace_back([&, t] {
+      const std::uint64_t start = clock.virtual_ns();
+      for (int i = 0; i < 200; ++i) {
+        IntrusionScope work(clock, 0);
+        busy_wait_ns(source, 9'000); // the monitor's part
+        work.finish();
+        busy_wait_ns(source, 1'000); // the program's part
+      }
+      moved[t] = clock.virtual_ns() - start;
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  for (const std::uint64_t vt : moved) {
+    EXPECT_GE(vt, 200u * 1'000u);
+  }
+}
+
+TEST(VirtualClockLanes, AResumptionMovesTheCallersLaneOnly) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 5'000'000);
+  clock.start_thread_lanes();
+  std::uint64_t resumed = 0;
+  on_another_thread([&] {
+    clock.continue_from(1'000'000); // it waited from 1 ms on for a message
+    resumed = clock.virtual_ns();
+  });
+  EXPECT_GE(resumed, 1'000'000u);
+  EXPECT_LT(resumed, 5'000'000u);
+  EXPECT_GE(clock.virtual_ns(), 5'000'000u); // this thread did not wait
+}
+
+TEST(VirtualClockLanes, NoThreadReadsBehindATimeAnotherResumedFrom) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 4'000'000);
+  clock.start_thread_lanes();
+  clock.charge(3'000'000); // this thread's lane is at about 1 ms
+  on_another_thread([&] { clock.continue_from(3'000'000); });
+  EXPECT_GE(clock.virtual_ns(), 3'000'000u);
+}
+
+TEST(VirtualClockLanes, StartingTheLanesKeepsTheStartersTimeHeld) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  const std::uint64_t held = held_by_charge_beside(source, clock);
+  clock.start_thread_lanes();
+  EXPECT_GE(clock.virtual_ns(), held);
+  clock.hold(held + 1); // a probe's reading holds the thread's lane
+  clock.charge(3'600'000'000'000u);
+  EXPECT_EQ(clock.virtual_ns(), held + 1);
+}
+
+TEST(VirtualClockLanes, ChargeBesideIsTheHelpersOwn) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 2'000'000);
+  clock.start_thread_lanes();
+  on_another_thread([&] { clock.charge_beside(1'000'000); });
+  EXPECT_EQ(clock.intrusion_ns(), 0u);
 }
 
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {

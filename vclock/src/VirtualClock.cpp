@@ -4,14 +4,76 @@
 
 namespace vcmon::vclock {
 
+// A thread's intrusion on one clock: since the lanes began, relative to what was charged
+// before (signed: a resumption may remove more than the thread was charged).
+struct ThreadLane {
+  std::uint64_t clock_id = 0; // 0: no clock's yet
+  std::int64_t own_ns = 0;
+  std::uint64_t held_vt = 0;
+  bool starter = false; // the thread that started the lanes: new lanes start from its own_ns
+};
+
+namespace {
+
+std::atomic<std::uint64_t> next_clock_id{1};
+
+thread_local ThreadLane this_thread_lane;
+
+} // namespace
+
 VirtualClock::VirtualClock(const ClockSource& source)
-    : source_(source), origin_ns_(source.now_ns()) {}
+    : source_(source), origin_ns_(source.now_ns()),
+      id_(next_clock_id.fetch_add(1, std::memory_order_relaxed)) {}
+
+ThreadLane& VirtualClock::lane() const {
+  ThreadLane& lane = this_thread_lane;
+  if (lane.clock_id != id_) {
+    lane = {id_, first_lane_ns_.load(std::memory_order_relaxed), 0, false};
+  }
+  return lane;
+}
+
+void VirtualClock::start_thread_lanes() {
+  lanes_base_ns_ = intrusion_ns();
+  first_lane_ns_.store(0, std::memory_order_relaxed);
+  this_thread_lane = {id_, 0, held_vt_.load(std::memory_order_relaxed), true};
+  thread_lanes_.store(true, std::memory_order_release);
+}
+
+std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
+  const ThreadLane& lane = this->lane();
+  const auto rt = static_cast<std::int64_t>(real_at(now_ns));
+  const std::int64_t vt = rt - static_cast<std::int64_t>(lanes_base_ns_) - lane.own_ns;
+  const auto clamped = static_cast<std::uint64_t>(std::clamp<std::int64_t>(vt, 0, rt));
+  // Never behind the floor: the threads share one real timeline, and a time one of them has
+  // resumed from or shown, every other has reached too (a thread whose own work kept its lane
+  // behind would otherwise poll for a message another thread already saw arrive).
+  const std::uint64_t reached = std::max(lane.held_vt, floor_ns_.load(std::memory_order_relaxed));
+  return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
+}
+
+void VirtualClock::charge_lane(std::uint64_t ns) {
+  ThreadLane& lane = this->lane();
+  lane.own_ns += static_cast<std::int64_t>(ns);
+  if (lane.starter) {
+    first_lane_ns_.store(lane.own_ns, std::memory_order_relaxed);
+  }
+}
+
+void VirtualClock::hold_lane(std::uint64_t vt) {
+  ThreadLane& lane = this->lane();
+  lane.held_vt = std::max(lane.held_vt, vt);
+}
 
 std::uint64_t VirtualClock::real_ns() const {
   return real_at(source_.now_ns());
 }
 
 std::uint64_t VirtualClock::intrusion_ns() const {
+  if (thread_lanes_.load(std::memory_order_acquire)) {
+    const std::int64_t i = static_cast<std::int64_t>(lanes_base_ns_) + lane().own_ns;
+    return i > 0 ? static_cast<std::uint64_t>(i) : 0;
+  }
   return intrusion_ns_.load(std::memory_order_relaxed) +
          caller_intrusion_ns_.load(std::memory_order_relaxed);
 }
@@ -21,15 +83,25 @@ std::uint64_t VirtualClock::virtual_ns() const {
 }
 
 void VirtualClock::charge_beside(std::uint64_t ns) {
+  if (thread_lanes_.load(std::memory_order_acquire)) {
+    charge_lane(ns);
+    return;
+  }
   hold(virtual_ns());
   intrusion_ns_.fetch_add(ns, std::memory_order_relaxed);
 }
 
 void VirtualClock::advance(std::int64_t delta_ns) {
   origin_ns_.fetch_sub(static_cast<std::uint64_t>(delta_ns), std::memory_order_relaxed);
-  const auto held = static_cast<std::int64_t>(held_vt_.load(std::memory_order_relaxed));
-  held_vt_.store(held > 0 && held + delta_ns > 0 ? static_cast<std::uint64_t>(held + delta_ns) : 0,
-                 std::memory_order_relaxed);
+  const auto shifted = [delta_ns](std::uint64_t held) -> std::uint64_t {
+    const auto moved = static_cast<std::int64_t>(held) + delta_ns;
+    return held > 0 && moved > 0 ? static_cast<std::uint64_t>(moved) : 0;
+  };
+  held_vt_.store(shifted(held_vt_.load(std::memory_order_relaxed)), std::memory_order_relaxed);
+  if (thread_lanes_.load(std::memory_order_acquire)) {
+    ThreadLane& lane = this->lane();
+    lane.held_vt = shifted(lane.held_vt);
+  }
 }
 
 void VirtualClock::continue_from(std::uint64_t vt) {
@@ -62,6 +134,16 @@ void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
   // Resumes at vt, never below the floor, never ahead of RT.
   const std::uint64_t floor =
       raise_floor([&](std::uint64_t known) { return std::min(std::max(vt, known), rt); });
+  if (thread_lanes_.load(std::memory_order_acquire)) {
+    ThreadLane& lane = this->lane();
+    lane.own_ns = static_cast<std::int64_t>(rt - std::min(floor, rt)) -
+                  static_cast<std::int64_t>(lanes_base_ns_);
+    lane.held_vt = 0;
+    if (lane.starter) {
+      first_lane_ns_.store(lane.own_ns, std::memory_order_relaxed);
+    }
+    return;
+  }
   caller_intrusion_ns_.store(0, std::memory_order_relaxed);
   intrusion_ns_.store(rt - std::min(floor, rt), std::memory_order_relaxed);
   held_vt_.store(0, std::memory_order_relaxed);

@@ -62,7 +62,8 @@ public:
   // it. Re-entrant, so that a reader may call the functions below inside.
   class Hold : public StampLock::Hold {
   public:
-    explicit Hold(StampProtocol& stamps) : StampLock::Hold(stamps.lock_) {}
+    explicit Hold(StampProtocol& stamps, StampLock::Wait wait = StampLock::Wait::Yes)
+        : StampLock::Hold(stamps.lock_, wait) {}
   };
 
   // The process's shadows, by which stamps are filed.

@@ -78,6 +78,7 @@ void start_layer(std::uint64_t called_vt) {
   const std::uint64_t returned_vt = clock.virtual_at(returned_ns);
   std::uint64_t latest_vt = 0;
   std::uint64_t arrived_vt = 0;
+  bool concurrent_callers = true;
   {
     vclock::IntrusionScope work(clock, monitor.action_cost_ns(), returned_ns);
     int rank = 0;
@@ -87,8 +88,9 @@ void start_layer(std::uint64_t called_vt) {
     monitor.on_mpi_init(rank, size);
     int provided = MPI_THREAD_MULTIPLE;
     PMPI_Query_thread(&provided);
-    CallerCounters::set_concurrent_callers(provided == MPI_THREAD_MULTIPLE);
-    clock.set_concurrent_writers(provided == MPI_THREAD_MULTIPLE);
+    concurrent_callers = provided == MPI_THREAD_MULTIPLE;
+    CallerCounters::set_concurrent_callers(concurrent_callers);
+    clock.set_concurrent_writers(concurrent_callers);
     PrivateWorld::open();
     LayerContext::open(monitor);
     LayerContext::process().entry_reduction.open();
@@ -110,6 +112,10 @@ void start_layer(std::uint64_t called_vt) {
     arrived_vt = static_cast<std::uint64_t>(arrival[0] + lead);
   }
   leave_together(monitor, MpiFunction::Init, returned_vt - called_vt, arrived_vt, latest_vt);
+  if (concurrent_callers) {
+    // Threads that call MPI at once are charged each its own work (docs/runtime.md, "Threads").
+    clock.start_thread_lanes();
+  }
   Layer::activate(monitor, tag_upper_bound());
   if (logging(LogLevel::Debug)) {
     log_line(LogLevel::Debug, "rank %d: start-up after PMPI_Init took %.1f ms",

@@ -138,7 +138,10 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   {
     LayerWork work(monitor, context.pending);
     context.control.serve_if_due(probed);
-    if (source == MPI_ANY_SOURCE) {
+    const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
+    if (stamps.missed()) {
+      // Another thread is filing or deciding: this poll finds nothing yet.
+    } else if (source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
           polling_decision(monitor, context, shadow, tag, function,
                            monitor.comm_site(index_of(function)), probed.vt);
