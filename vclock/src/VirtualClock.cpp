@@ -34,7 +34,7 @@ ThreadLane& VirtualClock::lane() const {
 }
 
 void VirtualClock::start_thread_lanes() {
-  lanes_base_ns_ = intrusion_ns();
+  lanes_base_ns_ = process_intrusion_ns();
   first_lane_ns_.store(0, std::memory_order_relaxed);
   this_thread_lane = {id_, 0, held_vt_.load(std::memory_order_relaxed), true};
   thread_lanes_.store(true, std::memory_order_release);
@@ -52,12 +52,16 @@ std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
   return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
 }
 
+void VirtualClock::set_lane_own(ThreadLane& lane, std::int64_t own_ns) {
+  lane.own_ns = own_ns;
+  if (lane.starter) {
+    first_lane_ns_.store(own_ns, std::memory_order_relaxed);
+  }
+}
+
 void VirtualClock::charge_lane(std::uint64_t ns) {
   ThreadLane& lane = this->lane();
-  lane.own_ns += static_cast<std::int64_t>(ns);
-  if (lane.starter) {
-    first_lane_ns_.store(lane.own_ns, std::memory_order_relaxed);
-  }
+  set_lane_own(lane, lane.own_ns + static_cast<std::int64_t>(ns));
 }
 
 void VirtualClock::hold_lane(std::uint64_t vt) {
@@ -74,8 +78,7 @@ std::uint64_t VirtualClock::intrusion_ns() const {
     const std::int64_t i = static_cast<std::int64_t>(lanes_base_ns_) + lane().own_ns;
     return i > 0 ? static_cast<std::uint64_t>(i) : 0;
   }
-  return intrusion_ns_.load(std::memory_order_relaxed) +
-         caller_intrusion_ns_.load(std::memory_order_relaxed);
+  return process_intrusion_ns();
 }
 
 std::uint64_t VirtualClock::virtual_ns() const {
@@ -136,12 +139,9 @@ void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
       raise_floor([&](std::uint64_t known) { return std::min(std::max(vt, known), rt); });
   if (thread_lanes_.load(std::memory_order_acquire)) {
     ThreadLane& lane = this->lane();
-    lane.own_ns = static_cast<std::int64_t>(rt - std::min(floor, rt)) -
-                  static_cast<std::int64_t>(lanes_base_ns_);
+    set_lane_own(lane, static_cast<std::int64_t>(rt - std::min(floor, rt)) -
+                           static_cast<std::int64_t>(lanes_base_ns_));
     lane.held_vt = 0;
-    if (lane.starter) {
-      first_lane_ns_.store(lane.own_ns, std::memory_order_relaxed);
-    }
     return;
   }
   caller_intrusion_ns_.store(0, std::memory_order_relaxed);

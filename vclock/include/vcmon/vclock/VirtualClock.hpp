@@ -46,7 +46,7 @@ public:
       return lane_virtual_at(now_ns);
     }
     const std::uint64_t rt = real_at(now_ns);
-    const std::uint64_t i = intrusion_ns();
+    const std::uint64_t i = process_intrusion_ns();
     const std::uint64_t vt = rt > i ? rt - i : 0;
     return std::max(vt, std::min(held_vt_.load(std::memory_order_relaxed), rt));
   }
@@ -132,8 +132,7 @@ public:
 
 private:
   // Read by every probe, written about never: a cache line apart from the counters that
-  // threads write (two threads' probes measured 42–54 ns a pair with the lanes' flag among
-  // those, against 41–46 ns before it existed).
+  // threads write, so that reading them does not wait for another thread's write.
   const ClockSource& source_;
   std::atomic<std::uint64_t> origin_ns_;
   bool concurrent_writers_ = true;
@@ -147,8 +146,16 @@ private:
   std::atomic<std::uint64_t> held_vt_{0};      // VT reads at least this (hold()), RT permitting
   std::atomic<std::int64_t> first_lane_ns_{0}; // the lanes' starter's own intrusion, for new lanes
 
+  // I without lanes: what charge() and charge_caller() added since the last continue_from().
+  std::uint64_t process_intrusion_ns() const {
+    return intrusion_ns_.load(std::memory_order_relaxed) +
+           caller_intrusion_ns_.load(std::memory_order_relaxed);
+  }
   ThreadLane& lane() const;
   std::uint64_t lane_virtual_at(std::uint64_t now_ns) const;
+  // Sets the calling thread's own intrusion (and, for the lanes' starter, what new lanes start
+  // from).
+  void set_lane_own(ThreadLane& lane, std::int64_t own_ns);
   void charge_lane(std::uint64_t ns);
   void hold_lane(std::uint64_t vt);
 
