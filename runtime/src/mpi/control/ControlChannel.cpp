@@ -94,10 +94,14 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // the clock is now (a frozen answer kept a decider elsewhere waiting for this process
   // forever). Stamps never show less than an answer did (VirtualClock::show). A single thread
   // whose wait is satisfied keeps its entry: answering now there let deciders take messages
-  // out of virtual order (wildcard_random_cycle, 2 runs in 10).
+  // out of virtual order (wildcard_random_cycle, 2 runs in 10). One waiting on requests the
+  // layer does not track runs on from now: its clock moves while it waits, and an entry
+  // frozen there kept a decider waiting for the very rank this one waited for
+  // (transparency.partitioned, 3 runs in 12).
   const std::uint64_t now_vt = vclock::Moment::now(monitor.clock()).vt;
-  const std::uint64_t vt =
-      threads > 1 && waits_.own_call() != nullptr ? now_vt : std::min(now_vt, running_vt_);
+  const BlockedCall* const own = waits_.own_call();
+  const bool clock_runs = own != nullptr && (threads > 1 || own->keeps_clock_running());
+  const std::uint64_t vt = clock_runs ? now_vt : std::min(now_vt, running_vt_);
   state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
   return state;
 }

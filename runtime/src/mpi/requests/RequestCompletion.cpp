@@ -185,6 +185,7 @@ bool CompletionBatch::collect(RequestTable& table, DeferredReceives& deferred,
                               std::span<const MPI_Request> requests) {
   tracked_.resize(requests.size());
   deferred_.assign(requests.size(), nullptr);
+  untracked_.assign(requests.size(), 0);
   const bool deferring = deferred.exist();
   bool any = false;
   for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -192,6 +193,8 @@ bool CompletionBatch::collect(RequestTable& table, DeferredReceives& deferred,
     deferred_[i] = tracked_[i] == nullptr && requests[i] != MPI_REQUEST_NULL && deferring
                        ? deferred.receive_of(requests[i])
                        : nullptr;
+    untracked_[i] =
+        requests[i] != MPI_REQUEST_NULL && tracked_[i] == nullptr && deferred_[i] == nullptr;
     any = any || tracked_[i] != nullptr || deferred_[i] != nullptr;
   }
   return any;

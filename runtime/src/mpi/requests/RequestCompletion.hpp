@@ -93,6 +93,9 @@ public:
   TrackedRequest* tracked(int index) const { return tracked_[static_cast<std::size_t>(index)]; }
   // The deferred receive whose request is at `index` (DeferredReceives::receive_of), if any.
   DeferredReceive* deferred(int index) const { return deferred_[static_cast<std::size_t>(index)]; }
+  // Whether the request at `index` was active and the layer knows nothing of it (partitioned,
+  // one-sided, generalized, I/O): waiting for it is the program's own time.
+  bool untracked(int index) const { return untracked_[static_cast<std::size_t>(index)] != 0; }
 
   // Around the PMPI call that may complete them (RequestTable::hide_while_completing), in the
   // `table` they were collected from; `after`: the program's handles after the call.
@@ -105,6 +108,7 @@ public:
 private:
   std::vector<TrackedRequest*> tracked_;
   std::vector<DeferredReceive*> deferred_;
+  std::vector<char> untracked_; // not vector<bool>: a byte each, no bit arithmetic
   std::vector<MPI_Status> statuses_;
 };
 

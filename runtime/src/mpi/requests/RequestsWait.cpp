@@ -4,6 +4,8 @@
 // then reports Running, which never makes a decider take an unsafe message.
 #include "mpi/requests/RequestsWait.hpp"
 
+#include <algorithm>
+
 namespace vcmon::runtime::mpi {
 
 bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
@@ -23,6 +25,20 @@ bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs nee
     any_active = true;
   }
   return needs == Needs::All || !any_active;
+}
+
+bool RequestsWait::keeps_clock_running() const {
+  const auto untracked = [&](MPI_Request request) {
+    return request != MPI_REQUEST_NULL && pending_.deferred.shadow_of(request) == nullptr &&
+           table_.find(request) == nullptr;
+  };
+  const auto inactive_or_untracked = [&](MPI_Request request) {
+    return request == MPI_REQUEST_NULL || untracked(request);
+  };
+  // Waitall ends after each of them, and the end of an untracked one runs the clock on to it
+  // (complete_many); Waitany may end with a tracked one, whose end may set the clock back.
+  return needs_ == Needs::All ? std::ranges::any_of(requests_, untracked)
+                              : std::ranges::all_of(requests_, inactive_or_untracked);
 }
 
 void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thread) const {

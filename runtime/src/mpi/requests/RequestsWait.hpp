@@ -28,6 +28,7 @@ public:
   // or one of them (also when none is active, as MPI returns at once then).
   static bool would_return(std::span<const MPI_Request> requests, Needs needs);
   bool satisfied() const override { return would_return(requests_, needs_); }
+  bool keeps_clock_running() const override;
 
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override;

@@ -12,6 +12,7 @@
 #include "mpi/requests/RequestCompletion.hpp"
 #include "mpi/requests/RequestsWait.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -57,6 +58,14 @@ int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function
     }
   }
   return pmpi();
+}
+
+// A call a program may poll in a loop without any other MPI call, waiting for another rank:
+// the rank answers state requests there as a running rank (docs/pmpi.md, "Running ranks answer
+// at their next send, probe, test..."), or a wildcard receive elsewhere that waits to hear from
+// it, and that the other rank waits for, is never decided.
+void serve_polling(Monitor& monitor) {
+  LayerContext::process().control.serve_if_due(vclock::Moment::now(monitor.clock()));
 }
 
 // Reports a deferred receive whose request the call completed (DeferredReceives).
@@ -161,6 +170,11 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
         RequestCompletion::completed(*monitor, *stamps, *table, *tracked, status, error, call,
                                      end_rt, update);
       }
+    } else if (batch.untracked(index)) {
+      // Waiting for it was the program's own time: the clock runs on to its completion (as
+      // when the call completes untracked requests alone), which is what this rank answered
+      // meanwhile (RequestsWait::keeps_clock_running).
+      update.include(monitor->clock().virtual_at(end_ns));
     }
   });
   return rc;
@@ -343,11 +357,25 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
   Monitor* monitor = Layer::monitor();
   PendingWork* const pending = monitor != nullptr ? &process_pending() : nullptr;
   const CallTime time(monitor, MpiFunction::Request_get_status);
-  if (monitor != nullptr && pending->deferred.any() && pending->deferred.shadow_of(request)) {
-    LayerWork work(*monitor, *pending);
-    pending->deferred.progress(*monitor, pending->stamps, monitor->clock().virtual_ns(), true);
+  if (monitor != nullptr) {
+    serve_polling(*monitor);
+    if (pending->deferred.any() && pending->deferred.shadow_of(request)) {
+      LayerWork work(*monitor, *pending);
+      pending->deferred.progress(*monitor, pending->stamps, monitor->clock().virtual_ns(), true);
+    }
   }
   return PMPI_Request_get_status(request, flag, status);
+}
+
+// Partitioned communication is not monitored (docs/pmpi.md), but a loop polling MPI_Parrived
+// is a running rank that must answer, as at MPI_Test.
+extern "C" int MPI_Parrived(MPI_Request request, int partition, int* flag) {
+  Monitor* monitor = Layer::monitor();
+  const CallTime time(monitor, MpiFunction::Parrived);
+  if (monitor != nullptr) {
+    serve_polling(*monitor);
+  }
+  return PMPI_Parrived(request, partition, flag);
 }
 
 extern "C" int MPI_Cancel(MPI_Request* request) {

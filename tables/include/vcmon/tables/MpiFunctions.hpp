@@ -51,6 +51,7 @@
   X(Request_free)                                                                                  \
   X(Cancel)                                                                                        \
   X(Request_get_status)                                                                            \
+  X(Parrived)                                                                                      \
   X(Comm_dup)                                                                                      \
   X(Comm_dup_with_info)                                                                            \
   X(Comm_split)                                                                                    \
