@@ -43,9 +43,9 @@ public:
   // Whether only the arrival of a message ends the wait (a receive or probe waiting for its
   // stamp), not a partner's receive or a collective's other members.
   virtual bool waits_for_message() const { return false; }
-  // Whether the call's end leaves the clock alone, so that its waiting is the program's own
-  // time and the clock moves while it waits (a wait on requests the layer does not track:
-  // partitioned, one-sided, generalized). Only the waiting thread itself may ask.
+  // Whether the clock runs on while the call waits: its end continues the clock no earlier than
+  // where it is then, as waiting for a request the layer does not track (partitioned,
+  // one-sided, generalized) is the program's own time. Only the waiting thread may ask.
   virtual bool keeps_clock_running() const { return false; }
 
 protected:

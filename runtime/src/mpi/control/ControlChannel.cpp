@@ -97,7 +97,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   // out of virtual order (wildcard_random_cycle, 2 runs in 10). One waiting on requests the
   // layer does not track runs on from now: its clock moves while it waits, and an entry
   // frozen there kept a decider waiting for the very rank this one waited for
-  // (transparency.partitioned, 3 runs in 12).
+  // (conformance.partitioned, 6 runs in 8).
   const std::uint64_t now_vt = vclock::Moment::now(monitor.clock()).vt;
   const BlockedCall* const own = waits_.own_call();
   const bool clock_runs = own != nullptr && (threads > 1 || own->keeps_clock_running());
