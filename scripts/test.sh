@@ -2,7 +2,7 @@
 # The test suite: builds everything, runs ctest, then a sanitizer build (clang, address +
 # undefined) of the modules without Clang, with the profile reader's fuzz target run for a
 # bounded time, and a ThreadSanitizer build of the runtime run under MPI_THREAD_MULTIPLE
-# (scripts/tsan.sh). Tests labelled `long` (repetitions beyond the default: 50 runs of 3 ranks
+# (scripts/tsan.sh). Tests labelled `long` (repetitions beyond the default: 30 runs of 3 ranks
 # x 8 threads) are left out: `ctest -L long` in build/ runs them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
