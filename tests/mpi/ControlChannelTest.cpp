@@ -321,7 +321,8 @@ public:
   explicit FakeHost(int ranks)
       : sent_to(static_cast<std::size_t>(ranks)), received_from(static_cast<std::size_t>(ranks)),
         unclaimed(static_cast<std::size_t>(ranks)), bounds(static_cast<std::size_t>(ranks)),
-        stuck(static_cast<std::size_t>(ranks)) {}
+        stuck(static_cast<std::size_t>(ranks)), answers_beside(static_cast<std::size_t>(ranks)),
+        asked_beside(static_cast<std::size_t>(ranks)) {}
 
   void file_arrived_stamps() override { ++filed; }
   vcmon::deadlock::ProcessState own_state(WaitPlace& where) override {
@@ -344,6 +345,13 @@ public:
   }
   bool stuck_unpolled(int rank) override { return stuck[index(rank)]; }
   bool own_call_satisfied() override { return false; }
+  bool ask_beside(int rank) override {
+    ++asked_beside[index(rank)];
+    return true;
+  }
+  std::optional<RunningAnswer> answered_beside(int rank) override {
+    return answers_beside[index(rank)];
+  }
 
   vcmon::deadlock::ProcessState state;
   WaitPlace place;
@@ -353,6 +361,9 @@ public:
   Words unclaimed;
   Words bounds; // raised by null messages
   std::vector<bool> stuck;
+  // Per rank, what its answerer (RunningAnswers) says for it when asked, and how often it was.
+  std::vector<std::optional<RunningAnswer>> answers_beside;
+  std::vector<int> asked_beside;
   int filed = 0; // times the stamps that had arrived were filed
 
 private:
@@ -476,6 +487,40 @@ TEST(ControlExchange, ARankThatNeverServesIsNotAnsweredAfterTheDeadline) {
   EXPECT_FALSE(replies[0].answered);
   EXPECT_GE(waited_ms, 20u);
   EXPECT_LT(waited_ms, 10'000u);
+}
+
+// A rank that runs outside MPI (it spins on shared memory, say) never serves: its answerer
+// answers for it, and the asker need not wait out its deadline.
+TEST(ControlExchange, ARankThatNeverServesIsAnsweredBesideItByItsAnswerer) {
+  Ranks ranks(3, kPatient);
+  ranks.host(0).answers_beside[1] = RunningAnswer{7'000, 2};
+  Serving two(ranks.exchange(2));
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<int> asked{1, 2};
+  const std::vector<StateReply> replies =
+      ranks.exchange(0).request_states(asked, asked, ReplyCounts::Stamps);
+  EXPECT_LT(elapsed_ms(start), 10'000u); // not the 60 s deadline
+  ASSERT_EQ(replies.size(), 2u);
+  ASSERT_TRUE(replies[0].answered);
+  EXPECT_EQ(replies[0].state.rank, 1);
+  EXPECT_EQ(replies[0].state.activity, Activity::Running);
+  EXPECT_EQ(replies[0].state.clock_ns, 7'000u);
+  EXPECT_EQ(replies[0].stamps_sent, 2u);
+  EXPECT_TRUE(replies[0].sent_to.empty()); // an answerer knows no counts of other ranks
+  EXPECT_EQ(ranks.host(0).asked_beside[1], 1);
+  EXPECT_TRUE(replies[1].answered); // the serving rank answered itself
+  EXPECT_EQ(replies[1].sent_to.size(), 2u);
+  EXPECT_EQ(ranks.host(0).asked_beside[2], 0); // it was never asked beside: it answered in time
+}
+
+TEST(ControlExchange, ARankWhoseAnswererCannotSayIsNotAnsweredAfterTheDeadline) {
+  Ranks ranks(2, kHasty);
+  const std::vector<int> asked{1};
+  const std::vector<StateReply> replies =
+      ranks.exchange(0).request_states(asked, {}, ReplyCounts::Stamps);
+  ASSERT_EQ(replies.size(), 1u);
+  EXPECT_FALSE(replies[0].answered);
+  EXPECT_EQ(ranks.host(0).asked_beside[1], 1);
 }
 
 TEST(ControlExchange, AnAnswerToAnEarlierRequestIsNotTakenForALaterOne) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -114,6 +115,49 @@ TEST(VirtualClock, ShowNeverReturnsLessThanWhatWasShownBefore) {
     EXPECT_EQ(clock.show(9'000), 9'000u);
     EXPECT_EQ(clock.floor_ns(), 9'000u);
   }
+}
+
+TEST(VirtualClock, WhatIsShownBesideBoundsEveryLaterShowAndResumption) {
+  const ClockSource source = ClockSource::calibrate();
+  for (const bool concurrent : {true, false}) {
+    VirtualClock clock(source);
+    clock.set_concurrent_writers(concurrent);
+    busy_wait_ns(source, 3'000'000);
+    EXPECT_EQ(clock.show(1'000'000), 1'000'000u);
+    EXPECT_EQ(clock.show_beside(500'000), 1'000'001u); // strictly after what was shown
+    EXPECT_EQ(clock.show_beside(2'000'000), 2'000'000u);
+    EXPECT_EQ(clock.floor_ns(), 2'000'000u);
+    EXPECT_EQ(clock.show(1'500'000), 2'000'001u);
+    const std::uint64_t now = source.now_ns();
+    clock.show_beside(2'500'000);
+    clock.continue_from(1'000'000, now); // a resumption never goes below it either
+    EXPECT_EQ(clock.virtual_at(now), 2'500'000u);
+  }
+}
+
+// The caller updates the floor with plain stores; a time shown beside meanwhile must not be lost
+// by a store that read the floor before it: every show that starts after show_beside returned
+// is later than it.
+TEST(VirtualClock, ShowBesideIsNotLostToTheCallersPlainStores) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  clock.set_concurrent_writers(false);
+  std::atomic<std::uint64_t> shown_beside{0};
+  std::atomic<bool> done{false};
+  std::thread beside([&] {
+    for (std::uint64_t vt = 1'000'000; vt < 1'200'000; vt += 10) {
+      shown_beside.store(clock.show_beside(vt), std::memory_order_seq_cst);
+    }
+    done.store(true);
+  });
+  std::uint64_t violations = 0;
+  for (std::uint64_t vt = 1; !done.load(); ++vt) {
+    const std::uint64_t before = shown_beside.load(std::memory_order_seq_cst);
+    violations += clock.show(vt) <= before ? 1 : 0;
+  }
+  beside.join();
+  EXPECT_EQ(violations, 0u);
+  EXPECT_GT(clock.show(0), shown_beside.load());
 }
 
 TEST(VirtualClock, ContinueFromAtAGivenReadingResumesExactlyThere) {

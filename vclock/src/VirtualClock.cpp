@@ -48,7 +48,7 @@ std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
   // Never behind the floor: the threads share one real timeline, and a time one of them has
   // resumed from or shown, every other has reached too (a thread whose own work kept its lane
   // behind would otherwise poll for a message another thread already saw arrive).
-  const std::uint64_t reached = std::max(lane.held_vt, floor_ns_.load(std::memory_order_relaxed));
+  const std::uint64_t reached = std::max(lane.held_vt, floor_ns());
   return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
 }
 
@@ -112,22 +112,24 @@ void VirtualClock::continue_from(std::uint64_t vt) {
 }
 
 template <typename Raise> std::uint64_t VirtualClock::raise_floor(Raise&& raised) {
+  // Read first: a thread beside may show a time at any moment, and what it showed before this
+  // load must bound what this raise shows (RunningAnswerer orders the two with a barrier).
+  const std::uint64_t beside = shown_beside_ns_.load(std::memory_order_relaxed);
   std::uint64_t floor = floor_ns_.load(std::memory_order_relaxed);
   if (!concurrent_writers_) {
-    const std::uint64_t target = raised(floor);
+    const std::uint64_t known = std::max(floor, beside);
+    const std::uint64_t target = raised(known);
     if (target > floor) {
       floor_ns_.store(target, std::memory_order_relaxed);
-      return target;
     }
-    return floor;
+    return std::max(target, known);
   }
   for (;;) {
-    const std::uint64_t target = raised(floor);
-    if (target <= floor) {
-      return floor;
-    }
-    if (floor_ns_.compare_exchange_weak(floor, target, std::memory_order_relaxed)) {
-      return target;
+    const std::uint64_t known = std::max(floor, beside);
+    const std::uint64_t target = raised(known);
+    if (target <= floor ||
+        floor_ns_.compare_exchange_weak(floor, target, std::memory_order_relaxed)) {
+      return std::max(target, known);
     }
   }
 }
@@ -151,6 +153,15 @@ void VirtualClock::continue_from(std::uint64_t vt, std::uint64_t now_ns) {
 
 std::uint64_t VirtualClock::show(std::uint64_t vt) {
   return raise_floor([&](std::uint64_t known) { return std::max(vt, known + 1); });
+}
+
+std::uint64_t VirtualClock::show_beside(std::uint64_t vt) {
+  const std::uint64_t shown = std::max(vt, floor_ns() + 1);
+  std::uint64_t seen = shown_beside_ns_.load(std::memory_order_relaxed);
+  while (shown > seen &&
+         !shown_beside_ns_.compare_exchange_weak(seen, shown, std::memory_order_relaxed)) {
+  }
+  return std::max(shown, seen);
 }
 
 IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns)

@@ -5,6 +5,7 @@
 #include "mpi/control/MpiControlTransport.hpp"
 #include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
+#include "mpi/layer/RunningAnswers.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
@@ -40,6 +41,10 @@ public:
   bool own_call_satisfied() override {
     const BlockedCall* own = channel_.waits().own_call();
     return own != nullptr && own->satisfied();
+  }
+  bool ask_beside(int rank) override { return RunningAnswers::ask(rank); }
+  std::optional<RunningAnswer> answered_beside(int rank) override {
+    return RunningAnswers::answer_of(rank);
   }
 
 private:
@@ -104,6 +109,18 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   const std::uint64_t vt = clock_runs ? now_vt : std::min(now_vt, running_vt_);
   state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
   return state;
+}
+
+std::optional<std::uint64_t> ControlChannel::clock_beside(Monitor& monitor) const {
+  if (finished_.load(std::memory_order_acquire) || CallerCounters::concurrent_callers() ||
+      waits_.any_waiting() || UnpolledCall::inside_own()) {
+    return std::nullopt;
+  }
+  // As own_state's margin: the program's thread may be inside a probe or a scope of the layer
+  // whose charge, made after this answer, takes a little of its clock back.
+  const std::uint64_t margin = 4 * monitor.action_cost_ns();
+  const std::uint64_t now_vt = vclock::Moment::now(monitor.clock()).vt;
+  return monitor.clock().show_beside(now_vt > margin ? now_vt - margin : 0);
 }
 
 bool ControlChannel::serve() {

@@ -3,8 +3,9 @@
 // other ranks for their state, and on which the null-message baseline announces bounds. Every rank
 // answers from wherever it is: from the loop its blocking call waits in (WaitPolicy), and from the
 // wrappers it runs through (serve_if_due, at most every 100 us of real time). A rank inside a call
-// the layer does not poll, or computing, cannot answer: an asker never waits for it beyond a
-// deadline, and takes no answer as no knowledge. All of it is the monitor's own work.
+// the layer does not poll cannot answer: an asker never waits for it beyond a deadline, and takes
+// no answer as no knowledge. One that computes outside MPI is answered for by its answerer
+// thread, when the asker shares its node (RunningAnswers). All of it is the monitor's own work.
 //
 // The protocol is ControlExchange's; an instance of this class is one process's channel, made at
 // MPI_Init over MPI (MpiControlTransport), this process's waiting calls and its stamp protocol,
@@ -105,6 +106,12 @@ public:
 
   // This process's state now, as it would answer.
   deadlock::ProcessState own_state(Monitor& monitor, WaitPlace* place) const;
+
+  // The clock a thread beside the program answers with for this process (RunningAnswerer): its
+  // clock now, shown (VirtualClock::show_beside), when the process runs outside the layer's
+  // waits; nullopt when it waits in a registered or unpolled call (it answers itself, or is
+  // known to be stuck), has finished, or its threads call MPI at once (each has its own clock).
+  std::optional<std::uint64_t> clock_beside(Monitor& monitor) const;
 
 private:
   struct Exchange;

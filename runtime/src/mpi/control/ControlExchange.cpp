@@ -13,12 +13,27 @@ using Kind = ControlTransport::Kind;
 // messages it sent it, then its entry.
 enum FinishWord : std::size_t { kRequestsSent, kNullsSent, kFinishWords };
 
+// The reply an answerer gave for world rank `rank`: it runs, at the clock shown. It carries
+// no counts of other ranks (the asker knows them for none) and no wait generation.
+StateReply beside_reply(int rank, const RunningAnswer& answer) {
+  StateReply reply;
+  reply.answered = true;
+  reply.state.rank = rank;
+  reply.state.activity = deadlock::Activity::Running;
+  reply.state.clock_ns = answer.clock_ns;
+  reply.place = {~0u, tables::kNoSite};
+  reply.stamps_sent = answer.stamps_sent;
+  reply.generation = ~std::uint64_t{0};
+  return reply;
+}
+
 } // namespace
 
 ControlExchange::ControlExchange(ControlTransport& transport, ControlHost& host, int world_rank,
                                  int world_size, ReplyDeadline deadline)
     : transport_(transport), host_(host), world_rank_(world_rank), world_size_(world_size),
       reply_deadline_ns_(deadline.first_ns), last_deadline_ns_(deadline.last_ns),
+      beside_ns_(deadline.beside_ns), beside_(static_cast<std::size_t>(world_size)),
       unanswered_(static_cast<std::size_t>(world_size), 0),
       sent_counts_(std::make_unique<std::atomic<std::uint64_t>[]>(
           static_cast<std::size_t>(world_size) * kCountedKinds)),
@@ -146,6 +161,9 @@ int ControlExchange::receive_reply(std::span<const std::uint64_t>& words) {
     const auto answers = static_cast<std::uint32_t>(std::min<std::uint64_t>(header.answers, owed));
     owed -= answers;
     unanswered_total_ -= answers;
+    if (owed == 0) {
+      beside_[static_cast<std::size_t>(source)] = {};
+    }
   }
   return source;
 }
@@ -160,13 +178,16 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
   const std::lock_guard lock(asking_);
   const std::uint64_t sequence = ++last_sequence_;
   const std::vector<std::uint64_t> request = encode_request(sequence, interest, counts);
+  const std::uint64_t start_rt = host_.now_rt();
   for (const int rank : ranks) {
     transport_.send(Kind::StateRequest, rank, request);
     count_sent(rank, kRequests);
-    ++unanswered_[static_cast<std::size_t>(rank)];
+    if (unanswered_[static_cast<std::size_t>(rank)]++ == 0) {
+      beside_[static_cast<std::size_t>(rank)] = {start_rt, false, start_rt + beside_ns_, beside_ns_,
+                                                 0};
+    }
     ++unanswered_total_;
   }
-  const std::uint64_t start_rt = host_.now_rt();
   std::vector<std::uint64_t> received_before(ranks.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     received_before[i] = host_.stamps_received_from(ranks[i]);
@@ -185,8 +206,9 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
       }
       if (header.sequence != sequence) {
         // The answer to a request given up on: unless its rank was stuck in an unpolled
-        // call, the deadline was too short for this machine.
-        if (!host_.stuck_unpolled(source)) {
+        // call, or its answerer answered for it, the deadline was too short for this machine.
+        if (!host_.stuck_unpolled(source) &&
+            header.sequence > beside_[static_cast<std::size_t>(source)].answered_sequence) {
           reply_deadline_ns_ = std::min(2 * reply_deadline_ns_, last_deadline_ns_);
         }
         continue;
@@ -199,9 +221,12 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
       }
       continue;
     }
+    const std::uint64_t now_rt = host_.now_rt();
     bool any_awaited = false;
-    for (std::size_t i = 0; i < ranks.size() && !any_awaited; ++i) {
-      any_awaited = awaited(i);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (awaited(i) && !answer_beside(ranks[i], now_rt, sequence, replies[i])) {
+        any_awaited = true;
+      }
     }
     if (!any_awaited || host_.own_call_satisfied() ||
         host_.now_rt() - start_rt > reply_deadline_ns_) {
@@ -211,6 +236,33 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
     sched_yield();
   }
   return replies;
+}
+
+bool ControlExchange::answer_beside(int rank, std::uint64_t now_rt, std::uint64_t sequence,
+                                    StateReply& reply) {
+  Beside& beside = beside_[static_cast<std::size_t>(rank)];
+  if (beside.owed_since_rt == 0) {
+    return false;
+  }
+  if (beside.asking) {
+    const std::optional<RunningAnswer> answer = host_.answered_beside(rank);
+    if (!answer) {
+      return false;
+    }
+    beside.asking = false;
+    if (answer->clock_ns == 0) {
+      return false; // it waits in a call (and answers from there) or is stuck: not its to say
+    }
+    reply = beside_reply(rank, *answer);
+    beside.answered_sequence = sequence;
+    return true;
+  }
+  if (now_rt >= beside.next_ask_rt) {
+    beside.asking = host_.ask_beside(rank);
+    beside.next_ask_rt = now_rt + beside.wait_ns;
+    beside.wait_ns = std::min(2 * beside.wait_ns, kBesideAtMostNs);
+  }
+  return false;
 }
 
 void ControlExchange::announce_null(std::uint64_t bound, std::uint64_t collective) {

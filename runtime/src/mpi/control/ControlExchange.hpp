@@ -7,11 +7,13 @@
 
 #include "mpi/control/ControlMessages.hpp"
 #include "mpi/control/ControlTransport.hpp"
+#include "mpi/layer/RunningAnswers.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -42,6 +44,11 @@ public:
   virtual bool stuck_unpolled(int rank) = 0;
   // Whether the calling thread waits in a blocked call that is already satisfied.
   virtual bool own_call_satisfied() = 0;
+  // Asks the answerer beside world rank `rank` (a thread of its process: RunningAnswers) to
+  // answer for it: a rank that runs outside MPI cannot answer itself. False when it has none.
+  virtual bool ask_beside(int rank) = 0;
+  // That answerer's answer to the latest ask, once given (clock_ns 0: it could not answer).
+  virtual std::optional<RunningAnswer> answered_beside(int rank) = 0;
 };
 
 // How long an asker waits for replies. A rank that answers late shows the deadline too short for
@@ -49,6 +56,10 @@ public:
 struct ReplyDeadline {
   std::uint64_t first_ns = 20'000'000;
   std::uint64_t last_ns = 2'000'000'000;
+  // After this long without a reply a rank's answerer is asked (ControlHost::ask_beside): a
+  // rank that calls MPI answers within 100 us (ControlChannel::serve_if_due) when it is
+  // scheduled.
+  std::uint64_t beside_ns = 2'000'000;
 };
 
 class ControlExchange {
@@ -116,6 +127,24 @@ private:
   std::uint64_t last_sequence_ = 0;
   std::uint64_t reply_deadline_ns_;
   const std::uint64_t last_deadline_ns_;
+  const std::uint64_t beside_ns_;
+  // Per rank (under asking_), its answerer (RunningAnswers): since when the rank has owed a
+  // reply (0: it owes none), whether an ask of its answerer is open, when to ask next (the wait
+  // doubles while it owes, up to kBesideAtMostNs: an answerer that answers for a rank that
+  // computes for minutes need not wake every few ms), and the latest request its answerer
+  // answered (the rank's own reply to that comes later, and is no sign of a deadline too short).
+  struct Beside {
+    std::uint64_t owed_since_rt = 0;
+    bool asking = false;
+    std::uint64_t next_ask_rt = 0;
+    std::uint64_t wait_ns = 0;
+    std::uint64_t answered_sequence = 0;
+  };
+  static constexpr std::uint64_t kBesideAtMostNs = 128'000'000;
+  std::vector<Beside> beside_;
+  // Asks `rank`'s answerer when due, and takes its answer to request `sequence` into `reply`
+  // once given; true then.
+  bool answer_beside(int rank, std::uint64_t now_rt, std::uint64_t sequence, StateReply& reply);
   // Per rank, requests sent to it that it has not answered yet (under asking_).
   std::vector<std::uint32_t> unanswered_;
   std::uint64_t unanswered_total_ = 0;

@@ -111,10 +111,13 @@ bool nothing_in_flight(Monitor& monitor, ControlChannel& control, const Verdict&
       return sent ? stamps.counts().sent_to(other) : stamps.counts().received_from(other);
     }
     const StateReply* reply = current(of);
-    if (reply == nullptr) {
-      return std::nullopt;
+    const std::vector<std::uint64_t>* counted = reply == nullptr ? nullptr
+                                                : sent           ? &reply->sent_to
+                                                                 : &reply->received_from;
+    if (counted == nullptr || position(other) >= counted->size()) {
+      return std::nullopt; // no answer, or one without counts (an answerer's: RunningAnswers)
     }
-    return sent ? reply->sent_to[position(other)] : reply->received_from[position(other)];
+    return (*counted)[position(other)];
   };
   // Stamps from `from` that `of` holds unclaimed by a posted receive; nullopt if unknown.
   const auto unclaimed = [&](int of, int from) -> std::optional<std::uint64_t> {
@@ -124,7 +127,7 @@ bool nothing_in_flight(Monitor& monitor, ControlChannel& control, const Verdict&
       return mine[static_cast<std::size_t>(from)];
     }
     const StateReply* reply = current(of);
-    if (reply == nullptr) {
+    if (reply == nullptr || position(from) >= reply->unclaimed_from.size()) {
       return std::nullopt;
     }
     return reply->unclaimed_from[position(from)];

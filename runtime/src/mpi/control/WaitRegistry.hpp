@@ -47,6 +47,9 @@ public:
   // The call the calling thread waits in, or nullptr.
   const BlockedCall* own_call() const;
 
+  // Whether any thread of this process waits in a registered call.
+  bool any_waiting() const { return waiting_.load(std::memory_order_acquire) > 0; }
+
   // Changes whenever a thread starts or stops waiting: equal at two moments, with the process
   // blocked at both, means every thread waited in the same call throughout.
   std::uint64_t generation() const { return changes_.load(std::memory_order_acquire); }

@@ -85,6 +85,11 @@ public:
     marks_.clear();
   }
 
+  // Whether a thread of this process is inside an unpolled call (false without a segment).
+  static bool inside_own() {
+    return own_ != nullptr && own_->inside.load(std::memory_order_acquire) != 0;
+  }
+
   // What world rank `rank` is inside of; nullopt when this process cannot tell (another node,
   // no shared segment).
   static std::optional<UnpolledState> state_of(int rank) {

@@ -106,12 +106,16 @@ public:
   // before (its stamps, its state replies, its null messages' bounds), which receivers took
   // as a bound on its sends.
   // Counted before it leaves: the data follows the stamp as soon as it has left, and its
-  // receiver waits for the data from the moment it sees the stamp.
+  // receiver waits for the data from the moment it sees the stamp. Counted before it is shown,
+  // too: a clock shown beside this thread (RunningAnswerer) then either bounds the stamp or
+  // was answered with a count that includes it, so that its asker waits for it.
   void send_stamp(vclock::VirtualClock& clock, const Shadow& shadow, int dest, int tag,
                   vclock::MessageStamp stamp) {
-    stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     const int world_dest = shadow.world_rank_of(dest);
     counts_.sent(world_dest);
+    // The compiler keeps the count before show()'s read; the answerer's membarrier does the rest.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    stamp.send_vt_ns = clock.show(stamp.send_vt_ns);
     const Hold hold(*this);
     mail_.post(world_dest, {0, shadow.id, shadow.rank, tag, stamp});
   }

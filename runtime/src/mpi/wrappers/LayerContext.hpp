@@ -12,6 +12,7 @@
 
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/RunningAnswerer.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
@@ -53,6 +54,9 @@ public:
   EntryReduction entry_reduction;
   // VCMON_TRACE_WILDCARD's file, when it names a directory.
   WildcardTrace wildcard_trace;
+  // Answers state requests for this process while it runs outside MPI (started once MPI_Init
+  // is done, stopped at MPI_Finalize; last, so that it stops before anything it reads goes).
+  RunningAnswerer answerer;
 
 private:
   static LayerContext* process_;

@@ -117,6 +117,11 @@ void start_layer(std::uint64_t called_vt) {
     clock.start_thread_lanes();
   }
   Layer::activate(monitor, tag_upper_bound());
+  {
+    const vclock::IntrusionScope work(clock, monitor.action_cost_ns());
+    LayerContext& context = LayerContext::process();
+    context.answerer.start(monitor, context.control);
+  }
   if (logging(LogLevel::Debug)) {
     log_line(LogLevel::Debug, "rank %d: start-up after PMPI_Init took %.1f ms",
              monitor.world_rank(), elapsed_ms(clock, returned_ns));
@@ -165,6 +170,8 @@ extern "C" int MPI_Finalize() {
       PendingWork& pending = context.pending;
       pending.deferred.post_all_undecided();
       latest_vt = context.control.finish(*monitor, entry_vt);
+      // Every rank is in MPI_Finalize: nobody waits for an answer any more.
+      context.answerer.stop();
       // Every rank has entered MPI_Finalize, so every stamp has been sent; this takes those that
       // have arrived. Stamps that no receive needed (past the request table's capacity) would
       // otherwise stay in MPI's queue, which MPI (UCX) reports at PMPI_Finalize, one line per

@@ -108,7 +108,14 @@ public:
   // process never stands (the rule breaks ties by rank: docs/deadlock.md, "The rule"; a process
   // blocked on the same message as the decider would otherwise block it forever). Thread-safe.
   std::uint64_t show(std::uint64_t vt);
-  std::uint64_t floor_ns() const { return floor_ns_.load(std::memory_order_relaxed); }
+  // The same from a thread beside the one that moves the clock, which may then update the
+  // floor with plain stores (set_concurrent_writers(false)) and so lose a raise made here: kept
+  // apart, and taken into the floor by every later show() and continue_from(). Thread-safe.
+  std::uint64_t show_beside(std::uint64_t vt);
+  std::uint64_t floor_ns() const {
+    return std::max(floor_ns_.load(std::memory_order_relaxed),
+                    shown_beside_ns_.load(std::memory_order_relaxed));
+  }
 
   // Whether several threads may call show(), continue_from() and charge_caller() at once (the
   // default). When only one thread at a time does (an MPI program without
@@ -143,7 +150,8 @@ private:
   alignas(64) std::atomic<std::uint64_t> intrusion_ns_{0}; // charge(), charge_beside()
   std::atomic<std::uint64_t> caller_intrusion_ns_{0};      // charge_caller()
   std::atomic<std::uint64_t> floor_ns_{0};
-  std::atomic<std::uint64_t> held_vt_{0};      // VT reads at least this (hold()), RT permitting
+  std::atomic<std::uint64_t> shown_beside_ns_{0}; // show_beside(); rarely written
+  std::atomic<std::uint64_t> held_vt_{0};         // VT reads at least this (hold()), RT permitting
   std::atomic<std::int64_t> first_lane_ns_{0}; // the lanes' starter's own intrusion, for new lanes
 
   // I without lanes: what charge() and charge_caller() added since the last continue_from().
@@ -160,6 +168,7 @@ private:
   void hold_lane(std::uint64_t vt);
 
   // Raises the floor to `raised(floor)` unless that is not higher; returns the floor after.
+  // The floor it starts from includes what was shown beside.
   template <typename Raise> std::uint64_t raise_floor(Raise&& raised);
 };
 
