@@ -117,7 +117,7 @@ TEST_F(RunningAnswersTest, AnAnswererThatCannotSayAnswersWithClockZero) {
   ASSERT_TRUE(RunningAnswers::ask(kNode[1]));
   become(1);
   EXPECT_TRUE(RunningAnswers::asked());
-  EXPECT_TRUE(RunningAnswers::answer_asks(0, [](int) { return 1u; }));
+  EXPECT_EQ(RunningAnswers::answer_asks(0, [](int) { return 1u; }), 1u);
   EXPECT_FALSE(RunningAnswers::asked());
   become(0);
   const std::optional<RunningAnswer> answer = RunningAnswers::answer_of(kNode[1]);

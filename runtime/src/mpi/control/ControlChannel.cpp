@@ -42,7 +42,13 @@ public:
     const BlockedCall* own = channel_.waits().own_call();
     return own != nullptr && own->satisfied();
   }
-  bool ask_beside(int rank) override { return RunningAnswers::ask(rank); }
+  // An ask and an answer through shared memory are control messages too (the profile's count,
+  // which the paper's evaluation compares between strategies).
+  bool ask_beside(int rank) override {
+    const bool asked = RunningAnswers::ask(rank);
+    monitor_.counters().control_messages.fetch_add(asked ? 1 : 0, std::memory_order_relaxed);
+    return asked;
+  }
   std::optional<RunningAnswer> answered_beside(int rank) override {
     return RunningAnswers::answer_of(rank);
   }

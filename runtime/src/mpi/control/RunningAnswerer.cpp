@@ -63,8 +63,9 @@ void RunningAnswerer::answer(Monitor& monitor, ControlChannel& control) {
   // has passed a full barrier since the clock was shown. If that fails, nothing is promised.
   const bool fenced = shown && membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
   StampProtocol& stamps = control.stamps();
-  RunningAnswers::answer_asks(fenced ? *shown : 0,
-                              [&](int rank) { return stamps.counts().sent_to(rank); });
+  const std::uint64_t answers = RunningAnswers::answer_asks(
+      fenced ? *shown : 0, [&](int rank) { return stamps.counts().sent_to(rank); });
+  monitor.counters().control_messages.fetch_add(answers, std::memory_order_relaxed);
   clock.charge_beside(clock.source().now_ns() - start_ns + monitor.action_cost_ns());
 }
 

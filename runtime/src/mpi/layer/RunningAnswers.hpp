@@ -70,10 +70,10 @@ public:
   // Wakes this process's answerer without an ask (to let it stop).
   static void wake_own();
   // Answers every ask not yet answered: `clock_ns` (0: the answerer cannot say) and, per
-  // asker, `stamps_sent_to(world rank)`. False when there was none.
+  // asker, `stamps_sent_to(world rank)`. Returns how many it answered.
   template <typename StampsSentTo>
-  static bool answer_asks(std::uint64_t clock_ns, StampsSentTo&& stamps_sent_to) {
-    bool any = false;
+  static std::uint64_t answer_asks(std::uint64_t clock_ns, StampsSentTo&& stamps_sent_to) {
+    std::uint64_t answered = 0;
     for (std::size_t i = 0; i < node_.size(); ++i) {
       AnswerLine& line = own_line(i);
       const std::uint64_t asked = line.asked.load(std::memory_order_acquire);
@@ -81,9 +81,9 @@ public:
         continue;
       }
       publish(line, asked, clock_ns, clock_ns != 0 ? stamps_sent_to(node_[i]) : 0);
-      any = true;
+      ++answered;
     }
-    return any;
+    return answered;
   }
   // Whether an ask waits for an answer.
   static bool asked();
