@@ -11,16 +11,24 @@ std::string ProbeText::procedure_entry(std::uint32_t index) const {
 }
 
 std::string ProbeText::loop_open(std::uint32_t index,
-                                 const std::vector<std::uint32_t>& counted) const {
+                                 const std::vector<CountedLoop>& counted) const {
   std::string text = "{ VCMON_LOOP_SCOPE" + args(index) + "; ";
-  for (const std::uint32_t inner : counted) {
-    text += "VCMON_COUNTED_LOOP" + args(inner) + "; ";
+  for (const CountedLoop& inner : counted) {
+    if (!inner.each_iteration_of) {
+      text += "VCMON_COUNTED_LOOP" + args(inner.index) + "; ";
+      continue;
+    }
+    // Its enclosing loop is this timed loop, or a counted loop declared before it here.
+    const std::uint32_t outer = *inner.each_iteration_of;
+    text += std::string(outer == index ? "VCMON_COUNTED_LOOP_EACH_TIMED("
+                                       : "VCMON_COUNTED_LOOP_EACH_COUNTED(") +
+            base_ + ", " + std::to_string(inner.index) + ", " + std::to_string(outer) + "); ";
   }
   return text;
 }
 
-std::string ProbeText::counted_loop_open(std::uint32_t index) const {
-  return "{ VCMON_COUNTED_RUN" + args(index) + "; ";
+std::string ProbeText::counted_loop_open(const CountedLoop& loop) const {
+  return loop.each_iteration_of ? "{ " : "{ VCMON_COUNTED_RUN" + args(loop.index) + "; ";
 }
 
 std::string ProbeText::iteration(std::uint32_t index, bool counted) const {

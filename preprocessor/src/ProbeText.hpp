@@ -3,11 +3,20 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace vcmon::preprocessor {
+
+// A counted loop a timed loop declares the counters of. `each_iteration_of`: the loop it is
+// nested in, when it runs exactly once in every iteration of that loop (OncePerIteration): its
+// executions are then that loop's iterations, not counted apart.
+struct CountedLoop {
+  std::uint32_t index = 0;
+  std::optional<std::uint32_t> each_iteration_of;
+};
 
 class ProbeText {
 public:
@@ -17,9 +26,10 @@ public:
   std::string procedure_entry(std::uint32_t index) const;
   // Around a timed loop statement: `{` + its scope and the counters of the counted loops it
   // encloses, `}` after it.
-  std::string loop_open(std::uint32_t index, const std::vector<std::uint32_t>& counted) const;
-  // Around a counted loop statement: `{` + the count of its execution.
-  std::string counted_loop_open(std::uint32_t index) const;
+  std::string loop_open(std::uint32_t index, const std::vector<CountedLoop>& counted) const;
+  // Around a counted loop statement: `{` + the count of its execution, unless its enclosing
+  // loop's iterations are that count.
+  std::string counted_loop_open(const CountedLoop& loop) const;
   static std::string loop_close() { return " }"; }
   // At the start of each iteration: after the `{` of a braced body, or wrapping an unbraced
   // body between iteration_open and iteration_close.

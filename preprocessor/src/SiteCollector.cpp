@@ -2,6 +2,7 @@
 
 #include "JumpTargets.hpp"
 #include "MpiClassifier.hpp"
+#include "OncePerIteration.hpp"
 #include "StatementDirective.hpp"
 
 #include <clang/AST/ASTContext.h>
@@ -382,11 +383,16 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
     }
   }
   const bool countable = !count_into_.empty() && count_into_.back() == parent;
+  // Counting into `parent` means traversing its body now.
+  const bool once_per_parent_iteration =
+      countable && !loop_bodies_.empty() && runs_once_per_iteration(loop, loop_bodies_.back());
 
   const SiteId id = graph_.add_site(SiteKind::Loop, position(keyword), name, parent);
   const std::uint64_t order = 2 * order_++;
   scopes_.push_back(id);
+  loop_bodies_.push_back(body);
   const bool go_on = counted_into(id, traverse);
+  loop_bodies_.pop_back();
   scopes_.pop_back();
 
   // Known only now that the body has been read: a loop nested right in a timed loop, with no
@@ -394,17 +400,19 @@ bool SiteCollector::traverse_loop(clang::Stmt* loop, clang::Stmt* body,
   const bool counted = options_.count_inner_loops && countable &&
                        graph_.site(parent).kind == SiteKind::Loop &&
                        !loops_with_probed_calls_.contains(id);
-  std::vector<SiteId> inner_counted;
+  std::vector<CountedLoop> inner_counted;
   if (const auto it = undeclared_counted_.find(id); it != undeclared_counted_.end()) {
     inner_counted = std::move(it->second);
     undeclared_counted_.erase(it);
   }
   if (counted) {
     graph_.set_probing(id, tables::SiteProbing::Counted);
-    std::vector<SiteId>& outer = undeclared_counted_[parent];
-    outer.push_back(id);
+    const CountedLoop self{id, once_per_parent_iteration ? std::optional(parent) : std::nullopt};
+    // Declared before the loops counted inside it: their counters may read its iterations.
+    std::vector<CountedLoop>& outer = undeclared_counted_[parent];
+    outer.push_back(self);
     outer.insert(outer.end(), inner_counted.begin(), inner_counted.end());
-    edits_.open(range->begin, order, probes_.counted_loop_open(id));
+    edits_.open(range->begin, order, probes_.counted_loop_open(self));
   } else {
     edits_.open(range->begin, order, probes_.loop_open(id, inner_counted));
     mark_loops_with_probed_call(parent); // its probes sit in every loop around it

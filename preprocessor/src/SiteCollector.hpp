@@ -144,7 +144,8 @@ private:
   std::vector<tables::SiteId> count_into_;                     // see counted_into
   // Counted loops whose nearest timed enclosing loop is not decided yet, by their enclosing
   // loop: the timed loop that takes them declares their counters.
-  std::unordered_map<tables::SiteId, std::vector<tables::SiteId>> undeclared_counted_;
+  std::unordered_map<tables::SiteId, std::vector<CountedLoop>> undeclared_counted_;
+  std::vector<const clang::Stmt*> loop_bodies_; // of the loops being traversed, innermost last
 };
 
 } // namespace vcmon::preprocessor

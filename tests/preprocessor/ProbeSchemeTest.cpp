@@ -199,5 +199,51 @@ TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
   EXPECT_EQ(find_node(report["tree"], "procedure", 6), nullptr) << "a folded procedure has records";
 }
 
+// A counted loop that runs once in every iteration of the loop it is in counts no executions of
+// its own (OncePerIteration.hpp says why); one that a branch or a jump before it may skip does.
+// Either way the profile's counts are exact.
+TEST(ProbeScheme, ExecutionsAreCountedApartOnlyWhereTheEnclosingLoopMaySkipTheLoop) {
+  const TempDir out;
+  const CommandResult instrument =
+      run_instrument("--output-dir=" + out.str() + " inputs/counted_executions.c");
+  ASSERT_EQ(instrument.exit_code, 0) << instrument.err;
+  const std::string copy = read_text(out.path() / "counted_executions.c");
+  // The instrumented line of the loop written `header`: whether it counts its executions.
+  const auto counts_executions = [&](const std::string& header) {
+    const std::size_t at = copy.find(header);
+    EXPECT_NE(at, std::string::npos) << header;
+    const std::size_t line_start = copy.rfind('\n', at) + 1;
+    const std::string line = copy.substr(line_start, copy.find('\n', at) - line_start);
+    return line.find("VCMON_COUNTED_RUN") != std::string::npos;
+  };
+  EXPECT_FALSE(counts_executions("for (int j = 0; j < 4; ++j)")); // after a plain statement
+  EXPECT_FALSE(counts_executions("for (int k = 0; k < 3; ++k)")); // first in a counted loop
+  EXPECT_TRUE(counts_executions("for (int j = 0; j < 5; ++j)"));  // inside an if
+  EXPECT_TRUE(counts_executions("for (int j = 0; j < 2; ++j)"));  // after an if ... continue
+  EXPECT_TRUE(counts_executions("for (int j = 0; j < i; ++j)"));  // after a loop with a break
+
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/inputs/counted_executions.c", dir.path() / "counted.c");
+  const CommandResult build = run_command(kWrapper + " -O2 counted.c -o counted", dir.path());
+  ASSERT_EQ(build.exit_code, 0) << build.err;
+  const CommandResult run =
+      run_command("VCMON_OUTPUT=. timeout 120 '" MPIEXEC "' -n 2 ./counted && '" VCMON_REPORT_TOOL
+                  "' --format json counted-*.vcmon > report.json",
+                  dir.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(read_text(dir.path() / "report.json"));
+  // The outer loop runs i = 0..4 (i = 1 continues after the loop at line 16, i = 4 breaks at
+  // the end): per rank, executions and iterations of each loop by line.
+  const std::map<int, std::pair<int, int>> expected = {{11, {5, 20}}, {12, {20, 60}}, {16, {3, 15}},
+                                                       {21, {4, 8}},  {23, {4, 16}},  {27, {4, 9}}};
+  for (const auto& [line, counts] : expected) {
+    const nlohmann::json* loop = find_node(report["tree"], "loop", line);
+    ASSERT_NE(loop, nullptr) << "line " << line << "\n" << report["tree"].dump(1);
+    EXPECT_TRUE((*loop)["counted_only"]) << "line " << line;
+    EXPECT_EQ((*loop)["count"], 2 * counts.first) << "line " << line;
+    EXPECT_EQ((*loop)["iterations"], 2 * counts.second) << "line " << line;
+  }
+}
+
 } // namespace
 } // namespace vcmon::preprocessor::test

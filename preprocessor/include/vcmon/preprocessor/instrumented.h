@@ -55,19 +55,25 @@ typedef struct vcmon_counted_loop {
   unsigned site;
   unsigned long executions;
   unsigned long iterations;
+  /* A loop that runs once in every iteration of its enclosing loop counts no executions: they
+   * are that loop's iterations, read here when both are done (OncePerIteration.hpp says why). */
+  const unsigned long* executions_of;
 } vcmon_counted_loop;
 
-static __inline__ vcmon_counted_loop vcmon_counted_loop_open(unsigned site) {
+static __inline__ vcmon_counted_loop vcmon_counted_loop_open(unsigned site,
+                                                             const unsigned long* executions_of) {
   vcmon_counted_loop loop;
   loop.site = site;
   loop.executions = 0;
   loop.iterations = 0;
+  loop.executions_of = executions_of;
   return loop;
 }
 
 static __inline__ void vcmon_counted_loop_flush(vcmon_counted_loop* loop) {
-  if (loop->executions != 0) {
-    vcmon_loop_add(loop->site, loop->executions, loop->iterations);
+  const unsigned long executions = loop->executions_of ? *loop->executions_of : loop->executions;
+  if (executions != 0) {
+    vcmon_loop_add(loop->site, executions, loop->iterations);
   }
 }
 
@@ -75,11 +81,23 @@ static __inline__ void vcmon_counted_loop_flush(vcmon_counted_loop* loop) {
 #define VCMON_LOOP_SCOPE(base, index)                                                              \
   vcmon_timed_loop vcmon_loop_##index __attribute__((cleanup(vcmon_timed_loop_close), unused)) =   \
       vcmon_timed_loop_open((base) + (index))
-/* The counters of a counted loop, declared after its enclosing timed loop's scope. */
-#define VCMON_COUNTED_LOOP(base, index)                                                            \
+/* The counters of a counted loop, declared after its enclosing timed loop's scope; for one
+ * that runs once in every iteration of the loop it is in (this timed loop, or a counted loop
+ * declared before it), only its iterations: its cleanup runs before that loop's. */
+#define VCMON_COUNTED_LOOP_DECL(base, index, executions_of)                                        \
   vcmon_counted_loop vcmon_counted_##index                                                         \
       __attribute__((cleanup(vcmon_counted_loop_flush), unused)) =                                 \
-          vcmon_counted_loop_open((base) + (index))
+          vcmon_counted_loop_open((base) + (index), executions_of)
+#ifdef __cplusplus
+#define VCMON_COUNTED_LOOP(base, index) VCMON_COUNTED_LOOP_DECL(base, index, __null)
+#else
+#define VCMON_COUNTED_LOOP(base, index)                                                            \
+  VCMON_COUNTED_LOOP_DECL(base, index, (const unsigned long*)0)
+#endif
+#define VCMON_COUNTED_LOOP_EACH_TIMED(base, index, outer)                                          \
+  VCMON_COUNTED_LOOP_DECL(base, index, &vcmon_loop_##outer.iterations)
+#define VCMON_COUNTED_LOOP_EACH_COUNTED(base, index, outer)                                        \
+  VCMON_COUNTED_LOOP_DECL(base, index, &vcmon_counted_##outer.iterations)
 
 /* Declarations, not statements, so that C89 code keeps its declarations first. */
 #define VCMON_LOOP_ITER(base, index)                                                               \
