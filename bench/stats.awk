@@ -4,12 +4,20 @@
 #   field(line, key)   the value of `key=value` among the blank-separated words of `line`
 #   sort_values(v, n)  sorts v[1..n] in place (insertion sort: a handful of runs)
 #   median(v, n)       the median of v[1..n] (sorts it)
-#   paired_median(at, rounds, variant, name)
-#                      the median over the rounds r of rounds[] of 100 * (at[variant, name, r] -
-#                      at["plain", name, r]) / at["plain", name, r], in %: a paired estimate, as
-#                      both ran in the same round, one after the other, with the same code
-#                      layout, so that what the host does between rounds cancels ("" when no
-#                      round has both)
+#   balanced_mean(m, n)
+#                      the mean of m[0..n-1] that are not "": the medians of the rounds of each
+#                      class of code layout (bench/code_layout.sh), each class once
+#   balanced(value, round_of, n, key, classes)
+#                      a build's estimate from value[key, 1..n], measured in rounds
+#                      round_of[key, i]: the median of each class of rounds ((round - 1) mod
+#                      classes), then their mean; each build met every place of its loops in a
+#                      cache line equally often (bench/code_layout.sh)
+#   paired_balanced(at, rounds, variant, name, classes, base)
+#                      the difference at[variant, name, r] - at["plain", name, r] of each round,
+#                      its median within each class of rounds ((round - 1) mod classes), the
+#                      mean over the classes, as % of `base`. Differences, not ratios: where a
+#                      layout makes one build's loop 0.62 s and the other's 1.05 s, the ratios
+#                      +69% and -41% of two rounds average to +14%, the differences to 0
 function field(line, key,    n, i, kv, parts) {
   n = split(line, parts, " ")
   for (i = 1; i <= n; ++i) {
@@ -26,10 +34,31 @@ function median(v, n) {
   sort_values(v, n)
   return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
-function paired_median(at, rounds, variant, name,    r, n, d) {
-  n = 0
-  for (r in rounds)
-    if (((variant, name, r) in at) && (("plain", name, r) in at) && at["plain", name, r] > 0)
-      d[++n] = 100 * (at[variant, name, r] - at["plain", name, r]) / at["plain", name, r]
-  return n == 0 ? "" : median(d, n)
+function balanced_mean(m, n,    c, sum, k) {
+  sum = 0; k = 0
+  for (c = 0; c < n; ++c)
+    if (m[c] != "") { sum += m[c]; ++k }
+  return k == 0 ? "" : sum / k
+}
+function balanced(value, round_of, n, key, classes,    c, i, k, v, m) {
+  for (c = 0; c < classes; ++c) {
+    k = 0
+    delete v
+    for (i = 1; i <= n; ++i)
+      if ((round_of[key, i] - 1) % classes == c) v[++k] = value[key, i]
+    m[c] = k == 0 ? "" : median(v, k)
+  }
+  return balanced_mean(m, classes)
+}
+function paired_balanced(at, rounds, variant, name, classes, base,    c, r, n, d, m, mean) {
+  for (c = 0; c < classes; ++c) {
+    n = 0
+    delete d
+    for (r in rounds)
+      if ((r - 1) % classes == c && ((variant, name, r) in at) && (("plain", name, r) in at))
+        d[++n] = at[variant, name, r] - at["plain", name, r]
+    m[c] = n == 0 ? "" : median(d, n)
+  }
+  mean = balanced_mean(m, classes)
+  return mean == "" || base <= 0 ? "" : 100 * mean / base
 }

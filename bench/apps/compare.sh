@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare.sh MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=5] [RANKS=2]
+# compare.sh MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=8] [RANKS=2]
 # The proxy applications beside this script (cg, hydro, particles, kernels), each built with
 # CFLAGS (-O3) three ways and run four ways under `MPIEXEC -n RANKS`:
 #   plain         built with MPICC
@@ -11,15 +11,17 @@
 # that no variant always follows another. The monitored variants run with VCMON_WTIME=virtual,
 # so that the applications' own MPI_Wtime phase timers read virtual time (real time minus the
 # monitor's intrusion), and write their profiles into a temporary directory; every such run
-# must write one. Prints, per application, the median wall time of each variant and its ratio
-# to plain (with the range of the per-round ratios), and per phase the median seconds,
-# (variant - plain) / plain of the medians, and the median over the rounds of (variant - plain)
-# / plain within each round (paired: both ran in the same round, with the same code layout).
-# Fails (after printing) when a run fails or a `verify` value differs between any two runs.
+# must write one. Prints, per application, the wall time of each variant and its ratio to
+# plain (with the range of the per-round ratios), and per phase the seconds, (variant - plain)
+# / plain, and paired: (variant - plain) within each round (both ran in the same round, with
+# the same code layout), over plain. Every figure is balanced over the code layouts: the median
+# of the rounds of each class, then the mean (bench/stats.awk, balanced). Fails (after
+# printing) when a run fails or a `verify` value differs between any two runs.
 # Code layout (bench/code_layout.sh): by default each round builds every variant anew with the
 # program's code shifted by a different offset (the same offset for the three builds of a
-# round), so that the medians are over layouts, not over one layout that may favour either
-# build. LAYOUT=fixed builds once, unshifted.
+# round), every 4 rounds once at each 16-byte place of a 64-byte line, so that the figures are
+# over layouts, not over one layout that may favour either build; RUNS is best a multiple of 4.
+# LAYOUT=fixed builds once, unshifted.
 # Rank placement (bench/rank_placement.sh): under MPICH's Hydra each round binds the ranks to
 # CPUs rotated by the round, the same for all of the round's runs. PLACEMENT=none leaves
 # placement to the system.
@@ -31,10 +33,10 @@
 # costing 1 us more, a default-size instrumented run may take half an hour).
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 6 ]; then
-  echo "usage: $0 MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=5] [RANKS=2]" >&2
+  echo "usage: $0 MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=8] [RANKS=2]" >&2
   exit 2
 fi
-mpiexec=$1 mpicc=$2 vcmon_mpicc=$3 libdir=$4 runs=${5:-${RUNS:-5}} ranks=${6:-${RANKS:-2}}
+mpiexec=$1 mpicc=$2 vcmon_mpicc=$3 libdir=$4 runs=${5:-${RUNS:-8}} ranks=${6:-${RANKS:-2}}
 apps=${APPS:-cg hydro particles kernels}
 read -r -a app_args <<<"${APP_ARGS:-}"
 run_timeout=${RUN_TIMEOUT:-3600}
@@ -47,7 +49,7 @@ code_layout_valid "$layout" || exit 2
 source "$sources/../rank_placement.sh"
 rank_placement_valid "${PLACEMENT:-auto}" || exit 2
 placement=$(rank_placement_mode "${PLACEMENT:-auto}" "$mpiexec")
-# Shared awk helpers: median(v, n), paired_median(at, rounds, variant, name).
+# Shared awk helpers: median(v, n), balanced(...), paired_balanced(...).
 awk_lib=$(cat "$sources/../stats.awk")
 variants=(plain linked instrumented inject1000)
 
@@ -183,20 +185,16 @@ done
 
 echo "# code offsets of the rounds (bytes):$offsets"
 echo "# rank placement: $placement (bench/rank_placement.sh)"
-echo "# mpiexec -n $ranks, $runs rounds; medians over rounds; ratio = median wall / median" \
-  "plain wall [range of the per-round ratios]; phases: median s ((variant - plain) / plain" \
-  "of the medians, ! where that exceeds the plain phase's own noise; the median over the" \
-  "rounds of (variant - plain) / plain within each round);" \
-  "plain phases: median s [(max - min) / median over the plain runs: the phase's own noise]"
+echo "# mpiexec -n $ranks, $runs rounds; each figure balanced over the code layouts (the" \
+  "median of the rounds of each place in a cache line, then the mean: bench/code_layout.sh);" \
+  "ratio = wall / plain wall [range of the per-round ratios]; phases: s ((variant - plain) /" \
+  "plain, ! where that exceeds the plain phase's own noise; paired: (variant - plain) within" \
+  "each round, balanced, / plain); plain phases: s [(max - min) / median over the plain runs:" \
+  "the phase's own noise]"
 for app in $apps; do
-  awk -v app="$app" -v variant_list="${variants[*]}" "$awk_lib"'
-    function med(key,    n, i, v) {
-      n = count[key]
-      if (n == 0) return ""
-      for (i = 1; i <= n; ++i) v[i] = value[key, i]
-      return median(v, n)
-    }
-    function add(key, x) { value[key, ++count[key]] = x }
+  awk -v app="$app" -v variant_list="${variants[*]}" -v classes="$(code_layout_classes)" "$awk_lib"'
+    function med(key) { return count[key] == 0 ? "" : balanced(value, round_of, count[key], key, classes) }
+    function add(key, x, round) { value[key, ++count[key]] = x; round_of[key, count[key]] = round }
     # (max - min) / median over the rounds, in %: how much the phase varies by itself (-1:
     # unknown).
     function spread(key,    n, i, low, high, m) {
@@ -211,10 +209,10 @@ for app in $apps; do
       return 100 * (high - low) / m
     }
     $2 != app { next }
-    $1 == "wall" { add("wall" SUBSEP $3, $5); wall[$3, $4] = $5; rounds[$4] = 1 }
+    $1 == "wall" { add("wall" SUBSEP $3, $5, $4); wall[$3, $4] = $5; rounds[$4] = 1 }
     $1 == "phase" {
       if (!(($5) in seen)) { seen[$5] = 1; phases[++phase_count] = $5 }
-      add("phase" SUBSEP $3 SUBSEP $5, $6)
+      add("phase" SUBSEP $3 SUBSEP $5, $6, $4)
       at[$3, $5, $4] = $6
     }
     $1 == "verify" {
@@ -262,7 +260,7 @@ for app in $apps; do
           # Signed; "!" where the difference exceeds the noise of the plain phase.
           d = base > 0 ? 100 * (m - base) / base : 0
           difference = base > 0 ? sprintf("%+.1f%%%s", d, noise >= 0 && (d < 0 ? -d : d) > noise ? "!" : "") : "-"
-          pd = paired_median(at, rounds, variants[k], phases[p])
+          pd = paired_balanced(at, rounds, variants[k], phases[p], classes, base)
           printf " %-30s", sprintf("%.4f (%s; %s)", m, difference, pd == "" ? "-" : sprintf("%+.1f%%", pd))
         }
       }

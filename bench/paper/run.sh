@@ -8,15 +8,17 @@
 #     VCMON_DISABLE=1, and monitored with every injected probe cost (VCMON_INJECT_PROBE_NS)
 #     once, the order reversed every other round; monitored runs set VCMON_WTIME=virtual, so
 #     MPI_Wtime reads virtual time. Both builds are made anew every round with the program's
-#     code shifted by another offset (LAYOUT=random, the default; LAYOUT=fixed: unshifted), so
-#     that the medians are over code layouts (bench/code_layout.sh); under MPICH's Hydra all
-#     runs of a round bind the ranks to the same CPUs, rotated from round to round
-#     (PLACEMENT=auto, the default; none: unbound; bench/rank_placement.sh). Per stage:
-#     medians of the plain time (and its own spread), the real and virtual times, the signed
-#     tolerance (virtual - plain) / plain of the medians and paired (the median over the
-#     rounds of that difference within each round, where both ran one after the other with the
-#     same layout and placement: the targets are judged on this one), how far the virtual time
-#     moves with the injected cost; wall overhead with the range of the per-round ratios.
+#     code shifted by another offset (LAYOUT=random, the default; LAYOUT=fixed: unshifted), the
+#     offsets balanced so that every 4 rounds put each build's loops once at each 16-byte place
+#     of a 64-byte line (bench/code_layout.sh); under MPICH's Hydra all runs of a round bind the
+#     ranks to the same CPUs, rotated from round to round (PLACEMENT=auto, the default; none:
+#     unbound; bench/rank_placement.sh). Every figure of a build is balanced: the median of
+#     the rounds of each place, then the mean over the 4 places. Per stage: the plain time
+#     (and its own spread, (max - min) / median), the real and virtual times, the signed
+#     tolerance (virtual - plain) / plain of those and paired (the same balance of the
+#     difference virtual - plain within each round, where both ran one after the other with
+#     the same offset and placement, over the balanced plain: the targets are judged on it), how far the virtual time moves with
+#     the injected cost; wall overhead with the range of the per-round ratios.
 #  2. Data volume. pipeline_loop.c instrumented, for each rank count and iteration count: the
 #     profile's size against an OTF2 trace of the same events (trace_volume), and the paper's
 #     own comparison (its 4 loop statements: 144 B of records against a 31.25 KB trace).
@@ -26,9 +28,11 @@
 # Fails (after printing) when a run fails, a monitored run writes no profile or a `verify` value
 # differs. A target missed is printed as MISSED, not a failure: these are measurements.
 # Environment (defaults in brackets): MPIEXEC [mpiexec], MPICC [mpicc], CFLAGS (both builds)
-# ["-O3 -falign-loops=64": the hot loops at the same alignment in both builds, see
-# docs/evaluation.md], RUNS (runs per cell of table 3) [5], SECTIONS ["tolerance volume
-# control"]; stage tolerance: TOLERANCE_RUNS (rounds) [15, or RUNS when that is set], LAYOUT
+# [-O3; not -falign-loops=64, which aligns main's section to 64 bytes, so that every round's
+# code offset (bench/code_layout.sh) leaves the hot loops where they were: docs/evaluation.md,
+# "Loop alignment"], RUNS (runs per cell of table 3) [5], SECTIONS ["tolerance volume
+# control"]; stage tolerance: TOLERANCE_RUNS (rounds, best a multiple of 4) [16, or RUNS when
+# that is set], LAYOUT
 # [random], PLACEMENT [auto], RANKS [2],
 # ORDER [1536], TILES [8], CHECKS [40], INJECT_NS ["0 1000 10000 100000"]; data volume:
 # VOLUME_RUNS (RANKS:ITERATIONS pairs) ["2:200 2:2000 2:20000", then 200 and 2000 iterations on
@@ -52,9 +56,9 @@ source "$sources/../code_layout.sh"
 # shellcheck source=../rank_placement.sh
 source "$sources/../rank_placement.sh"
 mpiexec=${MPIEXEC:-mpiexec} mpicc=${MPICC:-mpicc}
-read -r -a cflags <<<"${CFLAGS:--O3 -falign-loops=64}"
+read -r -a cflags <<<"${CFLAGS:--O3}"
 runs=${RUNS:-5} sections=${SECTIONS:-tolerance volume control}
-tolerance_runs=${TOLERANCE_RUNS:-${RUNS:-15}}
+tolerance_runs=${TOLERANCE_RUNS:-${RUNS:-16}}
 ranks=${RANKS:-2} order=${ORDER:-1536} tiles=${TILES:-8} checks=${CHECKS:-40}
 read -r -a injections <<<"${INJECT_NS:-0 1000 10000 100000}"
 default_volume_runs="2:200 2:2000 2:20000 $(for n in 3 4 5 6 7 8; do echo "$n:200 $n:2000"; done)"
@@ -115,7 +119,8 @@ instrumented_build() { # INPUTS... OUTPUT
   fi
 }
 
-# Shared awk helpers: field(line, key), sort_values(v, n), median(v, n), paired_median(...).
+# Shared awk helpers: field(line, key), sort_values(v, n), median(v, n), balanced_mean(m, n),
+# balanced(...), paired_balanced(...).
 awk_lib=$(cat "$sources/../stats.awk")
 
 # run_program OUT ERR RANKS BINARY ARGS... (environment from the caller, and MPIEXEC_BIND: extra
@@ -204,13 +209,14 @@ stage_tolerance() {
   echo "# code offsets of the rounds (bytes, bench/code_layout.sh):$offsets"
   echo "# rank placement: $placement (bench/rank_placement.sh)"
   echo "# load average after stage tolerance: $(cut -d' ' -f1-3 /proc/loadavg)"
-  awk "$awk_lib"'
-    function add(key, x) { value[key, ++count[key]] = x }
+  awk -v classes="$(code_layout_classes)" "$awk_lib"'
+    function add(key, x, round) { value[key, ++count[key]] = x; round_of[key, count[key]] = round }
     function med(key,    v, i) {
       if (count[key] == 0) return ""
       for (i = 1; i <= count[key]; ++i) v[i] = value[key, i]
       return median(v, count[key])
     }
+    function central(key) { return balanced(value, round_of, count[key], key, classes) }
     function spread(key,    v, i, n, m) {   # (max - min) / median, in %
       n = count[key]; m = med(key)
       if (n == 0 || m == 0) return ""
@@ -218,12 +224,12 @@ stage_tolerance() {
       sort_values(v, n)
       return 100 * (v[n] - v[1]) / m
     }
-    $1 == "wall" { add("wall" SUBSEP $2, $4); wall[$2, $3] = $4; rounds[$3] = 1
+    $1 == "wall" { add("wall" SUBSEP $2, $4, $3); wall[$2, $3] = $4; rounds[$3] = 1
                    if (!($2 in seen_variant)) { seen_variant[$2] = 1; variants[++nv] = $2 } }
     $1 == "phase" {
       name = $4; real = sub(/\.real$/, "", name)
       if (!(name in seen_stage)) { seen_stage[name] = 1; stages[++ns] = name }
-      add((real ? "real" : "wtime") SUBSEP $2 SUBSEP name, $5)
+      add((real ? "real" : "wtime") SUBSEP $2 SUBSEP name, $5, $3)
       if (!real) at[$2, name, $3] = $5
     }
     $1 == "verify" { verify[$4] = 1 }
@@ -240,13 +246,14 @@ stage_tolerance() {
       for (k = 2; k <= nv; ++k) printf "---|---|---|"
       printf "\n"
       for (s = 1; s <= ns; ++s) {
-        base = med("wtime" SUBSEP "plain" SUBSEP stages[s])
+        base = central("wtime" SUBSEP "plain" SUBSEP stages[s])
         printf "| %s | %.4f [%.0f%%] |", stages[s], base, spread("wtime" SUBSEP "plain" SUBSEP stages[s])
         for (k = 2; k <= nv; ++k) {
-          r = med("real" SUBSEP variants[k] SUBSEP stages[s])
-          v = med("wtime" SUBSEP variants[k] SUBSEP stages[s])
+          r = central("real" SUBSEP variants[k] SUBSEP stages[s])
+          v = central("wtime" SUBSEP variants[k] SUBSEP stages[s])
           t = base > 0 ? 100 * (v - base) / base : 0
-          pt = paired_median(at, rounds, variants[k], stages[s]) + 0 # 0 when no round has both
+          # 0 when no round has both
+          pt = paired_balanced(at, rounds, variants[k], stages[s], classes, base) + 0
           printf " %.4f | %.4f | %+.1f%%; %+.1f%% |", r, v, t, pt
           if (stages[s] != "total") {
             a = t < 0 ? -t : t
@@ -254,7 +261,7 @@ stage_tolerance() {
             a = pt < 0 ? -pt : pt
             if (a > worst[k]) { worst[k] = a; worst_stage[k] = stages[s] }
             # How far the virtual time moves with the injected cost, against no injection.
-            v0 = med("wtime" SUBSEP "inject0" SUBSEP stages[s])
+            v0 = central("wtime" SUBSEP "inject0" SUBSEP stages[s])
             g = v0 > 0 ? 100 * (v - v0) / v0 : 0
             g = g < 0 ? -g : g
             if (g > growth[k]) { growth[k] = g; growth_stage[k] = stages[s] }
@@ -262,7 +269,7 @@ stage_tolerance() {
         }
         printf "\n"
       }
-      plain_wall = med("wall" SUBSEP "plain")
+      plain_wall = central("wall" SUBSEP "plain")
       printf "| wall (mpiexec) | %.3f s |", plain_wall
       for (k = 2; k <= nv; ++k) {
         low = high = ""
@@ -272,13 +279,14 @@ stage_tolerance() {
           if (low == "" || q < low) low = q
           if (high == "" || q > high) high = q
         }
-        m = med("wall" SUBSEP variants[k])
+        m = central("wall" SUBSEP variants[k])
         printf " %.3f s | | %.3fx [%.3f-%.3f] |", m, m / plain_wall, low, high
         ratio[k] = m / plain_wall
       }
-      printf "\n\nTargets (tolerance = the median over the rounds of |virtual - plain| / plain" \
-        " within each round, over the five stages; in parentheses the same of the medians;" \
-        " in brackets |virtual - virtual with nothing injected| / the latter, of the medians):\n"
+      printf "\n\nTargets (tolerance = |virtual - plain| within each round, balanced over the" \
+        " code layouts, / the balanced plain time, over the five stages; in parentheses" \
+        " |virtual - plain| / plain of the balanced times; in brackets |virtual - virtual" \
+        " with nothing injected| / the latter):\n"
       for (k = 2; k <= nv; ++k) {
         if (variants[k] == "disabled") {
           printf "  %s: differs from plain by up to %.1f%% (%s) (%.1f%% (%s)): the instrumented" \
