@@ -161,17 +161,27 @@ const nlohmann::json* find_node(const nlohmann::json& node, const std::string& k
   return nullptr;
 }
 
-TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
+// inputs/INPUT built by vcmon-mpicc at -O2, run on 2 ranks: its report as JSON (null when a
+// step failed, which the test is told of).
+nlohmann::json report_of_run(const std::string& input) {
   const TempDir dir;
-  fs::copy_file(VCMON_TEST_SOURCE_DIR "/inputs/probing_rules.c", dir.path() / "rules.c");
-  const CommandResult build = run_command(kWrapper + " -O2 rules.c -o rules", dir.path());
-  ASSERT_EQ(build.exit_code, 0) << build.err;
+  fs::copy_file(fs::path(VCMON_TEST_SOURCE_DIR "/inputs") / input, dir.path() / "program.c");
+  const CommandResult build = run_command(kWrapper + " -O2 program.c -o program", dir.path());
+  EXPECT_EQ(build.exit_code, 0) << build.err;
   const CommandResult run =
-      run_command("VCMON_OUTPUT=. timeout 120 '" MPIEXEC "' -n 2 ./rules && '" VCMON_REPORT_TOOL
-                  "' --format json rules-*.vcmon > report.json",
+      run_command("VCMON_OUTPUT=. timeout 120 '" MPIEXEC "' -n 2 ./program && '" VCMON_REPORT_TOOL
+                  "' --format json program-*.vcmon > report.json",
                   dir.path());
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  const nlohmann::json report = nlohmann::json::parse(read_text(dir.path() / "report.json"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  if (build.exit_code != 0 || run.exit_code != 0) {
+    return nullptr;
+  }
+  return nlohmann::json::parse(read_text(dir.path() / "report.json"));
+}
+
+TEST(ProbeScheme, CountedLoopsAndFoldedProceduresAreReportedExactly) {
+  const nlohmann::json report = report_of_run("probing_rules.c");
+  ASSERT_FALSE(report.is_null());
 
   // main's outer loop runs 3 times per rank; the loop at line 29 once per outer iteration,
   // 4 iterations each; the loop at line 30 once per iteration of that, 5 iterations each.
@@ -222,16 +232,8 @@ TEST(ProbeScheme, ExecutionsAreCountedApartOnlyWhereTheEnclosingLoopMaySkipTheLo
   EXPECT_TRUE(counts_executions("for (int j = 0; j < 2; ++j)"));  // after an if ... continue
   EXPECT_TRUE(counts_executions("for (int j = 0; j < i; ++j)"));  // after a loop with a break
 
-  const TempDir dir;
-  fs::copy_file(VCMON_TEST_SOURCE_DIR "/inputs/counted_executions.c", dir.path() / "counted.c");
-  const CommandResult build = run_command(kWrapper + " -O2 counted.c -o counted", dir.path());
-  ASSERT_EQ(build.exit_code, 0) << build.err;
-  const CommandResult run =
-      run_command("VCMON_OUTPUT=. timeout 120 '" MPIEXEC "' -n 2 ./counted && '" VCMON_REPORT_TOOL
-                  "' --format json counted-*.vcmon > report.json",
-                  dir.path());
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  const nlohmann::json report = nlohmann::json::parse(read_text(dir.path() / "report.json"));
+  const nlohmann::json report = report_of_run("counted_executions.c");
+  ASSERT_FALSE(report.is_null());
   // The outer loop runs i = 0..4 (i = 1 continues after the loop at line 16, i = 4 breaks at
   // the end): per rank, executions and iterations of each loop by line.
   const std::map<int, std::pair<int, int>> expected = {{11, {5, 20}}, {12, {20, 60}}, {16, {3, 15}},
