@@ -162,7 +162,11 @@ int ControlExchange::receive_reply(std::span<const std::uint64_t>& words) {
     owed -= answers;
     unanswered_total_ -= answers;
     if (owed == 0) {
-      beside_[static_cast<std::size_t>(source)] = {};
+      // It answered everything: nothing to ask its answerer. Which request the answerer
+      // answered stays known, for the rank's own reply to it, which may still come.
+      Beside& beside = beside_[static_cast<std::size_t>(source)];
+      beside.owed_since_rt = 0;
+      beside.asking = false;
     }
   }
   return source;
@@ -183,8 +187,11 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
     transport_.send(Kind::StateRequest, rank, request);
     count_sent(rank, kRequests);
     if (unanswered_[static_cast<std::size_t>(rank)]++ == 0) {
-      beside_[static_cast<std::size_t>(rank)] = {start_rt, false, start_rt + beside_ns_, beside_ns_,
-                                                 0};
+      Beside& beside = beside_[static_cast<std::size_t>(rank)];
+      beside.owed_since_rt = start_rt;
+      beside.asking = false;
+      beside.next_ask_rt = start_rt + beside_ns_;
+      beside.wait_ns = beside_ns_;
     }
     ++unanswered_total_;
   }
