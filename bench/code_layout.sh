@@ -15,7 +15,7 @@
 # estimate is fair only when each build's loops meet every such place equally often, so the
 # offsets are balanced: ROUND's offset modulo 64 is 16 * ((ROUND - 1) mod 4), and any 4
 # consecutive rounds put every loop of either build once at each 16-byte place of its line
-# (code_layout_class). The rest of the offset, a multiple of 64, is drawn.
+# (code_layout_classes). The rest of the offset, a multiple of 64, is drawn.
 #
 #   code_layout_valid LAYOUT   succeeds for random or fixed; else says so on stderr
 #   code_offset ROUND LAYOUT   the shift of ROUND in bytes: 0 for LAYOUT=fixed, else below

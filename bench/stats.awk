@@ -50,15 +50,13 @@ function balanced(value, round_of, n, key, classes,    c, i, k, v, m) {
   }
   return balanced_mean(m, classes)
 }
-function paired_balanced(at, rounds, variant, name, classes, base,    c, r, n, d, m, mean) {
-  for (c = 0; c < classes; ++c) {
-    n = 0
-    delete d
-    for (r in rounds)
-      if ((r - 1) % classes == c && ((variant, name, r) in at) && (("plain", name, r) in at))
-        d[++n] = at[variant, name, r] - at["plain", name, r]
-    m[c] = n == 0 ? "" : median(d, n)
-  }
-  mean = balanced_mean(m, classes)
+function paired_balanced(at, rounds, variant, name, classes, base,    r, n, d, d_round, mean) {
+  n = 0
+  for (r in rounds)
+    if (((variant, name, r) in at) && (("plain", name, r) in at)) {
+      d["d", ++n] = at[variant, name, r] - at["plain", name, r]
+      d_round["d", n] = r
+    }
+  mean = balanced(d, d_round, n, "d", classes)
   return mean == "" || base <= 0 ? "" : 100 * mean / base
 }

@@ -156,12 +156,7 @@ std::uint64_t VirtualClock::show(std::uint64_t vt) {
 }
 
 std::uint64_t VirtualClock::show_beside(std::uint64_t vt) {
-  const std::uint64_t shown = std::max(vt, floor_ns() + 1);
-  std::uint64_t seen = shown_beside_ns_.load(std::memory_order_relaxed);
-  while (shown > seen &&
-         !shown_beside_ns_.compare_exchange_weak(seen, shown, std::memory_order_relaxed)) {
-  }
-  return std::max(shown, seen);
+  return raise_to(shown_beside_ns_, std::max(vt, floor_ns() + 1));
 }
 
 IntrusionScope::IntrusionScope(VirtualClock& clock, std::uint64_t constant_ns)

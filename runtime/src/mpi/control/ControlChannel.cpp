@@ -15,6 +15,14 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
+// `vt` less a few of the layer's constants: what a process answers with, as a probe or a scope
+// of the layer may be under way in it, whose charge, made after the answer, takes a little of
+// its clock back.
+std::uint64_t less_margin(const Monitor& monitor, std::uint64_t vt) {
+  const std::uint64_t margin = 4 * monitor.action_cost_ns();
+  return vt > margin ? vt - margin : 0;
+}
+
 // This process as its exchange sees it: its waiting calls, stamps and clock.
 class ProcessHost final : public ControlHost {
 public:
@@ -97,8 +105,6 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
     return state;
   }
   state.activity = deadlock::Activity::Running;
-  // A few of the layer's constants below: scopes ending after the answer take them back.
-  const std::uint64_t margin = 4 * monitor.action_cost_ns();
   // Answered from a wrapper (serve_if_due), the process runs in this very call: its clock is
   // the call's entry. Answered by a thread that waits while another thread runs
   // (MPI_THREAD_MULTIPLE; that thread may be outside MPI), this thread's last entry is stale:
@@ -113,7 +119,7 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
   const BlockedCall* const own = waits_.own_call();
   const bool clock_runs = own != nullptr && (threads > 1 || own->keeps_clock_running());
   const std::uint64_t vt = clock_runs ? now_vt : std::min(now_vt, running_vt_);
-  state.clock_ns = monitor.clock().show(vt > margin ? vt - margin : 0);
+  state.clock_ns = monitor.clock().show(less_margin(monitor, vt));
   return state;
 }
 
@@ -122,11 +128,7 @@ std::optional<std::uint64_t> ControlChannel::clock_beside(Monitor& monitor) cons
       waits_.any_waiting() || UnpolledCall::inside_own()) {
     return std::nullopt;
   }
-  // As own_state's margin: the program's thread may be inside a probe or a scope of the layer
-  // whose charge, made after this answer, takes a little of its clock back.
-  const std::uint64_t margin = 4 * monitor.action_cost_ns();
-  const std::uint64_t now_vt = vclock::Moment::now(monitor.clock()).vt;
-  return monitor.clock().show_beside(now_vt > margin ? now_vt - margin : 0);
+  return monitor.clock().show_beside(less_margin(monitor, vclock::Moment::now(monitor.clock()).vt));
 }
 
 bool ControlChannel::serve() {

@@ -235,8 +235,7 @@ std::vector<StateReply> ControlExchange::request_states(std::span<const int> ran
         any_awaited = true;
       }
     }
-    if (!any_awaited || host_.own_call_satisfied() ||
-        host_.now_rt() - start_rt > reply_deadline_ns_) {
+    if (!any_awaited || host_.own_call_satisfied() || now_rt - start_rt > reply_deadline_ns_) {
       break; // the caller goes on with what it knows
     }
     serve();

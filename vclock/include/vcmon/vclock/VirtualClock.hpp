@@ -88,9 +88,7 @@ public:
       hold_lane(vt);
       return;
     }
-    std::uint64_t held = held_vt_.load(std::memory_order_relaxed);
-    while (vt > held && !held_vt_.compare_exchange_weak(held, vt, std::memory_order_relaxed)) {
-    }
+    raise_to(held_vt_, vt);
   }
   // Continues the clock from virtual time `vt` (e.g. after a receive): I becomes RT − vt,
   // so that real waiting caused by other processes' intrusion is not counted as the
@@ -167,6 +165,13 @@ private:
   void charge_lane(std::uint64_t ns);
   void hold_lane(std::uint64_t vt);
 
+  // Raises `slot` to `value` if that is higher, from any thread; returns the slot after.
+  static std::uint64_t raise_to(std::atomic<std::uint64_t>& slot, std::uint64_t value) {
+    std::uint64_t seen = slot.load(std::memory_order_relaxed);
+    while (value > seen && !slot.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+    }
+    return std::max(value, seen);
+  }
   // Raises the floor to `raised(floor)` unless that is not higher; returns the floor after.
   // The floor it starts from includes what was shown beside.
   template <typename Raise> std::uint64_t raise_floor(Raise&& raised);
