@@ -178,6 +178,14 @@ Monitor::Monitor()
   install_termination_handlers(*this);
 }
 
+void Monitor::adopt_job_settings(bool monitored, DeadlockMode deadlock, ProfileIo profile_io) {
+  config_.deadlock = deadlock;
+  config_.profile_io = profile_io;
+  if (!monitored) {
+    enabled_.store(false, std::memory_order_relaxed);
+  }
+}
+
 void Monitor::attach_thread(ThreadState& state) {
   const vclock::IntrusionScope attach(clock_, action_cost_ns_);
   ThreadRecords* records = threads_.acquire(config_.max_contexts);

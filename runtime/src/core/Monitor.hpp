@@ -37,9 +37,13 @@ public:
     return construct_instance();
   }
 
-  // False when VCMON_DISABLE=1: the PMPI layer then passes every call straight through.
-  bool enabled() const { return !config_.disabled; }
+  // False when VCMON_DISABLE=1, or once turned off: the PMPI layer then passes every call
+  // straight through, probes return at once and no profile is written.
+  bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
   const Config& config() const { return config_; }
+  // Settings the ranks must share, as they agreed on them after PMPI_Init and before the layer
+  // starts (mpi/layer/JobSettings.hpp): `monitored` false turns the monitor off for good.
+  void adopt_job_settings(bool monitored, DeadlockMode deadlock, ProfileIo profile_io);
   vclock::VirtualClock& clock() { return clock_; }
 
   // Constant charged per monitor action for what cannot be measured from inside.
@@ -142,6 +146,7 @@ private:
                         std::string_view partial_reason, std::string_view suffix = {});
 
   Config config_;
+  std::atomic<bool> enabled_{!config_.disabled};
   vclock::ClockSource source_;
   vclock::VirtualClock clock_;
   SiteRegistry registry_;

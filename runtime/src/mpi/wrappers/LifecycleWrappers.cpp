@@ -1,18 +1,19 @@
 // MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: where the layer starts and stops; and
 // MPI_Session_init, which says when it will not start.
-// Start-up, after PMPI_Init: shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset
-// to rank 0 (the core then reads every clock in one time base: rank 0's, moved back to the
-// earliest rank's start), and one reduction so that all ranks leave MPI_Init at the same
-// virtual time, the latest rank's return from PMPI_Init (MPI_Init is collective: docs/design.md,
-// "Virtual time of a collective"). Shutdown, before PMPI_Finalize: the control channel's last
-// exchange, which also finds the latest rank's entry into MPI_Finalize, then the profile.
-// Both are the monitor's work, all intrusion: MPI_Init and MPI_Finalize are statements
-// (synthetic comm sites) holding PMPI_Init's own time and the waiting for the latest rank;
-// PMPI_Finalize runs after the profile is taken.
+// Start-up, after PMPI_Init: the settings the ranks must share (every rank, monitored or not),
+// shadows for MPI_COMM_WORLD and MPI_COMM_SELF, the clock offset to rank 0 (the core then reads
+// every clock in one time base: rank 0's, moved back to the earliest rank's start), and one
+// reduction so that all ranks leave MPI_Init at the same virtual time, the latest rank's return
+// from PMPI_Init (MPI_Init is collective: docs/design.md, "Virtual time of a collective").
+// Shutdown, before PMPI_Finalize: the control channel's last exchange, which also finds the latest
+// rank's entry into MPI_Finalize, then the profile. Both are the monitor's work, all intrusion:
+// MPI_Init and MPI_Finalize are statements (synthetic comm sites) holding PMPI_Init's own time and
+// the waiting for the latest rank; PMPI_Finalize runs after the profile is taken.
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockOffset.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/layer/CallerCounters.hpp"
+#include "mpi/layer/JobSettings.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/requests/PendingWork.hpp"
@@ -70,6 +71,7 @@ std::uint64_t init_called_vt() {
 void start_layer(std::uint64_t called_vt) {
   Monitor& monitor = Monitor::instance();
   if (!monitor.enabled()) {
+    agree_on_job_settings(monitor); // monitored ranks beside this one learn to stay unmonitored
     return;
   }
   vclock::VirtualClock& clock = monitor.clock();
@@ -81,6 +83,9 @@ void start_layer(std::uint64_t called_vt) {
   bool concurrent_callers = true;
   {
     vclock::IntrusionScope work(clock, monitor.action_cost_ns(), returned_ns);
+    if (!agree_on_job_settings(monitor)) {
+      return;
+    }
     int rank = 0;
     int size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
