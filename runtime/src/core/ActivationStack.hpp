@@ -58,8 +58,9 @@ struct ActivationStack {
   }
 };
 
-// Everything a probe touches on its thread. Zero-initialised thread-local storage: no
-// constructor, no guard on access.
+// Everything a probe touches on its thread, kept with the thread's records (ThreadRecords) and
+// reached through a thread-local pointer (core/ThisThread.hpp). Zero-initialised: no
+// constructor to run.
 struct ThreadState {
   ActivationStack stack;
   ThreadRecords* records;

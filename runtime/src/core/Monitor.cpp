@@ -23,7 +23,7 @@
 
 namespace vcmon::runtime {
 
-__thread ThreadState this_thread_state
+__thread ThreadState* this_thread_state
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 namespace {
@@ -97,8 +97,9 @@ void on_thread_end(void* state_pointer) {
   auto* state = static_cast<ThreadState*>(state_pointer);
   ProbeCore::abandon_open_activations(*state);
   Monitor::instance().probes().thread_ended(*state);
-  Monitor::instance().thread_records_list().release(state->records);
-  state->records = nullptr;
+  ThreadRecords* records = state->records;
+  this_thread_state = nullptr; // a later probe of this thread (a TLS destructor) attaches anew
+  Monitor::instance().thread_records_list().release(records); // the state goes with them
 }
 
 std::string host_name() {
@@ -186,16 +187,20 @@ void Monitor::adopt_job_settings(bool monitored, DeadlockMode deadlock, ProfileI
   }
 }
 
-void Monitor::attach_thread(ThreadState& state) {
+ThreadState* Monitor::attach_thread() {
   const vclock::IntrusionScope attach(clock_, action_cost_ns_);
   ThreadRecords* records = threads_.acquire(config_.max_contexts);
+  ThreadState& state = records->thread;
+  state = ThreadState{}; // as a new thread's: a set handed on keeps its last thread's state
+  state.records = records;
+  this_thread_state = &state;
   // Pages for every site registered so far, so that probes do not allocate later.
   records->procs.reserve(registry_.kind_count(tables::SiteKind::Procedure));
   records->loops.reserve(registry_.kind_count(tables::SiteKind::Loop));
   records->coms.reserve(registry_.kind_count(tables::SiteKind::Comm));
   records->synthetic_coms.reserve(mpi_function_count());
-  state.records = records;
   pthread_setspecific(thread_end_key, &state);
+  return &state;
 }
 
 void Monitor::on_mpi_init(int world_rank, int world_size) {

@@ -98,11 +98,11 @@ public:
   ThreadRecordsList& thread_records_list() { return threads_; }
   // The calling thread's stack and records (attached on its first probe).
   ThreadState& this_thread() {
-    ThreadState& state = this_thread_state;
-    if (state.records == nullptr) [[unlikely]] {
-      attach_thread(state);
+    ThreadState* state = this_thread_state;
+    if (state == nullptr) [[unlikely]] {
+      state = attach_thread();
     }
-    return state;
+    return *state;
   }
   // Writes what this rank had at moment `at` as a partial profile, once per process; safe to
   // call from exit handlers and the signal helper thread.
@@ -126,7 +126,7 @@ private:
   Monitor();
   static Monitor& construct_instance();
   static inline std::atomic<Monitor*> instance_{nullptr};
-  void attach_thread(ThreadState& state);
+  ThreadState* attach_thread();
   // Every later clock reading is `delta_ns` more (VirtualClock::advance), and the calling
   // thread's open activations move with it.
   void shift_time_base(std::int64_t delta_ns);

@@ -3,6 +3,7 @@
 // when its thread ends, so a program creating many short threads does not grow them.
 #pragma once
 
+#include "core/ActivationStack.hpp"
 #include "core/ContextTree.hpp"
 #include "core/PagedArray.hpp"
 #include "core/RecordSlots.hpp"
@@ -25,6 +26,9 @@ struct ThreadRecords {
   std::atomic<std::uint64_t> probe_events{0};
   std::atomic<std::uint64_t> folded_activations{0}; // entered deeper than the stack holds
   std::atomic<std::uint64_t> unmatched_exits{0};    // exits with no matching open activation
+
+  // The probe state of the thread that holds this set (its pointer in core/ThisThread.hpp).
+  ThreadState thread{};
 
   std::atomic<bool> in_use{true};
   ThreadRecords* next = nullptr;

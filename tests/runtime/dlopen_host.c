@@ -1,0 +1,36 @@
+/* dlopen_host PLUGIN: an MPI program not linked with libvcmon that loads PLUGIN (dlopen_plugin,
+ * linked with libvcmon) three times, calls it and unloads it. libvcmon's initial-exec TLS then
+ * comes from what glibc keeps spare in the static TLS block, a few hundred bytes: with the
+ * activation stack in TLS (12 KB) the dlopen failed ("cannot allocate memory in static TLS
+ * block") and the program with it. Prints "plugin total T" once per load on rank 0. */
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc != 2) {
+    if (rank == 0) {
+      fprintf(stderr, "usage: dlopen_host PLUGIN\n");
+    }
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  for (int load = 0; load < 3; ++load) {
+    void* plugin = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (plugin == NULL) {
+      fprintf(stderr, "dlopen_host: rank %d: %s\n", rank, dlerror());
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    long (*run)(int) = (long (*)(int))dlsym(plugin, "plugin_run");
+    const long total = run != NULL ? run(1000) : -1;
+    if (rank == 0) {
+      printf("plugin total %ld\n", total);
+    }
+    dlclose(plugin);
+  }
+  MPI_Finalize();
+  return 0;
+}
