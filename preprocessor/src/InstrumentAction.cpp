@@ -8,6 +8,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PreprocessorOptions.h>
 
 namespace vcmon::preprocessor {
 namespace {
@@ -15,14 +16,14 @@ namespace {
 class InstrumentConsumer : public clang::ASTConsumer {
 public:
   InstrumentConsumer(const InstrumentRequest& request, const CollectorOptions& options,
-                     std::optional<InstrumentedUnit>& result)
-      : request_(request), options_(options), result_(result) {}
+                     std::string macros, std::optional<InstrumentedUnit>& result)
+      : request_(request), options_(options), macros_(std::move(macros)), result_(result) {}
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) {
       return;
     }
-    const UnitNames names(request_.file, request_.absolute_path);
+    const UnitNames names(request_.file, request_.absolute_path, macros_);
     SiteCollector collector(context, request_.file, options_, ProbeText(names.base));
     collector.collect();
     InstrumentedUnit unit{collector.graph(), {}, {}};
@@ -42,8 +43,20 @@ public:
 private:
   const InstrumentRequest& request_;
   const CollectorOptions& options_;
+  const std::string macros_;
   std::optional<InstrumentedUnit>& result_;
 };
+
+// The command line's macro definitions (-D, -U), in order: "-DNAME=VALUE\n-UNAME\n".
+std::string command_line_macros(const clang::CompilerInstance& compiler) {
+  std::string macros;
+  for (const auto& [definition, undefined] : compiler.getPreprocessorOpts().Macros) {
+    macros += undefined ? "-U" : "-D";
+    macros += definition;
+    macros += '\n';
+  }
+  return macros;
+}
 
 class InstrumentFrontendAction : public clang::ASTFrontendAction {
 public:
@@ -51,9 +64,10 @@ public:
                            std::optional<InstrumentedUnit>& result)
       : request_(request), options_(options), result_(result) {}
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& compiler,
                                                         llvm::StringRef) override {
-    return std::make_unique<InstrumentConsumer>(request_, options_, result_);
+    return std::make_unique<InstrumentConsumer>(request_, options_, command_line_macros(compiler),
+                                                result_);
   }
 
 private:

@@ -60,7 +60,7 @@ std::string tables_source(const tables::ProgramGraph& graph, std::string_view fi
   out += "static tables of " + std::string(file) + "; generated, do not edit. */\n";
   out += "#include \"vcmon/probes.h\"\n\n";
   out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\nunsigned " + names.base +
-         ";\n#ifdef __cplusplus\n}\n#endif\n\n";
+         " __attribute__((visibility(\"hidden\")));\n#ifdef __cplusplus\n}\n#endif\n\n";
   const std::string sites = "vcmon_sites_" + tag;
   if (graph.size() > 0) {
     out += "static const vcmon_site_desc " + sites + "[] = {\n";

@@ -132,6 +132,39 @@ std::string fig12_symbols(const std::string& flags, const std::string& env = "")
   return run_command("nm fig12.o", dir.path()).out;
 }
 
+// The unit base symbol (vcmon_unit_base_...) in `nm` output, with its type letter.
+std::string unit_base_symbol(const std::string& symbols) {
+  const std::size_t at = symbols.find("vcmon_unit_base_");
+  if (at == std::string::npos || at < 2) {
+    return "";
+  }
+  return symbols.substr(at - 2, symbols.find('\n', at) - (at - 2));
+}
+
+// One source built twice with other macros (a float and a double variant) is two units: the
+// two objects link into one program. The same macros give the same names (stable builds).
+// The base is hidden, so a shared library's probes never use another library's.
+TEST(Wrapper, OneSourceCompiledWithOtherMacrosIsAnotherUnit) {
+  const TempDir dir;
+  fs::copy_file(VCMON_TEST_SOURCE_DIR "/fig12.c", dir.path() / "fig12.c");
+  const auto base_with = [&](const std::string& flags) {
+    const CommandResult r = run_command(kWrapper + " -c fig12.c " + flags, dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return unit_base_symbol(run_command("nm fig12.o", dir.path()).out);
+  };
+  const std::string floats = base_with("-DREAL=float");
+  ASSERT_FALSE(floats.empty());
+  EXPECT_NE(floats, base_with("-DREAL=double"));
+  EXPECT_NE(floats, base_with(""));
+  EXPECT_EQ(floats, base_with("-DREAL=float"));
+
+  const CommandResult table = run_command("readelf -sW fig12.o", dir.path());
+  const std::size_t at = table.out.find("vcmon_unit_base_");
+  ASSERT_NE(at, std::string::npos) << table.out;
+  const std::size_t line = table.out.rfind('\n', at);
+  EXPECT_NE(table.out.substr(line, at - line).find("HIDDEN"), std::string::npos) << table.out;
+}
+
 // -vcmon-OPTION[=VALUE] is vcmon-instrument's --OPTION[=VALUE] and never reaches the compiler
 // (which would reject it); VCMON_INSTRUMENT_FLAGS gives the same options for every compile.
 TEST(Wrapper, InstrumenterOptionsChangeWhatIsProbed) {

@@ -10,10 +10,12 @@
 
 #include "vcmon/probes.h"
 
+/* Hidden: a shared library's probes use its own units' bases, never another library's with the
+ * same source built in. */
 #ifdef __cplusplus
-#define VCMON_UNIT_BASE_DECL(base) extern "C" unsigned base
+#define VCMON_UNIT_BASE_DECL(base) extern "C" unsigned base __attribute__((visibility("hidden")))
 #else
-#define VCMON_UNIT_BASE_DECL(base) extern unsigned base
+#define VCMON_UNIT_BASE_DECL(base) extern unsigned base __attribute__((visibility("hidden")))
 #endif
 
 /* Declarations whose cleanup runs on every way out of the enclosing block: return (after its
