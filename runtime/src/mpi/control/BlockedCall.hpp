@@ -133,7 +133,11 @@ private:
 // A blocking collective (or the entry of one): waits for every other member (AND), inside the
 // instance (communicator id, sequence number) so that members inside it do not wait on each
 // other; `entry` is the layer's request that completes once every member has entered.
-// Intercommunicators have no agreed id: they report Running, which is always safe.
+// On an intercommunicator the peers are the remote group, whose entries a member's exit waits
+// for (the entry reduction gives each group the other's); its id is agreed by both groups, and
+// both count its collectives alike, so the instance is the same on every member. Reporting
+// Running (at the entry) there hung a wildcard receive of a remote member that this rank's
+// collective waits for: its clock never passed the decider's candidate.
 class CollectiveWait final : public BlockedCall {
 public:
   CollectiveWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
@@ -148,10 +152,6 @@ public:
 
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override {
-    if (shadow_.inter) {
-      state.activity = deadlock::Activity::Running;
-      return;
-    }
     state.activity = deadlock::Activity::BlockedAll;
     add_peers(state, shadow_, MPI_ANY_SOURCE);
     state.collective = (shadow_.id << 32) ^ sequence_;
