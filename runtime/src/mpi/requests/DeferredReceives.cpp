@@ -409,6 +409,13 @@ void DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, Deferr
   }
 }
 
+void DeferredReceives::report_status(const DeferredReceive& receive, MPI_Status& status,
+                                     bool error_in_status) {
+  const int error = error_in_status ? receive.error : status.MPI_ERROR;
+  status = receive.status;
+  status.MPI_ERROR = error;
+}
+
 bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& receive,
                                   std::uint64_t now_vt) {
   std::size_t before = 0;

@@ -108,6 +108,9 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     const vclock::Moment call = vclock::Moment::now(monitor->clock());
     const int rc = run(status, &call);
     if (done == nullptr || *done) {
+      if (status != MPI_STATUS_IGNORE) {
+        DeferredReceives::report_status(*deferred, *status, false);
+      }
       deferred_completed(*monitor, *pending, function, *deferred, call,
                          monitor->clock().source().now_ns());
     } else {
@@ -160,8 +163,9 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
-  each_completed(st, [&](int index, const MPI_Status& status) {
+  each_completed(st, [&](int index, MPI_Status& status) {
     if (DeferredReceive* const deferred = batch.deferred(index)) {
+      DeferredReceives::report_status(*deferred, status, rc == MPI_ERR_IN_STATUS);
       pending->deferred.completed(*monitor, *stamps, *deferred, call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
@@ -243,6 +247,13 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
             blocking ? nullptr : &flag, status)) {
       *outcount = index == MPI_UNDEFINED ? 0 : 1;
       indices[0] = index;
+      // As Waitsome and Testsome report a request that failed: its code in its status.
+      if (*rc != MPI_SUCCESS && index != MPI_UNDEFINED) {
+        if (status != MPI_STATUS_IGNORE) {
+          status->MPI_ERROR = *rc;
+        }
+        return MPI_ERR_IN_STATUS;
+      }
       return *rc;
     }
   }
