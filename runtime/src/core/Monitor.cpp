@@ -15,10 +15,12 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <pthread.h>
 #include <set>
+#include <type_traits>
 #include <unistd.h>
 
 namespace vcmon::runtime {
@@ -190,15 +192,18 @@ void Monitor::adopt_job_settings(bool monitored, DeadlockMode deadlock, ProfileI
 ThreadState* Monitor::attach_thread() {
   const vclock::IntrusionScope attach(clock_, action_cost_ns_);
   ThreadRecords* records = threads_.acquire(config_.max_contexts);
-  ThreadState& state = records->thread;
-  state = ThreadState{}; // as a new thread's: a set handed on keeps its last thread's state
-  state.records = records;
-  this_thread_state = &state;
   // Pages for every site registered so far, so that probes do not allocate later.
   records->procs.reserve(registry_.kind_count(tables::SiteKind::Procedure));
   records->loops.reserve(registry_.kind_count(tables::SiteKind::Loop));
   records->coms.reserve(registry_.kind_count(tables::SiteKind::Comm));
   records->synthetic_coms.reserve(mpi_function_count());
+  // As a new thread's (a set handed on keeps its last thread's state), cleared in place: a
+  // 12 KB temporary would not fit the stack of a thread started with a small one.
+  ThreadState& state = records->thread;
+  static_assert(std::is_trivially_copyable_v<ThreadState>);
+  std::memset(static_cast<void*>(&state), 0, sizeof state);
+  state.records = records;
+  this_thread_state = &state;
   pthread_setspecific(thread_end_key, &state);
   return &state;
 }
