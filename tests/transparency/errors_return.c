@@ -122,16 +122,14 @@ static void truncation_by_completion(int rank) {
         }
         done = done || rc != MPI_SUCCESS;
       }
-      char label[64];
-      snprintf(label, sizeof label, "%s truncated, %s", calls[call], from_any ? "any" : "named");
-      rank_log_return(label, rc);
+      char what[48], label[64];
+      snprintf(what, sizeof what, "%s truncated, %s", calls[call], from_any ? "any" : "named");
+      rank_log_return(what, rc);
       if (rc == MPI_ERR_IN_STATUS) {
-        snprintf(label, sizeof label, "%s truncated, %s: error field", calls[call],
-                 from_any ? "any" : "named");
+        snprintf(label, sizeof label, "%s: error field", what);
         rank_log_return(label, status.MPI_ERROR);
       }
-      rank_log("%s truncated, %s: source=%d tag=%d", calls[call], from_any ? "any" : "named",
-               status.MPI_SOURCE, status.MPI_TAG);
+      rank_log("%s: source=%d tag=%d", what, status.MPI_SOURCE, status.MPI_TAG);
     }
   }
 }

@@ -136,10 +136,10 @@ public:
   void completed(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive,
                  const vclock::Moment& call, std::uint64_t end_rt, ClockUpdate& update);
   // Puts into `status`, which a completion call filled for `receive`, what MPI said of the
-  // real receive: MPICH turns a generalized request's error into MPI_ERR_OTHER in the status
-  // and leaves the count unset, so a truncated wildcard receive showed neither its count nor
-  // MPI_ERR_TRUNCATE. `error_in_status`: the call returned MPI_ERR_IN_STATUS, so the status
-  // carries the receive's error code; else its MPI_ERROR is left as the call left it.
+  // real receive: MPICH turns a generalized request's error into MPI_ERR_OTHER in the status,
+  // so a truncated wildcard receive did not show MPI_ERR_TRUNCATE. `error_in_status`: the call
+  // returned MPI_ERR_IN_STATUS, so the status carries the receive's error code; else its
+  // MPI_ERROR is left as the call left it.
   static void report_status(const DeferredReceive& receive, MPI_Status& status,
                             bool error_in_status);
   // MPI_Cancel of a deferred receive's request at virtual time `now_vt`, before PMPI's: an
