@@ -132,12 +132,13 @@ private:
 
 // A blocking collective (or the entry of one): waits for every other member (AND), inside the
 // instance (communicator id, sequence number) so that members inside it do not wait on each
-// other; `entry` is the layer's request that completes once every member has entered.
-// On an intercommunicator the peers are the remote group, whose entries a member's exit waits
-// for (the entry reduction gives each group the other's); its id is agreed by both groups, and
-// both count its collectives alike, so the instance is the same on every member. Reporting
-// Running (at the entry) there hung a wildcard receive of a remote member that this rank's
-// collective waits for: its clock never passed the decider's candidate.
+// other; `entry` is the round of MembersEntered in flight.
+// On an intercommunicator the members are both groups (MembersEntered waits for both); its id
+// is agreed by both groups, and both count its collectives alike, so the instance is the same
+// on every member. Reporting Running (at the entry) there hung a wildcard receive of a remote
+// member that this rank's collective waits for: its clock never passed the decider's
+// candidate. Reporting the remote group alone hung one of a local member: the remote members,
+// all inside the instance, hid that this rank waited for the decider through them.
 class CollectiveWait final : public BlockedCall {
 public:
   CollectiveWait(WaitPlace place, std::uint64_t since_vt, const Shadow& shadow,
@@ -154,6 +155,8 @@ private:
   void describe_wait(deadlock::ProcessState& state, bool) const override {
     state.activity = deadlock::Activity::BlockedAll;
     add_peers(state, shadow_, MPI_ANY_SOURCE);
+    state.waits_on.insert(state.waits_on.end(), shadow_.local_others.begin(),
+                          shadow_.local_others.end());
     state.collective = (shadow_.id << 32) ^ sequence_;
   }
 

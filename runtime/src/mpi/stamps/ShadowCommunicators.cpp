@@ -88,9 +88,19 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
     PMPI_Comm_size(comm, &peers);
   }
   std::vector<std::int32_t> world_rank = world_ranks_of(comm, peers, inter != 0);
-  // A peer outside MPI_COMM_WORLD (dynamic processes) has no address for stamps: every
-  // member has such a peer, so the communicator stays unmonitored on all of them.
-  if (std::find(world_rank.begin(), world_rank.end(), -1) != world_rank.end()) {
+  int rank = -1;
+  PMPI_Comm_rank(comm, &rank);
+  std::vector<std::int32_t> local_others;
+  if (inter) {
+    int local_size = 0;
+    PMPI_Comm_size(comm, &local_size);
+    local_others = world_ranks_of(comm, local_size, false);
+    local_others.erase(local_others.begin() + rank);
+  }
+  // A member outside MPI_COMM_WORLD (dynamic processes) has no address for stamps: every
+  // member has such a peer (or local member), so the communicator stays unmonitored on all.
+  if (std::ranges::find(world_rank, -1) != world_rank.end() ||
+      std::ranges::find(local_others, -1) != local_others.end()) {
     return;
   }
   MPI_Comm duplicate = private_duplicate(source);
@@ -106,7 +116,8 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
   shadow->peers = peers;
   shadow->inter = inter != 0;
   shadow->world_rank = std::move(world_rank);
-  PMPI_Comm_rank(comm, &shadow->rank);
+  shadow->local_others = std::move(local_others);
+  shadow->rank = rank;
   if (!inter) {
     shadow->self = shadow->rank;
   }

@@ -29,6 +29,9 @@ struct Shadow {
   std::vector<std::int32_t> world_rank;
   // This process's rank among the peers; -1 for an intercommunicator (it is not a peer).
   int self = -1;
+  // An intercommunicator's local group but this process, by world rank: its collectives
+  // wait for them too (MembersEntered).
+  std::vector<std::int32_t> local_others;
   // This process's rank in its group (the local group of an intercommunicator): what its
   // stamps name as their source.
   int rank = -1;

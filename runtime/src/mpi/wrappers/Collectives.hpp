@@ -11,6 +11,7 @@
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/control/ControlChannel.hpp"
+#include "mpi/control/MembersEntered.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
@@ -64,12 +65,10 @@ public:
     CollectiveEntry mine(entry, call_of(*monitor, *shadow, function, root, site));
     MPI_Request reduction = MPI_REQUEST_NULL;
     context->entry_reduction.start(mine, reduced, shadow->duplicate, &reduction);
-    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence, reduction);
-    WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
-      int done = 0;
-      PMPI_Test(&reduction, &done, MPI_STATUS_IGNORE);
-      return done != 0;
-    });
+    MembersEntered entered(*shadow, reduction);
+    const CollectiveWait wait({index_of(function), site}, entry.vt, *shadow, sequence,
+                              entered.request());
+    WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return entered.poll(); });
     context->entry_reduction.check_match(reduced, sequence);
     shadow->entered_by_all.store(sequence + 1, std::memory_order_relaxed);
     // Everyone is there once the reduction returned: from here on the collective takes its

@@ -8,6 +8,7 @@
 // MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/CallTime.hpp"
+#include "mpi/control/MembersEntered.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
@@ -36,14 +37,11 @@ void enter_collectively(MPI_Comm parent) {
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(shadow->duplicate, &barrier);
+  MembersEntered entered(*shadow, barrier);
   const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
                             vclock::Moment::now(monitor->clock()).vt, *shadow,
-                            shadow->collectives_entered++, barrier);
-  WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
-    int done = 0;
-    PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-    return done != 0;
-  });
+                            shadow->collectives_entered++, entered.request());
+  WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return entered.poll(); });
 }
 
 // When an unpolled call (UnpolledCall) is entered; nothing reads it unless monitoring.
