@@ -2,8 +2,8 @@
 # compare.sh [OPTIONS] MPIEXEC RANKS PLAIN MONITORED [ARG...]
 # Runs the plain and the libvcmon-linked build of one program under `MPIEXEC -n RANKS`, each
 # with the arguments ARG..., and fails, printing the difference, unless every run exits with
-# status 0 and prints exactly the same standard output. (stderr is not compared: the monitored
-# run adds its summary line there.)
+# status 0 (or --status) and prints exactly the same standard output. (stderr is not compared:
+# the monitored run adds its summary line there; but see --stderr-part.)
 # Options:
 #   --timeout S          limit of each run, in seconds (default 25); a run that reaches it is
 #                        reported as a hang
@@ -15,13 +15,19 @@
 #                        other too, or the program is not deterministic and the test is wrong
 #   --forbid REGEX       fail if a run's stdout or stderr has a line matching REGEX (grep -E;
 #                        repeatable): warnings that do not change the exit status
+#   --status N           every run must end with exit status N (an erroneous program)
+#   --stderr-part REGEX  the parts of stderr matching REGEX (grep -oE) that a monitored run
+#                        prints must be among the plain run's, which must print one: how MPI
+#                        reports an error (a run that printed none is not held against it:
+#                        mpiexec may drop an aborting rank's last output)
 set -u
 usage() {
   echo "usage: $0 [--timeout S] [--env V=X]... [--monitored-env V=X]... [--runs N]" \
-    "[--plain-runs N] [--forbid REGEX]... MPIEXEC RANKS PLAIN MONITORED [ARG...]" >&2
+    "[--plain-runs N] [--forbid REGEX]... [--status N] [--stderr-part REGEX]" \
+    "MPIEXEC RANKS PLAIN MONITORED [ARG...]" >&2
   exit 2
 }
-per_run_timeout=25 runs=1 plain_runs=1
+per_run_timeout=25 runs=1 plain_runs=1 expected_status=0 stderr_part=
 common_env=() monitored_env=() forbidden=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -31,6 +37,8 @@ while [ $# -gt 0 ]; do
   --runs) runs=${2:?}; shift 2 ;;
   --plain-runs) plain_runs=${2:?}; shift 2 ;;
   --forbid) forbidden+=("${2:?}"); shift 2 ;;
+  --status) expected_status=${2:?}; shift 2 ;;
+  --stderr-part) stderr_part=${2:?}; shift 2 ;;
   --) shift; break ;;
   -*) usage ;;
   *) break ;;
@@ -72,6 +80,10 @@ show_run() { # show_run NAME
   head -c 20000 "$work/$1.err"
 }
 
+stderr_parts() { # stderr_parts NAME
+  grep -oE -- "$stderr_part" "$work/$1.err" | sort -u
+}
+
 failed=0
 check_forbidden() { # check_forbidden NAME
   local pattern
@@ -87,8 +99,18 @@ check_forbidden() { # check_forbidden NAME
 # check_monitored I: compares monitored run I with the first plain run.
 check_monitored() {
   local i=$1 run_failed=0 before=$failed
-  if [ "$(cat "$work/monitored.$i.status")" != 0 ]; then
-    echo "FAIL: monitored run $i: $(outcome "monitored.$i"), the plain build exits with status 0"
+  if [ "$(cat "$work/monitored.$i.status")" != "$expected_status" ]; then
+    echo "FAIL: monitored run $i: $(outcome "monitored.$i"), the plain build exits with" \
+      "status $expected_status"
+    run_failed=1
+  fi
+  local unknown
+  unknown=$([ -z "$stderr_part" ] || comm -13 <(stderr_parts plain.1) <(stderr_parts "monitored.$i"))
+  if [ -n "$unknown" ]; then
+    echo "FAIL: monitored run $i reports on stderr what the plain run does not:"
+    echo "$unknown"
+    echo "the plain run:"
+    stderr_parts plain.1
     run_failed=1
   fi
   if ! diff -u --label plain --label "monitored run $i" "$work/plain.1.out" \
@@ -114,8 +136,11 @@ for ((i = 1; i <= total; ++i)); do
     if [ "$kind" = plain ] && [ "$i" -le "$plain_runs" ]; then
       run "plain.$i" "$plain" ${common_env[@]+"${common_env[@]}"}
       echo "plain run $i: $(outcome "plain.$i"), $(cat "$work/plain.$i.seconds") s"
-      if [ "$(cat "$work/plain.$i.status")" != 0 ] || [ ! -s "$work/plain.$i.out" ]; then
-        echo "FAIL: the plain build must exit 0 and print something" >&2
+      if [ "$(cat "$work/plain.$i.status")" != "$expected_status" ] ||
+        [ ! -s "$work/plain.$i.out" ] ||
+        { [ -n "$stderr_part" ] && [ -z "$(stderr_parts "plain.$i")" ]; }; then
+        echo "FAIL: the plain build must exit $expected_status and print something" \
+          "${stderr_part:+(and '$stderr_part' on stderr)}" >&2
         show_run "plain.$i"
         exit 1
       fi

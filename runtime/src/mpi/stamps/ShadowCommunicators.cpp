@@ -5,30 +5,28 @@
 #include "mpi/layer/WorldRanks.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
 static_assert(sizeof(MPI_Comm) == sizeof(std::int32_t), "MPICH communicator handles are ints");
 
-// A duplicate of `source` for the layer, or MPI_COMM_NULL when MPI has no context id left
-// for it (the program's own communicators may use them all): the layer's failure must not
-// reach the user's error handler.
+// A duplicate of `source` for the layer, or MPI_COMM_NULL when MPI failed to make it. The
+// user's error handler is neither changed nor made explicit on the way: MPICH treats a
+// communicator that never had one set differently from one set to MPI_ERRORS_ARE_FATAL (a
+// fatal error aborts over MPI_COMM_WORLD, not over the communicator), and setting it back
+// after the call made an error on a split communicator end the job killed instead of with
+// its error class, and one on an intercommunicator crash inside MPICH. Below the cap on
+// shadows (kMaxShadows) MPI has context ids left for the duplicate.
 MPI_Comm private_duplicate(MPI_Comm source) {
-  MPI_Errhandler user = MPI_ERRHANDLER_NULL;
-  PMPI_Comm_get_errhandler(source, &user);
-  PMPI_Comm_set_errhandler(source, MPI_ERRORS_RETURN);
   MPI_Comm dup = MPI_COMM_NULL;
   if (yielding(PMPI_Comm_idup, source, &dup) != MPI_SUCCESS) {
-    dup = MPI_COMM_NULL;
+    return MPI_COMM_NULL;
   }
-  PMPI_Comm_set_errhandler(source, user);
-  PMPI_Errhandler_free(&user);
   // The layer validates what it sends, so errors here would be its own: never let the
   // user's error handler (inherited by the duplicate) see them.
-  if (dup != MPI_COMM_NULL) {
-    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-  }
+  PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
   return dup;
 }
 
@@ -40,20 +38,20 @@ ShadowCommunicators::~ShadowCommunicators() {
   }
 }
 
-// Run on the new communicator itself, before the program can use it: the maximum of the
-// members' counters, new to all of them (0 when a member has no duplicate: the communicator
-// then stays unmonitored on every member). Over an intercommunicator a reduction yields the
-// other group's values; reducing again what each group received gives both groups the
-// maximum over all.
-std::uint64_t ShadowCommunicators::agreed_id(MPI_Comm comm, bool inter, bool duplicated) const {
-  const std::uint64_t mine[2] = {next_id_, duplicated ? 0u : 1u};
-  std::uint64_t agreed[2] = {0, 0};
-  yielding(PMPI_Iallreduce, mine, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
+// Run on the new communicator itself, before the program can use it: the maximum over the
+// members of `mine`. Over an intercommunicator a reduction yields the other group's values;
+// reducing again what each group received gives both groups the maximum over all.
+std::array<std::uint64_t, 2>
+ShadowCommunicators::members_maximum(MPI_Comm comm, bool inter,
+                                     const std::array<std::uint64_t, 2>& mine) {
+  std::array<std::uint64_t, 2> agreed{};
+  yielding(PMPI_Iallreduce, mine.data(), agreed.data(), 2, MPI_UINT64_T, MPI_MAX, comm);
   if (inter) {
-    const std::uint64_t both[2] = {std::max(agreed[0], mine[0]), std::max(agreed[1], mine[1])};
-    yielding(PMPI_Iallreduce, both, agreed, 2, MPI_UINT64_T, MPI_MAX, comm);
+    const std::array<std::uint64_t, 2> both{std::max(agreed[0], mine[0]),
+                                            std::max(agreed[1], mine[1])};
+    yielding(PMPI_Iallreduce, both.data(), agreed.data(), 2, MPI_UINT64_T, MPI_MAX, comm);
   }
-  return agreed[1] != 0 ? 0 : agreed[0];
+  return agreed;
 }
 
 void ShadowCommunicators::for_each(const std::function<void(const Shadow&)>& visit) const {
@@ -103,9 +101,21 @@ void ShadowCommunicators::attach(MPI_Comm comm, MPI_Comm source) {
       std::ranges::find(local_others, -1) != local_others.end()) {
     return;
   }
+  // Every member must take part in the duplication, or none: first agree whether one is at
+  // its cap; then on the id, the maximum of the members' counters (new to all of them), and
+  // whether one failed to duplicate (the communicator then stays unmonitored on all).
+  bool at_cap = false;
+  {
+    const StampLock::Hold hold(lock_); // other threads add and release shadows
+    at_cap = shadows_.size() >= kMaxShadows;
+  }
+  if (members_maximum(comm, inter != 0, {at_cap ? 1u : 0u, 0})[0] != 0) {
+    return;
+  }
   MPI_Comm duplicate = private_duplicate(source);
-  const std::uint64_t id = agreed_id(comm, inter != 0, duplicate != MPI_COMM_NULL);
-  if (id == 0) {
+  const auto [id, failed] =
+      members_maximum(comm, inter != 0, {next_id_, duplicate == MPI_COMM_NULL ? 1u : 0u});
+  if (failed != 0) {
     if (duplicate != MPI_COMM_NULL) {
       PMPI_Comm_free(&duplicate);
     }

@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -114,7 +115,13 @@ private:
     const StampLock::Hold hold(lock_);
     return !shadow.claims.empty();
   }
-  std::uint64_t agreed_id(MPI_Comm comm, bool inter, bool duplicated) const;
+  static std::array<std::uint64_t, 2> members_maximum(MPI_Comm comm, bool inter,
+                                                      const std::array<std::uint64_t, 2>& mine);
+
+  // MPICH has 2048 context ids, and each shadow takes one: beyond this many, new communicators
+  // stay unmonitored, which leaves the program about 1 270 of them for its own. (Duplicating
+  // until MPI failed left it about 1 020, and needed the user's error handler switched off.)
+  static constexpr std::size_t kMaxShadows = 768;
 
   StampLock& lock_;
   // MPICH allows a few thousand context ids; each user communicator here takes two.
