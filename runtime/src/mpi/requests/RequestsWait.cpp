@@ -8,37 +8,44 @@
 
 namespace vcmon::runtime::mpi {
 
-bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
+bool RequestsWait::would_return() const {
   bool any_active = false;
-  for (const MPI_Request request : requests) {
-    if (request == MPI_REQUEST_NULL) {
+  for (const MPI_Request request : requests_) {
+    if (request == MPI_REQUEST_NULL || (needs_ == Needs::All && untracked(request))) {
       continue;
     }
     int done = 0;
     PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (needs == Needs::All && done == 0) {
+    if (needs_ == Needs::All && done == 0) {
       return false;
     }
-    if (needs == Needs::One && done != 0) {
+    if (needs_ == Needs::One && done != 0) {
       return true;
     }
     any_active = true;
   }
-  return needs == Needs::All || !any_active;
+  return needs_ == Needs::All || !any_active;
+}
+
+bool RequestsWait::untracked(MPI_Request request) const {
+  return request != MPI_REQUEST_NULL && pending_.deferred.shadow_of(request) == nullptr &&
+         table_.find(request) == nullptr;
+}
+
+bool RequestsWait::tracks_none() const {
+  return std::ranges::all_of(requests_, [&](MPI_Request request) {
+    return request == MPI_REQUEST_NULL || untracked(request);
+  });
+}
+
+bool RequestsWait::tracks_some_not() const {
+  return std::ranges::any_of(requests_, [&](MPI_Request request) { return untracked(request); });
 }
 
 bool RequestsWait::keeps_clock_running() const {
-  const auto untracked = [&](MPI_Request request) {
-    return request != MPI_REQUEST_NULL && pending_.deferred.shadow_of(request) == nullptr &&
-           table_.find(request) == nullptr;
-  };
-  const auto inactive_or_untracked = [&](MPI_Request request) {
-    return request == MPI_REQUEST_NULL || untracked(request);
-  };
   // Waitall ends after each of them, and the end of an untracked one runs the clock on to it
   // (complete_many); Waitany may end with a tracked one, whose end may set the clock back.
-  return needs_ == Needs::All ? std::ranges::any_of(requests_, untracked)
-                              : std::ranges::all_of(requests_, inactive_or_untracked);
+  return needs_ == Needs::All ? tracks_some_not() : tracks_none();
 }
 
 void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thread) const {

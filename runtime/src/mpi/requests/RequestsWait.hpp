@@ -25,13 +25,21 @@ public:
         needs_(needs) {}
 
   // Whether the completion call would return now: all of the requests complete (Needs::All),
-  // or one of them (also when none is active, as MPI returns at once then).
-  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
-  bool satisfied() const override { return would_return(requests_, needs_); }
+  // or one of them (also when none is active, as MPI returns at once then). Of an AND-wait,
+  // only the requests the layer tracks or defers: the call waits in MPI for the others (I/O
+  // requests, which MPI_Request_get_status does not show complete: tracks_none).
+  bool would_return() const;
+  bool satisfied() const override { return would_return(); }
+  // Whether no active request is one the layer tracks or defers (I/O, generalized, partitioned
+  // requests, those of unmonitored communicators): only MPI can tell when they end.
+  bool tracks_none() const;
+  // Whether one active request is not.
+  bool tracks_some_not() const;
   bool keeps_clock_running() const override;
 
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override;
+  bool untracked(MPI_Request request) const;
 
   PendingWork& pending_;
   RequestTable& table_;

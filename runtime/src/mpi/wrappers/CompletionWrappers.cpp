@@ -5,6 +5,7 @@
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
+#include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/requests/CompletionLedger.hpp"
 #include "mpi/requests/CompletionOrder.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
@@ -32,9 +33,19 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
-  return WaitPolicy::block(
-      *monitor, context->control, wait, [&] { return RequestsWait::would_return(requests, needs); },
-      pmpi);
+  // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
+  // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
+  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. The
+  // call blocks in MPI for them, once the layer's loop has seen the others end (AND-wait);
+  // meanwhile its rank is answered for, running (as it describes itself).
+  if (!wait.tracks_none()) {
+    WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return wait.would_return(); });
+    if (needs == RequestsWait::Needs::One || !wait.tracks_some_not()) {
+      return pmpi(); // returns at once
+    }
+  }
+  const UnpolledCall inside(entry.rt, UnpolledWait::Others);
+  return pmpi();
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
