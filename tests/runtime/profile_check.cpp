@@ -315,6 +315,41 @@ TEST(RuntimeProfile, Threads) {
   expect_consistent_times(r);
 }
 
+// signals_program.c: main's step() 300 000 times while a timer's handler runs instrumented
+// code, nested: main's records exact whatever the handlers did.
+TEST(RuntimeProfile, Signals) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
+  const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 40);
+  const SiteId call_step = site(profile, SiteKind::Call, "step", 45);
+  const SiteId step = site(profile, SiteKind::Procedure, "step", 20);
+  const SiteId step_loop = site(profile, SiteKind::Loop, "for", 23);
+  const SiteId handler = site(profile, SiteKind::Procedure, "on_alarm", 30);
+  EXPECT_FALSE(profile.meta.partial) << "expected a complete profile";
+  ASSERT_EQ(profile.ranks.size(), 1u);
+  const RankRecords& r = profile.ranks.front();
+  std::set<ProcKey> mains;
+  std::uint64_t handled = 0;
+  for (const ProcKey& key : proc_counts(r)) {
+    if (std::get<0>(key) == handler) {
+      handled += std::get<2>(key);
+    } else {
+      mains.insert(key);
+    }
+  }
+  EXPECT_EQ(mains, (std::set<ProcKey>{{main_proc, kNoSite, 1}, {step, call_step, 300'000}}))
+      << "expected main's proc records exact";
+  EXPECT_GT(handled, 0u) << "expected the handler's activations between main's probes counted";
+  std::uint64_t step_loop_runs = 0;
+  for (const LoopKey& key : loop_counts(r)) {
+    if (std::get<0>(key) == step_loop) {
+      EXPECT_EQ(key, (LoopKey{step_loop, 300'000, 900'000})) << "expected main's loop exact";
+      ++step_loop_runs;
+    }
+  }
+  EXPECT_EQ(step_loop_runs, 1u);
+}
+
 // deep_recursion_program.c: descend(200000) then descend(3), far beyond a 256-frame stack.
 TEST(RuntimeProfile, DeepRecursion) {
   Profile profile;

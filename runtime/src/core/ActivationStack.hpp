@@ -65,6 +65,9 @@ struct ThreadState {
   ActivationStack stack;
   ThreadRecords* records;
   std::uint64_t last_vt_ns; // latest virtual time a probe of this thread read
+  // A probe of this thread is running: a signal handler that runs instrumented code in the
+  // middle of it (its stack or context tree half updated) has its probes ignored.
+  bool in_probe;
 };
 
 } // namespace vcmon::runtime

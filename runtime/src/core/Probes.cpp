@@ -4,6 +4,8 @@
 #include "vcmon/probes.h"
 #include "core/Monitor.hpp"
 
+#include <atomic>
+
 namespace {
 
 using vcmon::runtime::Monitor;
@@ -18,9 +20,21 @@ template <SiteKind Kind, typename Probe> inline void on_site(unsigned site, Prob
     return;
   }
   const SiteEntry* entry = monitor.registry().find(site);
-  if (entry != nullptr && entry->kind == Kind) {
-    probe(monitor.probes(), monitor.this_thread(), entry->kind_index);
+  if (entry == nullptr || entry->kind != Kind) {
+    return;
   }
+  auto& thread = monitor.this_thread();
+  // Not reentrant: a handler that interrupts a probe (a timer signal's, say) ran on a frame
+  // pushed but not filled in, and crashed. Its activation is left out, its enter and exit
+  // alike, since both run before the interrupted probe goes on.
+  if (thread.in_probe) [[unlikely]] {
+    return;
+  }
+  thread.in_probe = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst); // set before the probe's first change
+  probe(monitor.probes(), thread, entry->kind_index);
+  std::atomic_signal_fence(std::memory_order_seq_cst); // cleared after its last
+  thread.in_probe = false;
 }
 
 template <SiteKind Kind> void statement_enter(unsigned site) {
