@@ -1,10 +1,12 @@
 /* Ends in the way argv[1] names, after some probes: "abort" (rank 1 calls MPI_Abort),
  * "exit" (returns without MPI_Finalize), "sigterm" (a signal ends it). Each must leave a
  * partial profile. "fork" finalizes normally after a forked child has exited: only the
- * parent's profile may appear. "file_limit": rank 0 may write only 1 KiB per file, so
- * SIGXFSZ kills it while it writes the profile (about 2.4 KiB) at MPI_Finalize. "chdir DIR"
- * makes DIR and moves into it before MPI_Finalize: the profile must still go where a relative
- * VCMON_OUTPUT (or the default) named it from the starting directory. */
+ * parent's profile may appear. "fork_sigterm": the same with a child ended by SIGTERM, whose
+ * inherited handler once made the parent write a partial profile and end instead. "file_limit":
+ * rank 0 may write only 1 KiB per file, so SIGXFSZ kills it while it writes the profile (about 2.4
+ * KiB) at MPI_Finalize. "chdir DIR" makes DIR and moves into it before MPI_Finalize: the profile
+ * must still go where a relative VCMON_OUTPUT (or the default) named it from the starting
+ * directory. */
 #include "hand_instrumented.h"
 
 #include <mpi.h>
@@ -56,6 +58,20 @@ int main(int argc, char** argv) {
       exit(0); /* runs the exit handlers the child inherited */
     }
     waitpid(child, NULL, 0);
+    MPI_Finalize();
+  } else if (strcmp(how, "fork_sigterm") == 0) {
+    const pid_t child = fork();
+    if (child == 0) {
+      for (;;) {
+        pause();
+      }
+    }
+    kill(child, SIGTERM);
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM) {
+      return 4; /* the child must end of the signal, as without vcmon */
+    }
     MPI_Finalize();
   } else if (strcmp(how, "file_limit") == 0) {
     if (rank == 0) {

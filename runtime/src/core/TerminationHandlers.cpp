@@ -19,8 +19,17 @@ namespace {
 constexpr int kSignals[] = {SIGTERM, SIGINT};
 int wake_pipe[2] = {-1, -1};
 std::atomic<bool> signal_seen{false};
+pid_t monitored_process = 0;
 
 void on_signal(int signal) {
+  // A child the program forked inherits the handler, not the thread that writes the profile;
+  // the pipe it shares with its parent would end the parent instead: the child ends as it
+  // would without vcmon.
+  if (::getpid() != monitored_process) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
   if (signal_seen.exchange(true)) {
     // A second signal while the profile is being written: end now.
     std::signal(signal, SIG_DFL);
@@ -54,6 +63,7 @@ void on_exit() {
 
 void install_termination_handlers(Monitor& monitor) {
   std::atexit(on_exit);
+  monitored_process = ::getpid();
   if (::pipe2(wake_pipe, O_CLOEXEC) != 0) {
     std::perror("vcmon: no partial profile on SIGTERM/SIGINT: pipe");
     return;
