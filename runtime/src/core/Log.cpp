@@ -5,12 +5,14 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace vcmon::runtime {
 namespace {
 
 std::atomic<int> shown_level{static_cast<int>(LogLevel::Info)};
+std::atomic<int> message_fd{STDERR_FILENO};
 
 } // namespace
 
@@ -36,7 +38,21 @@ void log_line(LogLevel level, const char* format, ...) {
       length < 0 ? prefix : std::min(prefix + static_cast<std::size_t>(length), sizeof line - 2);
   line[end++] = '\n';
   // One write: a line is never split between ranks or threads writing at once.
-  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line, end);
+  log_text({line, end});
+}
+
+void log_text(std::string_view text) {
+  [[maybe_unused]] const ssize_t written =
+      ::write(message_fd.load(std::memory_order_relaxed), text.data(), text.size());
+}
+
+void keep_standard_error() {
+  if (message_fd.load() != STDERR_FILENO) {
+    return; // kept already (MPI_Init after MPI_Finalize is erroneous)
+  }
+  if (const int kept = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3); kept >= 0) {
+    message_fd.store(kept);
+  }
 }
 
 } // namespace vcmon::runtime

@@ -4,6 +4,8 @@
 // profile went) or debug (also how long the monitor's start-up and shutdown took).
 #pragma once
 
+#include <string_view>
+
 namespace vcmon::runtime {
 
 enum class LogLevel : int { Error, Warning, Info, Debug };
@@ -16,5 +18,13 @@ void set_log_level(LogLevel level);
 
 // Says one line (printf-style, without the "vcmon: " prefix and the newline) if `level` is shown.
 void log_line(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// Writes `text` (whole lines, prefixed by the caller) where the messages go, in one call.
+void log_text(std::string_view text);
+
+// From now on, messages go where standard error is now (at MPI_Init), even after the program
+// closes it or puts one of its own files there: the run's summary line landed in a file the
+// program had opened as descriptor 2.
+void keep_standard_error();
 
 } // namespace vcmon::runtime

@@ -1,11 +1,11 @@
 #include "mpi/control/CollectiveEntry.hpp"
 
+#include "core/Log.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/layer/CallDescription.hpp"
 #include "mpi/layer/Layer.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <sched.h>
 #include <string>
 
@@ -107,8 +107,7 @@ void EntryReduction::check_match(const CollectiveEntry& reduced, std::uint64_t s
       std::to_string(sequence + 1) +
       ", which MPI does not allow\nvcmon:   " + describe(*monitor, reduced.least()) +
       "\nvcmon:   " + describe(*monitor, reduced.greatest()) + "\n";
-  std::fputs(report.c_str(), stderr);
-  std::fflush(stderr);
+  log_text(report);
   monitor->on_abort("collective mismatch");
   PMPI_Abort(MPI_COMM_WORLD, 3);
 }

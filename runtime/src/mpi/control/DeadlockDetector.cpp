@@ -1,5 +1,6 @@
 #include "mpi/control/DeadlockDetector.hpp"
 
+#include "core/Log.hpp"
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/control/ControlStateExchange.hpp"
 #include "mpi/layer/CallDescription.hpp"
@@ -11,7 +12,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <sched.h>
 #include <set>
 #include <string>
@@ -214,8 +214,7 @@ void DeadlockDetector::check() {
     report += "vcmon:   cycle: " + join(d.cycle, " -> ") + " -> " +
               std::to_string(d.cycle.front()) + "\n";
   }
-  std::fputs(report.c_str(), stderr);
-  std::fflush(stderr);
+  log_text(report);
   monitor_.on_abort("deadlock of ranks " + join(d.deadlocked, ", "));
   PMPI_Abort(MPI_COMM_WORLD, 3);
 }

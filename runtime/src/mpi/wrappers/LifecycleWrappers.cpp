@@ -9,6 +9,7 @@
 // rank's entry into MPI_Finalize, then the profile. Both are the monitor's work, all intrusion:
 // MPI_Init and MPI_Finalize are statements (synthetic comm sites) holding PMPI_Init's own time and
 // the waiting for the latest rank; PMPI_Finalize runs after the profile is taken.
+#include "core/Log.hpp"
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockOffset.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
@@ -20,7 +21,6 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 
-#include "core/Log.hpp"
 #include "core/Monitor.hpp"
 #include "core/YieldingCompletion.hpp"
 
@@ -69,6 +69,7 @@ std::uint64_t init_called_vt() {
 
 // After PMPI_Init returned, which it was called at `called_vt`.
 void start_layer(std::uint64_t called_vt) {
+  keep_standard_error();
   Monitor& monitor = Monitor::instance();
   if (!monitor.enabled()) {
     agree_on_job_settings(monitor); // monitored ranks beside this one learn to stay unmonitored
