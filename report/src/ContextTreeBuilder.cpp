@@ -152,6 +152,10 @@ void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std
     if (whole) {
       add_partners(self, *statement_records);
     }
+    // Procedures the MPI call ran: a reduction operator, an error handler, a signal handler.
+    for (const auto child : children) {
+      add_context(self, view, child, context.site);
+    }
     finish(self);
     return;
   }

@@ -293,6 +293,52 @@ TEST(ContextReport, RecursionCountsOnceInTheOutermostActivation) {
   EXPECT_EQ(outer[0]->self_ns, 900.0 - 100.0);
 }
 
+TEST(ContextReport, AProcedureRunInsideAnMpiCallIsItsChild) {
+  // A reduction operator (or an error or signal handler) entered inside MPI_Bcast: its context
+  // is the statement's. It was left out of the tree, while the per-site rows counted it.
+  tables::Profile profile = testing::factorial_profile();
+  auto& rec = profile.ranks[0];
+  const auto site_at = [&](std::uint32_t line) {
+    for (const auto& s : profile.graph.sites()) {
+      if (s.pos.line == line) {
+        return s.id;
+      }
+    }
+    return tables::kNoSite;
+  };
+  const auto ctx = [&](std::uint32_t parent, tables::SiteId site, std::uint64_t count,
+                       std::uint64_t time) {
+    tables::ContextRecord c;
+    c.parent = parent;
+    c.site = site;
+    c.count = count;
+    c.time_ns = time;
+    rec.contexts.push_back(c);
+    return static_cast<std::uint32_t>(rec.contexts.size());
+  };
+  const auto m = ctx(0, site_at(1), 1, 1000);
+  ctx(ctx(m, site_at(2), 1, 0), site_at(3), 1, 900);
+  const auto bcast = ctx(m, 4, 10, 60); // MPI_Bcast at fact.c:5, here straight under main
+  ctx(bcast, site_at(3), 2, 25);        // fact, run by the MPI call
+  const Report report = build_report(profile);
+  const auto comms =
+      find_nodes(report.tree, [](const ReportNode& n) { return n.kind == NodeKind::Comm; });
+  ASSERT_EQ(comms.size(), 1u);
+  const ReportNode* inside = nullptr;
+  for (const auto c : comms[0]->children) {
+    if (report.tree.node(c).kind == NodeKind::Procedure) {
+      inside = &report.tree.node(c);
+    }
+  }
+  ASSERT_NE(inside, nullptr);
+  EXPECT_EQ(inside->name, "fact");
+  EXPECT_EQ(inside->count, 2.0);
+  EXPECT_EQ(inside->time.total, 25.0);
+  ASSERT_TRUE(inside->call_pos);
+  EXPECT_EQ(inside->call_pos->line, 5u);
+  EXPECT_EQ(comms[0]->self_ns, 60.0 - 25.0);
+}
+
 TEST(ContextReport, ContradictoryContextsAreRefusedWithAMessage) {
   tables::Profile profile = testing::two_callers_profile();
   // Rank 1's last context (the barrier under main) listed again as its eleventh.
