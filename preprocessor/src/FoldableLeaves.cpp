@@ -25,9 +25,12 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   measure(definition->getBody(), canonical, shape);
   const bool tiny = shape.loops == 0 && shape.statements <= kTinyStatements;
   // Declared inline by its author, not merely defined in its class: a C++ member kernel with
-  // loops stays a procedure of the profile.
+  // loops stays a procedure of the profile. Clang marks every lambda's call operator inline
+  // specified, which no author wrote: a lambda kernel with loops stays one too.
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+  const bool lambda = method != nullptr && method->getParent()->isLambda();
   const bool small_inline =
-      definition->isInlineSpecified() && shape.statements <= kInlineStatements;
+      definition->isInlineSpecified() && !lambda && shape.statements <= kInlineStatements;
   const bool foldable = shape.leaf && shape.nodes <= kMaxNodes && (tiny || small_inline);
   known_[canonical] = foldable;
   return foldable;

@@ -141,9 +141,13 @@ TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
       {"8 PROCEDURE Grid::smooth", "TIMED"}, // defined in the class, with a loop
       {"9 LOOP for", "TIMED"},
       {"13 PROCEDURE twice", "FOLDED"}, // the inline keyword: loops allowed
-      {"22 CALL smooth", "TIMED"},
-      {"23 CALL twice", "FOLDED"},
-      {"23 CALL at", "FOLDED"},
+      // A lambda with a loop: Clang calls its operator() inline, its author did not.
+      {"19 PROCEDURE lambda@19:20", "TIMED"},
+      {"20 LOOP range-for", "TIMED"},
+      {"26 CALL smooth", "TIMED"},
+      {"27 CALL twice", "FOLDED"},
+      {"27 CALL at", "FOLDED"},
+      {"28 CALL operator()", "TIMED"},
   };
   expect_probing(probing, expected);
 }

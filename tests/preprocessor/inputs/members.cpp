@@ -16,11 +16,16 @@ inline double twice(double x) {
     s += x;
   return s;
 }
+const auto scale = [](std::vector<double>& cells, double factor) {
+  for (double& cell : cells)
+    cell *= factor; // a lambda kernel: its call operator is inline only for Clang
+};
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   Grid g{std::vector<double>(16, 1.0)};
   g.smooth();
   const double v = twice(g.at(3));
+  scale(g.cells, 2.0);
   MPI_Finalize();
   return v > 0 ? 0 : 1;
 }
