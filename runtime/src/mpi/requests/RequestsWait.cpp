@@ -8,23 +8,37 @@
 
 namespace vcmon::runtime::mpi {
 
-bool RequestsWait::would_return() const {
+bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
   bool any_active = false;
-  for (const MPI_Request request : requests_) {
-    if (request == MPI_REQUEST_NULL || (needs_ == Needs::All && untracked(request))) {
+  for (const MPI_Request request : requests) {
+    if (request == MPI_REQUEST_NULL) {
       continue;
     }
     int done = 0;
     PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (needs_ == Needs::All && done == 0) {
+    if (needs == Needs::All && done == 0) {
       return false;
     }
-    if (needs_ == Needs::One && done != 0) {
+    if (needs == Needs::One && done != 0) {
       return true;
     }
     any_active = true;
   }
-  return needs_ == Needs::All || !any_active;
+  return needs == Needs::All || !any_active;
+}
+
+bool RequestsWait::layer_part_done() const {
+  if (needs_ == Needs::One) {
+    return would_return(requests_, needs_);
+  }
+  return std::ranges::all_of(requests_, [&](MPI_Request request) {
+    if (request == MPI_REQUEST_NULL || untracked(request)) {
+      return true;
+    }
+    int done = 0;
+    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  });
 }
 
 bool RequestsWait::untracked(MPI_Request request) const {

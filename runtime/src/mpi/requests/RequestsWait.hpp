@@ -25,11 +25,15 @@ public:
         needs_(needs) {}
 
   // Whether the completion call would return now: all of the requests complete (Needs::All),
-  // or one of them (also when none is active, as MPI returns at once then). Of an AND-wait,
-  // only the requests the layer tracks or defers: the call waits in MPI for the others (I/O
-  // requests, which MPI_Request_get_status does not show complete: tracks_none).
-  bool would_return() const;
-  bool satisfied() const override { return would_return(); }
+  // or one of them (also when none is active, as MPI returns at once then). Takes no lock:
+  // deciders ask it while they hold the deferred receives'.
+  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
+  bool satisfied() const override { return would_return(requests_, needs_); }
+  // Whether the layer's part of the wait is over: would_return, but of an AND-wait only the
+  // requests the layer tracks or defers; the call then waits in MPI for the others (I/O
+  // requests, which MPI_Request_get_status does not show complete: tracks_none). Only the
+  // waiting thread, holding no lock of the layer's, may ask.
+  bool layer_part_done() const;
   // Whether no active request is one the layer tracks or defers (I/O, generalized, partitioned
   // requests, those of unmonitored communicators): only MPI can tell when they end.
   bool tracks_none() const;

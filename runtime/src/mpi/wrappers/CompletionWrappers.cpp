@@ -39,7 +39,8 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   // call blocks in MPI for them, once the layer's loop has seen the others end (AND-wait);
   // meanwhile its rank is answered for, running (as it describes itself).
   if (!wait.tracks_none()) {
-    WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return wait.would_return(); });
+    WaitPolicy::wait_until(*monitor, context->control, wait,
+                           [&] { return wait.layer_part_done(); });
     if (needs == RequestsWait::Needs::One || !wait.tracks_some_not()) {
       return pmpi(); // returns at once
     }
