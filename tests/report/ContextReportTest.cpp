@@ -298,28 +298,11 @@ TEST(ContextReport, AProcedureRunInsideAnMpiCallIsItsChild) {
   // is the statement's. It was left out of the tree, while the per-site rows counted it.
   tables::Profile profile = testing::factorial_profile();
   auto& rec = profile.ranks[0];
-  const auto site_at = [&](std::uint32_t line) {
-    for (const auto& s : profile.graph.sites()) {
-      if (s.pos.line == line) {
-        return s.id;
-      }
-    }
-    return tables::kNoSite;
-  };
-  const auto ctx = [&](std::uint32_t parent, tables::SiteId site, std::uint64_t count,
-                       std::uint64_t time) {
-    tables::ContextRecord c;
-    c.parent = parent;
-    c.site = site;
-    c.count = count;
-    c.time_ns = time;
-    rec.contexts.push_back(c);
-    return static_cast<std::uint32_t>(rec.contexts.size());
-  };
-  const auto m = ctx(0, site_at(1), 1, 1000);
-  ctx(ctx(m, site_at(2), 1, 0), site_at(3), 1, 900);
-  const auto bcast = ctx(m, 4, 10, 60); // MPI_Bcast at fact.c:5, here straight under main
-  ctx(bcast, site_at(3), 2, 25);        // fact, run by the MPI call
+  const auto line = [&](std::uint32_t at) { return testing::site_at(profile.graph, at).id; };
+  const auto m = testing::context(rec, 0, line(1), 1, 1000);
+  testing::context(rec, testing::context(rec, m, line(2), 1), line(3), 1, 900);
+  const auto bcast = testing::context(rec, m, 4, 10, 60); // MPI_Bcast at fact.c:5, under main
+  testing::context(rec, bcast, line(3), 2, 25);           // fact, run by the MPI call
   const Report report = build_report(profile);
   const auto comms =
       find_nodes(report.tree, [](const ReportNode& n) { return n.kind == NodeKind::Comm; });

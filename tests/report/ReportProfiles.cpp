@@ -26,11 +26,11 @@ std::uint64_t ns(double base, int rank) {
   return static_cast<std::uint64_t>(base * 1000 * fig12_scale(rank));
 }
 
-// Appends a context under `parent` (a position returned before, or 0 at the top) and returns
-// its position for its children.
+} // namespace
+
 std::uint32_t context(tables::RankRecords& rec, std::uint32_t parent, tables::SiteId site,
-                      std::uint64_t count, std::uint64_t time_ns = 0, std::uint64_t iterations = 0,
-                      std::uint64_t sync_delay_ns = 0, std::uint64_t bytes = 0) {
+                      std::uint64_t count, std::uint64_t time_ns, std::uint64_t iterations,
+                      std::uint64_t sync_delay_ns, std::uint64_t bytes) {
   tables::ContextRecord c;
   c.parent = parent;
   c.site = site;
@@ -51,8 +51,6 @@ const tables::Site& site_at(const tables::ProgramGraph& graph, std::uint32_t lin
   }
   throw std::logic_error("no site at that line");
 }
-
-} // namespace
 
 double fig12_scale(int rank) {
   return 1.0 + rank / 10.0;

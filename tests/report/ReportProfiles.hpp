@@ -16,6 +16,14 @@ inline constexpr double kFig12Main = 850, kFig12P1 = 310, kFig12P2 = 520, kFig12
                         kFig12P3ViaP2 = 500, kFig12Loop1 = 700, kFig12Loop2 = 610,
                         kFig12P4InLoop = 600, kFig12P4Direct = 50, kFig12E1 = 40, kFig12E2 = 60;
 double fig12_scale(int rank);
+
+// Appends a context under `parent` (a position returned before, or 0 at the top) and returns
+// its position for its children.
+std::uint32_t context(tables::RankRecords& rec, std::uint32_t parent, tables::SiteId site,
+                      std::uint64_t count, std::uint64_t time_ns = 0, std::uint64_t iterations = 0,
+                      std::uint64_t sync_delay_ns = 0, std::uint64_t bytes = 0);
+// The site at `line` (throws if there is none).
+const tables::Site& site_at(const tables::ProgramGraph& graph, std::uint32_t line);
 // Figure 12 with p4 called `calls` times per rank in loop2 in the same time (small and very
 // frequent: 600 us x (1 + r/10) over 1e6 calls is 0.6 to 0.78 ns per call).
 tables::Profile figure12_frequent_p4(std::uint64_t calls);
