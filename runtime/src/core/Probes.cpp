@@ -13,8 +13,11 @@ using vcmon::runtime::SiteEntry;
 using vcmon::tables::SiteKind;
 
 // Hands a probe of `site` to ProbeCore: probe(probes, thread, kind_index) when the monitor is
-// enabled and `site` is a registered site of `Kind`. Inlined into each probe.
-template <SiteKind Kind, typename Probe> inline void on_site(unsigned site, Probe&& probe) {
+// enabled and `site` is a registered site of `Kind`. Inlined into each probe. `Reentrant`:
+// the probe pushes, pops and creates nothing (a loop iteration), so a signal handler may run
+// probes in its middle.
+template <SiteKind Kind, bool Reentrant = false, typename Probe>
+inline void on_site(unsigned site, Probe&& probe) {
   Monitor& monitor = Monitor::instance();
   if (!monitor.enabled()) [[unlikely]] {
     return;
@@ -24,6 +27,10 @@ template <SiteKind Kind, typename Probe> inline void on_site(unsigned site, Prob
     return;
   }
   auto& thread = monitor.this_thread();
+  if constexpr (Reentrant) {
+    probe(monitor.probes(), thread, entry->kind_index);
+    return;
+  }
   // Not reentrant: a handler that interrupts a probe (a timer signal's, say) ran on a frame
   // pushed but not filled in, and crashed. Its activation is left out, its enter and exit
   // alike, since both run before the interrupted probe goes on.
@@ -80,7 +87,7 @@ void vcmon_loop_enter(unsigned site) {
 }
 
 void vcmon_loop_iter(unsigned site) {
-  on_site<SiteKind::Loop>(site, [&](auto& probes, auto& thread, unsigned index) {
+  on_site<SiteKind::Loop, true>(site, [&](auto& probes, auto& thread, unsigned index) {
     probes.iterate_loop(thread, site, index);
   });
 }
