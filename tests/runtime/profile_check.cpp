@@ -315,16 +315,16 @@ TEST(RuntimeProfile, Threads) {
   expect_consistent_times(r);
 }
 
-// signals_program.c: main's step() 300 000 times while a timer's handler runs instrumented
-// code, nested: main's records exact whatever the handlers did.
+// threads_program.c signals: main's step() 300 000 times while a timer's handler runs
+// instrumented code, nested: main's records exact whatever the handlers did.
 TEST(RuntimeProfile, Signals) {
   Profile profile;
   ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
   const SiteId main_proc = site(profile, SiteKind::Procedure, "main", 40);
-  const SiteId call_step = site(profile, SiteKind::Call, "step", 45);
+  const SiteId call_step = site(profile, SiteKind::Call, "step", 62);
   const SiteId step = site(profile, SiteKind::Procedure, "step", 20);
   const SiteId step_loop = site(profile, SiteKind::Loop, "for", 23);
-  const SiteId handler = site(profile, SiteKind::Procedure, "on_alarm", 30);
+  const SiteId handler = site(profile, SiteKind::Procedure, "on_alarm", 50);
   EXPECT_FALSE(profile.meta.partial) << "expected a complete profile";
   ASSERT_EQ(profile.ranks.size(), 1u);
   const RankRecords& r = profile.ranks.front();
