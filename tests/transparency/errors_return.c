@@ -29,6 +29,18 @@ static void bad_arguments(int rank, int size) {
   rank_log_return("Send on MPI_COMM_NULL", MPI_Send(&value, 1, MPI_INT, 0, 0, MPI_COMM_NULL));
   rank_log_return("Bsend without buffer",
                   MPI_Bsend(&value, 1, MPI_INT, right_of(rank, size), 0, MPI_COMM_WORLD));
+  /* One rank alone calls a collective that MPI rejects at once, then sends to rank 0, which
+   * receives from MPI_ANY_SOURCE. The layer's entry once waited for the other members first,
+   * and the job ended in a false deadlock report (found 2026-11-30). */
+  if (rank == 1) {
+    rank_log_return("Bcast from root size+3, alone",
+                    MPI_Bcast(&value, 1, MPI_INT, size + 3, MPI_COMM_WORLD));
+    MPI_Send(&value, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Status status;
+    MPI_Recv(&value, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &status);
+    rank_log("Recv after a lone Bcast: %d from rank %d", value, status.MPI_SOURCE);
+  }
 }
 
 /* Rank 1 sends four ints with tags 7 and 8 to rank 0, which has room for two with tag 7. */

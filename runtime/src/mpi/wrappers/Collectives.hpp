@@ -45,7 +45,11 @@ public:
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     const auto [monitor, context, pending, shadow] = participation(comm);
-    if (shadow == nullptr) {
+    // A root MPI rejects at once: MPI returns (or aborts) before meeting anyone, so the layer
+    // must not wait for the members first (that ended in a false deadlock report). Roots of
+    // intercommunicators (MPI_ROOT, MPI_PROC_NULL) are MPI's to check.
+    if (shadow == nullptr ||
+        (root != -1 && !shadow->inter && (root < 0 || root >= shadow->peers))) {
       return pmpi();
     }
     tables::SiteId site;
