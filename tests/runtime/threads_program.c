@@ -1,15 +1,16 @@
 /* Probes from several threads at once, in a program that never uses MPI: every activation
  * must be counted exactly (records are never corrupted) and the profile is still written at
  * exit. profile_check's "threads" scenario holds the expected values.
- * With the argument "signals", one thread instead, while a timer signal every 20 us runs a
- * handler with probes (SA_NODEFER: handlers nest): a handler that interrupts a probe has its
- * activation left out, and main's records must stay exact. Before (found 2026-11-30) the
- * handler's probe ran on a frame pushed but not filled in, and the program crashed in about
- * two runs of five. profile_check's "Signals" scenario. */
+ * With the argument "signals" [PERIOD_US], one thread instead, while a timer signal every 20 us
+ * (or PERIOD_US) runs a handler with probes (SA_NODEFER: handlers nest): a handler that
+ * interrupts a probe has its activation left out, and main's records must stay exact. Before
+ * (found 2026-11-30) the handler's probe ran on a frame pushed but not filled in, and the
+ * program crashed in about one run of three. profile_check's "Signals" scenario. */
 #include "hand_instrumented.h"
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -53,8 +54,7 @@ static void* thread_body(void* unused) {
   return NULL;
 }
 
-static void on_alarm(int signal) {
-  (void)signal;
+static void on_alarm(void) {
   PROC_SCOPE(HANDLER);
   LOOP_SCOPE(HANDLER_LOOP);
   for (int i = 0; i < 2; ++i) {
@@ -63,13 +63,27 @@ static void on_alarm(int signal) {
   }
 }
 
-static void steps_under_signals(void) {
+/* Nested at most 4 deep: where the handler takes longer than the timer's period, nesting
+ * without end overflowed the stack. */
+static void take_alarm(int signal) {
+  static volatile sig_atomic_t nesting;
+  (void)signal;
+  if (nesting < 4) {
+    ++nesting;
+    on_alarm();
+    --nesting;
+  }
+}
+
+/* The timer's period: a sanitizer build's probes are about ten times slower, and signals 20 us
+ * apart then left main no time. */
+static void steps_under_signals(long period_us) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
-  action.sa_handler = on_alarm;
+  action.sa_handler = take_alarm;
   action.sa_flags = SA_RESTART | SA_NODEFER;
   sigaction(SIGALRM, &action, NULL);
-  const struct itimerval every = {{0, 20}, {0, 20}}, off = {{0, 0}, {0, 0}};
+  const struct itimerval every = {{0, period_us}, {0, period_us}}, off = {{0, 0}, {0, 0}};
   setitimer(ITIMER_REAL, &every, NULL);
   for (int s = 0; s < kSignalSteps; ++s) {
     CALL(MAIN_CALL_STEP, step());
@@ -80,7 +94,7 @@ static void steps_under_signals(void) {
 int main(int argc, char** argv) {
   PROC_SCOPE(MAIN);
   if (argc > 1 && strcmp(argv[1], "signals") == 0) {
-    steps_under_signals();
+    steps_under_signals(argc > 2 ? atol(argv[2]) : 20);
     return 0;
   }
   pthread_t threads[kThreads];
