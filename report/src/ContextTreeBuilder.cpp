@@ -153,8 +153,14 @@ void TreeBuilder::add_context(std::uint32_t parent, const ContextView& view, std
       add_partners(self, *statement_records);
     }
     // Procedures the MPI call ran: a reduction operator, an error handler, a signal handler.
+    // Their time is inside the statement's, which its partner rows already divide up: they
+    // take none of it from the statement's self time.
     for (const auto child : children) {
+      const std::uint32_t first = static_cast<std::uint32_t>(tree_.size());
       add_context(self, view, child, context.site);
+      if (tree_.size() > first) {
+        tree_.mutable_node(first).counted_ns = 0;
+      }
     }
     finish(self);
     return;
