@@ -33,6 +33,11 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
+  if (!wait.tracks_some_not()) { // the common case: the loop polls every request, no lookups
+    return WaitPolicy::block(
+        *monitor, context->control, wait,
+        [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+  }
   // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
   // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
   // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. The
@@ -41,7 +46,7 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   if (!wait.tracks_none()) {
     WaitPolicy::wait_until(*monitor, context->control, wait,
                            [&] { return wait.layer_part_done(); });
-    if (needs == RequestsWait::Needs::One || !wait.tracks_some_not()) {
+    if (needs == RequestsWait::Needs::One) {
       return pmpi(); // returns at once
     }
   }

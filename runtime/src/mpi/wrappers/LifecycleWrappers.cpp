@@ -9,7 +9,6 @@
 // rank's entry into MPI_Finalize, then the profile. Both are the monitor's work, all intrusion:
 // MPI_Init and MPI_Finalize are statements (synthetic comm sites) holding PMPI_Init's own time and
 // the waiting for the latest rank; PMPI_Finalize runs after the profile is taken.
-#include "core/Log.hpp"
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockOffset.hpp"
 #include "mpi/control/CollectiveEntry.hpp"
@@ -21,6 +20,7 @@
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 
+#include "core/Log.hpp"
 #include "core/Monitor.hpp"
 #include "core/YieldingCompletion.hpp"
 
