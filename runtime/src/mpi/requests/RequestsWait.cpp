@@ -42,8 +42,9 @@ bool RequestsWait::layer_part_done() const {
 }
 
 bool RequestsWait::untracked(MPI_Request request) const {
-  return request != MPI_REQUEST_NULL && pending_.deferred.shadow_of(request) == nullptr &&
-         table_.find(request) == nullptr;
+  // The table first: it takes no lock.
+  return request != MPI_REQUEST_NULL && table_.find(request) == nullptr &&
+         pending_.deferred.shadow_of(request) == nullptr;
 }
 
 bool RequestsWait::tracks_none() const {

@@ -33,7 +33,13 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
-  if (!wait.tracks_some_not()) { // the common case: the loop polls every request, no lookups
+  // Most calls return at once; the others mostly wait for requests the layer tracks. Telling
+  // tracked from untracked looks each request up, which a Waitany over thousands of requests
+  // must not do before each of its returns (transparency.many_wildcards took 3x as long).
+  if (RequestsWait::would_return(requests, needs)) {
+    return pmpi();
+  }
+  if (!wait.tracks_some_not()) { // the loop polls every request, no lookups
     return WaitPolicy::block(
         *monitor, context->control, wait,
         [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
