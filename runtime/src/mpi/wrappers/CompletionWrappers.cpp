@@ -17,15 +17,41 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <optional>
+#include <type_traits>
+
 namespace vcmon::runtime::mpi {
 namespace {
 
+// The never-blocking twin of Waitany and Waitsome (Testany, Testsome): the result of the call
+// once it completed a request (or found none active), nothing otherwise. `nullptr` for the
+// other calls.
+template <typename Attempt>
+constexpr bool has_attempt = !std::is_null_pointer_v<std::remove_cvref_t<Attempt>>;
+
+// The result of a never-blocking completion call if it returned `rc` with `completed`, as an
+// attempt gives it: it ends the wait once it completed a request or failed.
+std::optional<int> attempt_result(int rc, bool completed) {
+  return rc != MPI_SUCCESS || completed ? std::optional<int>(rc) : std::nullopt;
+}
+
+// `attempt` run through `run` (which passes it statuses and wraps it), or nullptr if none.
+template <typename Attempt, typename Run> auto attempt_through(Attempt& attempt, Run run) {
+  if constexpr (has_attempt<Attempt>) {
+    return [&attempt, run] { return run(attempt); };
+  } else {
+    return nullptr;
+  }
+}
+
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
-// `call`: when the call was entered, if the caller has read it (else read here).
-template <typename Call>
+// `attempt`: its never-blocking twin, if an OR-wait (see has_attempt). `call`: when the call
+// was entered, if the caller has read it (else read here).
+template <typename Call, typename Attempt>
 int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
-              const vclock::Moment* call = nullptr) {
+              Attempt&& attempt, const vclock::Moment* call) {
   if (monitor == nullptr) {
     return pmpi();
   }
@@ -46,14 +72,23 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   }
   // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
   // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
-  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. The
-  // call blocks in MPI for them, once the layer's loop has seen the others end (AND-wait);
-  // meanwhile its rank is answered for, running (as it describes itself).
+  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. An
+  // AND-wait blocks in MPI for them once the layer's loop has seen the others end; meanwhile
+  // its rank is answered for, running (as it describes itself). An OR-wait beside requests the
+  // layer tracks polls its never-blocking twin instead: waiting for the tracked ones alone hung
+  // a Waitany that plain MPI ends with its file request, before the program sends what its
+  // other request needs.
   if (!wait.tracks_none()) {
-    WaitPolicy::wait_until(*monitor, context->control, wait,
-                           [&] { return wait.layer_part_done(); });
-    if (needs == RequestsWait::Needs::One) {
-      return pmpi(); // returns at once
+    if constexpr (has_attempt<Attempt>) {
+      std::optional<int> rc;
+      WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
+        rc = attempt();
+        return rc.has_value();
+      });
+      return *rc;
+    } else {
+      WaitPolicy::wait_until(*monitor, context->control, wait,
+                             [&] { return wait.layer_part_done(); });
     }
   }
   const UnpolledCall inside(entry.rt, UnpolledWait::Others);
@@ -63,13 +98,13 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
 // Runs a completion call: a blocking one once it would return, waiting in the layer
 // meanwhile (its loop decides deferred receives); a nonblocking one after serving the control
 // channel if due and deciding the deferred receives whose messages' virtual arrival passed.
-// `call`: the call's entry, if the caller has read it.
-template <typename Call>
+// `call`: the call's entry, if the caller has read it. `attempt`: as for wait_then.
+template <typename Call, typename Attempt>
 int run_completion(Monitor* monitor, LayerContext* context, MpiFunction function,
                    std::span<const MPI_Request> requests, RequestsWait::Needs needs, bool blocking,
-                   const vclock::Moment* call, Call&& pmpi) {
+                   const vclock::Moment* call, Call&& pmpi, Attempt&& attempt) {
   if (blocking) {
-    return wait_then(monitor, context, function, requests, needs, pmpi, call);
+    return wait_then(monitor, context, function, requests, needs, pmpi, attempt, call);
   }
   if (monitor != nullptr) {
     PendingWork* const pending = &context->pending;
@@ -110,16 +145,18 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   const auto run = [&](MPI_Status* st, const vclock::Moment* call) {
-    return run_completion(monitor, context, function, {request, 1}, RequestsWait::Needs::All,
-                          blocking, call, [&] {
-                            if (tracked == nullptr) {
-                              return pmpi(st);
-                            }
-                            table->hide_while_completing(tracked);
-                            const int rc = pmpi(st);
-                            table->show_if_alive(*request, tracked);
-                            return rc;
-                          });
+    return run_completion(
+        monitor, context, function, {request, 1}, RequestsWait::Needs::All, blocking, call,
+        [&] {
+          if (tracked == nullptr) {
+            return pmpi(st);
+          }
+          table->hide_while_completing(tracked);
+          const int rc = pmpi(st);
+          table->show_if_alive(*request, tracked);
+          return rc;
+        },
+        nullptr);
   };
   if (tracked == nullptr) {
     DeferredReceive* const deferred =
@@ -158,11 +195,12 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
 
 // Several requests: Waitall/Testall/Waitany/Testany/Waitsome/Testsome. `pmpi(MPI_Status*)`
 // runs the call; `each_completed(visit)` then calls visit(request index, status) for every
-// request it completed.
-template <typename Call, typename EachCompleted>
+// request it completed. `attempt(MPI_Status*)`: Waitany's and Waitsome's never-blocking twin
+// (has_attempt), else nullptr.
+template <typename Call, typename EachCompleted, typename Attempt = std::nullptr_t>
 int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_Status* statuses,
                   bool blocking, RequestsWait::Needs needs, Call&& pmpi,
-                  EachCompleted&& each_completed) {
+                  EachCompleted&& each_completed, Attempt&& attempt = nullptr) {
   Monitor* monitor = Layer::monitor();
   const auto [context, stamps, pending, table] = layer_parts(monitor);
   const std::span<const MPI_Request> all(requests, count > 0 ? static_cast<std::size_t>(count) : 0);
@@ -171,17 +209,22 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     // No tracked request here: nothing to hide. The batch may still hold an earlier call's
     // requests, which are not this call's (an empty array has no handles to show them by).
     const CallTime time(monitor, function);
-    return run_completion(monitor, context, function, all, needs, blocking, nullptr,
-                          [&] { return pmpi(statuses); });
+    return run_completion(
+        monitor, context, function, all, needs, blocking, nullptr, [&] { return pmpi(statuses); },
+        attempt_through(attempt, [&](auto& completion) { return completion(statuses); }));
   }
   const vclock::Moment call = vclock::Moment::now(monitor->clock());
   MPI_Status* const st = batch.statuses(statuses, count);
-  const int rc = run_completion(monitor, context, function, all, needs, blocking, &call, [&] {
+  // Around each PMPI call that may complete the batch's requests.
+  const auto completing = [&](auto&& completion) {
     batch.hide_while_completing(*table);
-    const int result = pmpi(st);
+    const auto result = completion(st);
     batch.show_if_alive(*table, requests);
     return result;
-  });
+  };
+  const int rc = run_completion(
+      monitor, context, function, all, needs, blocking, &call, [&] { return completing(pmpi); },
+      attempt_through(attempt, completing));
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
@@ -240,9 +283,9 @@ auto those_at(const int* outcount, const int* indices) {
 
 // Waitany and Testany (`flag`: nullptr for Waitany) in the order of virtual arrival when it
 // applies, else as PMPI completes.
-template <typename Call>
+template <typename Call, typename Attempt>
 int complete_any(MpiFunction function, int count, MPI_Request requests[], int* index, int* flag,
-                 MPI_Status* status, Call&& pmpi) {
+                 MPI_Status* status, Call&& pmpi, Attempt&& attempt) {
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && count > 0) {
     LayerContext& context = LayerContext::process();
     if (const std::optional<int> rc = CompletionOrder::complete_first(
@@ -252,13 +295,14 @@ int complete_any(MpiFunction function, int count, MPI_Request requests[], int* i
     }
   }
   return complete_many(function, count, requests, status, flag == nullptr, RequestsWait::Needs::One,
-                       pmpi, the_one_at(index));
+                       pmpi, the_one_at(index), attempt);
 }
 
 // Waitsome and Testsome: one request per call when the order applies.
-template <typename Call>
+template <typename Call, typename Attempt>
 int complete_some(MpiFunction function, int incount, MPI_Request requests[], int* outcount,
-                  int indices[], MPI_Status statuses[], bool blocking, Call&& pmpi) {
+                  int indices[], MPI_Status statuses[], bool blocking, Call&& pmpi,
+                  Attempt&& attempt) {
   if (Monitor* monitor = Layer::monitor(); monitor != nullptr && incount > 0) {
     int index = MPI_UNDEFINED;
     int flag = 0;
@@ -281,7 +325,7 @@ int complete_some(MpiFunction function, int incount, MPI_Request requests[], int
     }
   }
   return complete_many(function, incount, requests, statuses, blocking, RequestsWait::Needs::One,
-                       pmpi, those_at(outcount, indices));
+                       pmpi, those_at(outcount, indices), attempt);
 }
 
 } // namespace
@@ -313,29 +357,40 @@ extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Sta
 }
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  return complete_any(MpiFunction::Waitany, count, requests, index, nullptr, status,
-                      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); });
+  return complete_any(
+      MpiFunction::Waitany, count, requests, index, nullptr, status,
+      [&](MPI_Status* st) { return PMPI_Waitany(count, requests, index, st); },
+      [&](MPI_Status* st) {
+        int flag = 0;
+        const int rc = PMPI_Testany(count, requests, index, &flag, st);
+        return attempt_result(rc, flag != 0);
+      });
 }
 
 extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
                            MPI_Status* status) {
   return complete_any(
       MpiFunction::Testany, count, requests, index, flag, status,
-      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); });
+      [&](MPI_Status* st) { return PMPI_Testany(count, requests, index, flag, st); }, nullptr);
 }
 
 extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
   return complete_some(
       MpiFunction::Waitsome, incount, requests, outcount, indices, statuses, true,
-      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); });
+      [&](MPI_Status* st) { return PMPI_Waitsome(incount, requests, outcount, indices, st); },
+      [&](MPI_Status* st) {
+        const int rc = PMPI_Testsome(incount, requests, outcount, indices, st);
+        return attempt_result(rc, *outcount != 0);
+      });
 }
 
 extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                             MPI_Status statuses[]) {
   return complete_some(
       MpiFunction::Testsome, incount, requests, outcount, indices, statuses, false,
-      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); });
+      [&](MPI_Status* st) { return PMPI_Testsome(incount, requests, outcount, indices, st); },
+      nullptr);
 }
 
 extern "C" int MPI_Start(MPI_Request* request) {
