@@ -29,6 +29,15 @@ public:
   // deciders ask it while they hold the deferred receives'.
   static bool would_return(std::span<const MPI_Request> requests, Needs needs);
   bool satisfied() const override { return would_return(requests_, needs_); }
+  // What a first look at the requests finds. It polls only requests the layer tracks or
+  // defers: MPI_Request_get_status on a complete generalized request runs the program's
+  // query_fn, once more than plain MPI does.
+  enum class FirstLook {
+    Returns,      // the call returns at once
+    WaitsTracked, // it waits, and the layer tracks or defers every active request
+    Untracked,    // an active request is one the layer does not (tracks_none says if all are)
+  };
+  FirstLook first_look() const;
   // Whether the layer's part of the wait is over: would_return, but of an AND-wait only the
   // requests the layer tracks or defers; the call then waits in MPI for the others (I/O
   // requests, which MPI_Request_get_status does not show complete: tracks_none). Only the
@@ -37,8 +46,6 @@ public:
   // Whether no active request is one the layer tracks or defers (I/O, generalized, partitioned
   // requests, those of unmonitored communicators): only MPI can tell when they end.
   bool tracks_none() const;
-  // Whether one active request is not.
-  bool tracks_some_not() const;
   bool keeps_clock_running() const override;
 
 private:

@@ -59,16 +59,15 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   const RequestsWait wait(context->pending, context->requests,
                           {index_of(function), monitor->comm_site(index_of(function))}, entry.vt,
                           requests, needs);
-  // Most calls return at once; the others mostly wait for requests the layer tracks. Telling
-  // tracked from untracked looks each request up, which a Waitany over thousands of requests
-  // must not do before each of its returns (transparency.many_wildcards took 3x as long).
-  if (RequestsWait::would_return(requests, needs)) {
+  switch (wait.first_look()) {
+  case RequestsWait::FirstLook::Returns:
     return pmpi();
-  }
-  if (!wait.tracks_some_not()) { // the loop polls every request, no lookups
+  case RequestsWait::FirstLook::WaitsTracked: // the loop polls every request, no lookups
     return WaitPolicy::block(
         *monitor, context->control, wait,
         [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+  case RequestsWait::FirstLook::Untracked:
+    break;
   }
   // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
   // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
