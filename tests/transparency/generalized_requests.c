@@ -3,6 +3,7 @@
  * it once per completion (twice in MPI_Testall). Before (2026-11-30): the layer's first look at
  * a blocking call's requests polled MPI_Request_get_status on them, which runs query_fn once
  * more (the known difference "query_fn runs twice" of docs/transparency.md). */
+#include "generalized_request.h"
 #include "rank_log.h"
 
 static int queries;
@@ -10,21 +11,7 @@ static int queries;
 static int count_query(void* extra, MPI_Status* status) {
   (void)extra;
   ++queries;
-  MPI_Status_set_elements(status, MPI_BYTE, 0);
-  MPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_UNDEFINED;
-  status->MPI_TAG = MPI_UNDEFINED;
-  return MPI_SUCCESS;
-}
-
-static int free_nothing(void* extra) {
-  (void)extra;
-  return MPI_SUCCESS;
-}
-
-static int cancel_nothing(void* extra, int complete) {
-  (void)extra;
-  (void)complete;
+  set_empty_status(status, MPI_UNDEFINED);
   return MPI_SUCCESS;
 }
 

@@ -13,23 +13,12 @@
  * An Isendrecv from MPI_PROC_NULL still sends (the layer stamps it and leaves the call to MPI).
  *
  * Only the data an Isendrecv received is logged, not its status (see docs/pmpi.md). */
+#include "generalized_request.h"
 #include "rank_log.h"
 
 static int query_nothing(void* extra, MPI_Status* status) {
   (void)extra;
-  MPI_Status_set_elements(status, MPI_BYTE, 0);
-  MPI_Status_set_cancelled(status, 0);
-  status->MPI_SOURCE = MPI_UNDEFINED;
-  status->MPI_TAG = 77;
-  return MPI_SUCCESS;
-}
-static int free_nothing(void* extra) {
-  (void)extra;
-  return MPI_SUCCESS;
-}
-static int cancel_nothing(void* extra, int complete) {
-  (void)extra;
-  (void)complete;
+  set_empty_status(status, 77);
   return MPI_SUCCESS;
 }
 
