@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <initializer_list>
 #include <memory>
@@ -314,14 +315,11 @@ TEST_F(ProbeCoreTest, ThrottledProcedureKeepsExactCountsAndChargesItsProbes) {
   for (int i = 0; i < 25; ++i) {
     core_.enter_statement(t, 1, SiteKind::Call);
     core_.enter_procedure(t, 4, 1);
-    core_.enter_statement(t, 5, SiteKind::Comm); // what q holds still finds its frame
-    EXPECT_EQ(t.stack.innermost_statement(SiteKind::Comm), 5u);
-    core_.exit_statement(t, 5, SiteKind::Comm);
     core_.exit_procedure(t, 4);
     core_.exit_statement(t, 1, SiteKind::Call);
   }
-  // 9 timed pairs, 16 throttled pairs, and 50 call and 50 comm markers.
-  EXPECT_EQ(clock_.intrusion_ns() - before, 9u * 2 * 5 + 16u * 2 * 2 + 100u * 3);
+  // 9 timed pairs, 16 throttled pairs, and 50 call markers.
+  EXPECT_EQ(clock_.intrusion_ns() - before, 9u * 2 * 5 + 16u * 2 * 2 + 50u * 3);
   core_.exit_procedure(t, 0);
   EXPECT_EQ(t.stack.depth, 0u);
 
@@ -371,6 +369,70 @@ void busy_wait_ns(const vclock::ClockSource& source, std::uint64_t ns) {
   const std::uint64_t start = source.now_ns();
   while (source.now_ns() - start < ns) {
   }
+}
+
+// Once throttled, q's loop is counted but not timed; q stays untimed unless something that
+// records time opens inside it (a timed procedure, a communication statement): from then on
+// that activation is timed, so that what it holds never exceeds it (a negative self time).
+TEST_F(ProbeCoreTest, AThrottledActivationIsTimedOnceWhatItHoldsRecordsTime) {
+  register_unit();
+  core_.set_throttle({10, 1'000'000'000});
+  core_.set_costs(ProbeCosts{5, 3, 0, 2});
+  ThreadState& t = *thread_;
+  const auto call_q = [&](auto&& inside) {
+    core_.enter_statement(t, 1, SiteKind::Call);
+    core_.enter_procedure(t, 4, 1);
+    inside();
+    core_.exit_procedure(t, 4);
+    core_.exit_statement(t, 1, SiteKind::Call);
+  };
+  const auto loop_in_q = [&] {
+    core_.enter_loop(t, 3, 0);
+    busy_wait_ns(source_, 2'000);
+    core_.exit_loop(t, 3);
+  };
+  for (int i = 0; i < 20; ++i) {
+    call_q(loop_in_q); // the 10th and later: q and its loop untimed
+  }
+  const std::uint64_t before = clock_.intrusion_ns();
+  call_q([&] {
+    loop_in_q();
+    core_.enter_statement(t, 5, SiteKind::Comm); // times q from here on
+    busy_wait_ns(source_, 1'000'000);
+    core_.exit_statement(t, 5, SiteKind::Comm);
+  });
+  // q's pair (throttled entry, made timed, timed exit), the loop's untimed pair, the call and
+  // comm markers.
+  EXPECT_EQ(clock_.intrusion_ns() - before, 2u + (5u - 2u) + 5u + 2u * 2 + 4u * 3);
+  call_q([&] {
+    core_.enter_statement(t, 2, SiteKind::Call);
+    core_.enter_procedure(t, 0, 0); // p is timed: so is q from here on
+    busy_wait_ns(source_, 1'000'000);
+    core_.exit_procedure(t, 0);
+    core_.exit_statement(t, 2, SiteKind::Call);
+  });
+  EXPECT_EQ(t.stack.depth, 0u);
+
+  const ContextTree& tree = t.records->contexts;
+  const ContextNode* q = context_at(tree, {1, 4});
+  const ContextNode* loop = context_at(tree, {1, 4, 3});
+  const ContextNode* p_in_q = context_at(tree, {1, 4, 2, 0});
+  ASSERT_NE(q, nullptr);
+  ASSERT_NE(loop, nullptr);
+  ASSERT_NE(p_in_q, nullptr);
+  EXPECT_EQ(q->count.load(), 22u);
+  EXPECT_EQ(q->untimed.load(), 11u); // the 10th to 20th
+  EXPECT_EQ(loop->count.load(), 21u);
+  EXPECT_GE(q->time_ns.load(), loop->time_ns.load() + p_in_q->time_ns.load());
+  EXPECT_GE(q->time_ns.load(), 2'000'000u) << "the two activations made timed";
+  EXPECT_LT(loop->time_ns.load(), 12u * 2'000 + 1'000'000u) << "only the 9 timed q's loops";
+  const tables::RankRecords r = collect();
+  const auto q_record =
+      std::find_if(r.procs.begin(), r.procs.end(),
+                   [](const tables::ProcRecord& record) { return record.proc == 4; });
+  ASSERT_NE(q_record, r.procs.end());
+  EXPECT_EQ(q_record->count, 22u);
+  EXPECT_EQ(q_record->untimed, 11u);
 }
 
 // Settling (the live publication's count of open activations, docs/query.md) restarts the

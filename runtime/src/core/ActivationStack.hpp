@@ -21,9 +21,13 @@ struct Frame {
   bool adds_time;     // false for recursive activations: the outermost one covers them
   bool shared_record; // the record lives in OverflowRecords: add with fetch_add
   bool times_node;    // the exit adds its time to `node` (see below)
+  // An untimed activation of a throttled procedure (not a recursive one). It is timed from the
+  // moment an activation that records time opens inside it (ProbeCore::time_enclosing).
+  bool throttled;
   std::uint64_t entry_vt_ns;
   std::atomic<std::uint64_t>* time_ns; // where the exit adds the elapsed virtual time
   ProcSlots* proc; // the procedure's slots (recursion bookkeeping), else nullptr
+  std::atomic<std::uint64_t>* untimed; // `throttled`: its record's untimed activations, or nullptr
   // The calling context activations inside this one hang under: this activation's node, or,
   // for a recursive one, its procedure's outermost open node (recursion folds into it).
   ContextNode* context;
@@ -46,6 +50,7 @@ struct ActivationStack {
   std::uint32_t folded_statement_level;
 
   Frame* top() { return depth > 0 ? &frames[depth - 1] : nullptr; }
+  const Frame* top() const { return depth > 0 ? &frames[depth - 1] : nullptr; }
 
   // The site of the innermost open activation when it is a statement of `kind` (a call, a
   // communication statement), else kNoSite.

@@ -81,6 +81,7 @@ Frame* ProbeCore::push(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   frame.context = enclosing;
   frame.node = nullptr;
   frame.times_node = false;
+  frame.throttled = false;
   return &frame;
 }
 
@@ -170,6 +171,38 @@ void ProbeCore::close_activation(ThreadState& thread, std::uint32_t site, SiteKi
   }
 }
 
+void ProbeCore::time_enclosing(ActivationStack& stack, std::uint64_t now_vt_ns) {
+  for (std::uint32_t i = stack.depth; i > 0; --i) {
+    Frame& frame = stack.frames[i - 1];
+    if (frame.kind == SiteKind::Call) {
+      continue;
+    }
+    if (!frame.throttled) {
+      return;
+    }
+    frame.throttled = false;
+    frame.adds_time = true;
+    frame.entry_vt_ns = now_vt_ns;
+    if (frame.kind == SiteKind::Loop) {
+      time_loop_node(frame);
+    } else {
+      // A procedure's: no longer among the untimed activations.
+      frame.times_node = frame.node != nullptr;
+      if (frame.untimed != nullptr && frame.shared_record) {
+        frame.untimed->fetch_sub(1, std::memory_order_relaxed);
+      } else if (frame.untimed != nullptr) {
+        add_owned(*frame.untimed, ~std::uint64_t{0}); // minus one
+      }
+      if (frame.node != nullptr) {
+        add_owned(frame.node->untimed, ~std::uint64_t{0});
+      }
+    }
+    // Its entry was charged as an untimed one's; its exit will be a timed one's.
+    clock_.charge(costs_.timed_ns > costs_.throttled_ns ? costs_.timed_ns - costs_.throttled_ns
+                                                        : 0);
+  }
+}
+
 bool ProbeCore::timed_activation(ProcSlots& proc) const {
   if (proc.throttled) [[unlikely]] {
     return false;
@@ -192,22 +225,30 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
   const bool timed = proc == nullptr || (!recursive && timed_activation(*proc));
   const std::uint64_t start = timed || costs_.inject_ns != 0 ? now_ns() : 0;
   add_owned(records.probe_events, 1);
+  const std::uint64_t entry_vt = timed ? thread_virtual_at(thread, start) : 0;
+  if (timed && encloses_untimed(thread.stack)) [[unlikely]] {
+    time_enclosing(thread.stack, entry_vt);
+  }
   const std::uint32_t call_site = thread.stack.innermost_statement(SiteKind::Call);
   Frame* frame = push(thread, site, SiteKind::Procedure);
   if (proc != nullptr) [[likely]] {
     // A folded activation (no frame) is counted too; its time stays in the stored ones.
+    const bool throttled = !timed && !recursive;
     std::atomic<std::uint64_t>* time_ns = nullptr;
+    std::atomic<std::uint64_t>* untimed = nullptr;
     bool shared_record = false;
     if (KeyedRecord* record = proc->by_call_site.find_or_claim(call_site)) [[likely]] {
       add_owned(record->count, 1);
-      if (!timed && !recursive) {
+      if (throttled) {
         add_owned(record->untimed, 1);
+        untimed = &record->untimed;
       }
       time_ns = &record->time_ns;
     } else if (OverflowRecords::Entry* entry = overflow_.find_or_claim(site, call_site)) {
       entry->count.fetch_add(1, std::memory_order_relaxed);
-      if (!timed && !recursive) {
+      if (throttled) {
         entry->untimed.fetch_add(1, std::memory_order_relaxed);
+        untimed = &entry->untimed;
       }
       time_ns = &entry->time_ns;
       shared_record = true;
@@ -216,13 +257,15 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
       frame->proc = proc;
       ++proc->active;
       frame->adds_time = timed;
-      frame->entry_vt_ns = timed ? thread_virtual_at(thread, start) : 0;
+      frame->throttled = throttled;
+      frame->untimed = untimed;
+      frame->entry_vt_ns = entry_vt;
       frame->time_ns = time_ns;
       frame->shared_record = shared_record;
       ContextNode* node = enter_context(records, *frame);
       if (node != nullptr) [[likely]] {
         add_owned(node->count, 1);
-        if (!timed && !recursive) {
+        if (throttled) {
           add_owned(node->untimed, 1);
         }
       }
@@ -240,27 +283,33 @@ void ProbeCore::enter_procedure(ThreadState& thread, std::uint32_t site, std::ui
   charge(start, timed ? costs_.timed_ns : costs_.throttled_ns);
 }
 
-void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
-  ActivationStack& stack = thread.stack;
+bool ProbeCore::closes_untimed(const ActivationStack& stack, std::uint32_t site, SiteKind kind) {
   const Frame* top = stack.top();
+  return stack.folded > 0 ||
+         (top != nullptr && top->site == site && top->kind == kind && !top->adds_time);
+}
+
+void ProbeCore::close_untimed(ThreadState& thread, std::uint32_t site, SiteKind kind) {
+  ActivationStack& stack = thread.stack;
+  const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
+  add_owned(thread.records->probe_events, 1);
+  // Two direct cases rather than close_activation: inlining its search here made every
+  // procedure exit 1 ns slower (bench_probe, 17.7 -> 18.8 ns a pair).
+  if (stack.folded > 0) {
+    close_activation(thread, site, kind, 0); // the innermost folded one
+  } else {
+    close_frame(*stack.top(), 0);
+    --stack.depth;
+  }
+  charge(start, costs_.throttled_ns);
+}
+
+void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
   // A throttled, recursive or folded activation adds no time: closing it needs no clock, and
   // charging it as a timed exit would charge a clock read it did not make (the clock would
   // run behind, and a parent on another thread could end before its child).
-  const bool closes_untimed =
-      stack.folded > 0 ||
-      (top != nullptr && top->site == site && top->kind == SiteKind::Procedure && !top->adds_time);
-  if (closes_untimed) {
-    const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
-    add_owned(thread.records->probe_events, 1);
-    // Two direct cases rather than close_activation: inlining its search here made every
-    // procedure exit 1 ns slower (bench_probe, 17.7 -> 18.8 ns a pair).
-    if (stack.folded > 0) {
-      close_activation(thread, site, SiteKind::Procedure, 0); // the innermost folded one
-    } else {
-      close_frame(*top, 0);
-      --stack.depth;
-    }
-    charge(start, costs_.throttled_ns);
+  if (closes_untimed(thread.stack, site, SiteKind::Procedure)) {
+    close_untimed(thread, site, SiteKind::Procedure);
     return;
   }
   const std::uint64_t start = now_ns();
@@ -270,23 +319,31 @@ void ProbeCore::exit_procedure(ThreadState& thread, std::uint32_t site) {
 }
 
 void ProbeCore::enter_loop(ThreadState& thread, std::uint32_t site, std::uint32_t kind_index) {
-  const std::uint64_t start = now_ns();
+  // A loop of a throttled procedure's untimed activation is as fast: it is counted, not timed
+  // (its time stays the activation's, which is the caller's), unless something timed opens
+  // inside it (time_enclosing).
+  const bool timed = !encloses_untimed(thread.stack);
+  const std::uint64_t start = timed || costs_.inject_ns != 0 ? now_ns() : 0;
   ThreadRecords& records = *thread.records;
   add_owned(records.probe_events, 1);
   Frame* frame = push(thread, site, SiteKind::Loop);
   if (LoopCounters* loop = records.loops.get(kind_index)) [[likely]] {
     add_owned(loop->count, 1); // folded or not
     if (frame != nullptr) [[likely]] {
-      frame->adds_time = true;
+      frame->adds_time = timed;
+      frame->throttled = !timed;
+      frame->untimed = nullptr;
       frame->time_ns = &loop->time_ns;
-      frame->entry_vt_ns = thread_virtual_at(thread, start);
+      frame->entry_vt_ns = timed ? thread_virtual_at(thread, start) : 0;
       if (ContextNode* node = enter_context(records, *frame)) [[likely]] {
         add_owned(node->count, 1);
-        time_loop_node(*frame);
+        if (timed) {
+          time_loop_node(*frame);
+        }
       }
     }
   }
-  charge(start, costs_.timed_ns);
+  charge(start, timed ? costs_.timed_ns : costs_.throttled_ns);
 }
 
 ContextNode* ProbeCore::innermost_loop_node(ThreadState& thread, std::uint32_t site) {
@@ -310,6 +367,10 @@ void ProbeCore::iterate_loop(ThreadState& thread, std::uint32_t site, std::uint3
 }
 
 void ProbeCore::exit_loop(ThreadState& thread, std::uint32_t site) {
+  if (closes_untimed(thread.stack, site, SiteKind::Loop)) {
+    close_untimed(thread, site, SiteKind::Loop);
+    return;
+  }
   const std::uint64_t start = now_ns();
   add_owned(thread.records->probe_events, 1);
   close_activation(thread, site, SiteKind::Loop, thread_virtual_at(thread, start));
@@ -353,6 +414,10 @@ void ProbeCore::add_counted_loop(ThreadState& thread, std::uint32_t site, std::u
 void ProbeCore::enter_statement(ThreadState& thread, std::uint32_t site, SiteKind kind) {
   const std::uint64_t start = costs_.inject_ns != 0 ? now_ns() : 0;
   add_owned(thread.records->probe_events, 1);
+  // A communication statement's MPI calls record their time under it.
+  if (kind == SiteKind::Comm && encloses_untimed(thread.stack)) [[unlikely]] {
+    time_enclosing(thread.stack, thread_virtual_at(thread, now_ns()));
+  }
   if (Frame* frame = push(thread, site, kind)) [[likely]] {
     ContextNode* node = enter_context(*thread.records, *frame);
     // A communication statement's node counts its operations, as its com records do (add_com).

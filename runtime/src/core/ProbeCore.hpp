@@ -130,6 +130,27 @@ private:
   static void time_loop_node(Frame& frame);
   // The node of the innermost open activation when it is loop `site`.
   static ContextNode* innermost_loop_node(ThreadState& thread, std::uint32_t site);
+  // Whether an activation opened now, if it records time, hangs under a throttled
+  // procedure's untimed activation: the innermost procedure or loop open (call statements
+  // between hold no time).
+  static bool encloses_untimed(const ActivationStack& stack) {
+    for (std::uint32_t i = stack.depth; i > 0 && stack.folded == 0; --i) {
+      const Frame& frame = stack.frames[i - 1];
+      if (frame.kind != tables::SiteKind::Call) {
+        return frame.throttled;
+      }
+    }
+    return false;
+  }
+  // Times the untimed activations that enclose an activation that records time, from
+  // `now_vt_ns` on: the time of what they hold hangs under their nodes, and their own left
+  // out made their self time negative. Each is then a timed activation, as counted.
+  void time_enclosing(ActivationStack& stack, std::uint64_t now_vt_ns);
+  // Whether an exit of (site, kind) closes an activation that read no clock at its entry
+  // (throttled, recursive or folded), and closes it without reading one either.
+  static bool closes_untimed(const ActivationStack& stack, std::uint32_t site,
+                             tables::SiteKind kind);
+  void close_untimed(ThreadState& thread, std::uint32_t site, tables::SiteKind kind);
   // Counts an activation of `proc` and says whether it is to be timed.
   bool timed_activation(ProcSlots& proc) const;
   // Adds the frame's virtual time since its entry to its record (when it keeps time).
