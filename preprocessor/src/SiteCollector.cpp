@@ -133,13 +133,19 @@ bool SiteCollector::constexpr_as_written(const clang::FunctionDecl* function) co
     return function->isConstexpr();
   }
   // Since C++17 Clang marks any lambda that could be constexpr as constexpr; only a lambda
-  // declared so (between its parameter list and its body) stays untouched.
+  // declared so (between its parameter list and its body) stays untouched. Without a
+  // parameter list (`[&] { ... }`) that is between its introducer and its body: the closure
+  // type is declared at the introducer. Taking Clang's mark there left such lambdas
+  // unprobed.
   const clang::FunctionTypeLoc type = method->getFunctionTypeLoc();
   const clang::Stmt* body = method->getBody();
-  if (!type || body == nullptr) {
+  if (body == nullptr) {
     return false;
   }
-  const auto from = main_file_offset(type.getRParenLoc());
+  const clang::SourceLocation declarator_start = type && type.getRParenLoc().isValid()
+                                                     ? type.getRParenLoc()
+                                                     : method->getParent()->getLocation();
+  const auto from = main_file_offset(declarator_start);
   const auto to = main_file_offset(body->getBeginLoc());
   if (!from || !to || *to < *from) {
     return function->isConstexpr();

@@ -148,6 +148,9 @@ TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
       {"27 CALL twice", "FOLDED"},
       {"27 CALL at", "FOLDED"},
       {"28 CALL operator()", "TIMED"},
+      {"29 PROCEDURE main::lambda@29:22", "TIMED"},
+      {"30 LOOP range-for", "TIMED"},
+      {"33 CALL operator()", "TIMED"},
   };
   expect_probing(probing, expected);
 }
