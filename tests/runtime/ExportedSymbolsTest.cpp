@@ -1,6 +1,6 @@
 // What libvcmon exports, read from its dynamic symbol table (nm -D): a wrapper for every MPI
-// function of vcmon/tables/MpiFunctions.hpp and no other MPI function, the vcmon_ ABI, and
-// nothing of the C++ inside.
+// function of vcmon/tables/MpiFunctions.hpp and no other MPI function, the vcmon_ ABI,
+// sigaction and signal, and nothing of the C++ inside.
 #include "vcmon/tables/MpiFunctions.hpp"
 
 #include <gtest/gtest.h>
@@ -66,12 +66,18 @@ TEST(ExportedSymbols, ExactlyTheSpecifiedMpiFunctionsAreWrapped) {
   }
 }
 
-TEST(ExportedSymbols, OnlyMpiFunctionsAndTheVcmonAbi) {
+// sigaction and signal show the program the dispositions it would see unmonitored
+// (docs/runtime.md, "Signals").
+TEST(ExportedSymbols, OnlyMpiFunctionsTheVcmonAbiAndTheSignalDispositions) {
   const std::set<std::string> exported = exported_symbols();
   ASSERT_FALSE(exported.empty());
   EXPECT_TRUE(exported.contains("vcmon_proc_enter"));
+  EXPECT_TRUE(exported.contains("sigaction"));
+  EXPECT_TRUE(exported.contains("signal"));
   for (const std::string& name : exported) {
-    EXPECT_TRUE(name.starts_with("MPI_") || name.starts_with("vcmon_")) << name;
+    EXPECT_TRUE(name.starts_with("MPI_") || name.starts_with("vcmon_") || name == "sigaction" ||
+                name == "signal")
+        << name;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/Monitor.hpp"
 #include "core/MonitorThread.hpp"
+#include "core/SignalDispositions.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -26,13 +27,13 @@ void on_signal(int signal) {
   // the pipe it shares with its parent would end the parent instead: the child ends as it
   // would without vcmon.
   if (::getpid() != monitored_process) {
-    std::signal(signal, SIG_DFL);
+    restore_default_action(signal);
     std::raise(signal);
     return;
   }
   if (signal_seen.exchange(true)) {
     // A second signal while the profile is being written: end now.
-    std::signal(signal, SIG_DFL);
+    restore_default_action(signal);
     std::raise(signal);
     return;
   }
@@ -51,7 +52,7 @@ void write_then_reraise(Monitor& monitor) {
   const int signal = byte;
   monitor.write_partial_profile(signal == SIGINT ? "SIGINT" : "SIGTERM",
                                 vclock::Moment::now(monitor.clock()));
-  std::signal(signal, SIG_DFL);
+  restore_default_action(signal);
   ::kill(::getpid(), signal);
 }
 
@@ -70,16 +71,7 @@ void install_termination_handlers(Monitor& monitor) {
   }
   start_monitor_thread("vcmon-signals", [&monitor] { write_then_reraise(monitor); }).detach();
   for (const int signal : kSignals) {
-    struct sigaction current {};
-    if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
-      struct sigaction action {};
-      action.sa_handler = on_signal;
-      sigemptyset(&action.sa_mask);
-      // The program's calls go on while the profile is written: unmonitored, this signal
-      // would have ended them, not failed them with EINTR.
-      action.sa_flags = SA_RESTART;
-      ::sigaction(signal, &action, nullptr);
-    }
+    take_signal(signal, on_signal);
   }
 }
 
