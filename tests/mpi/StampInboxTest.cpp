@@ -67,6 +67,41 @@ TEST(StampInbox, EarliestCandidateCountsOnlyEachSourcesFirstMatch) {
   EXPECT_EQ(inbox.earliest_candidate(7), std::nullopt);
 }
 
+// The count of sources present, which ends a scan for each source's first stamp early.
+TEST(StampInbox, CountsTheSourcesItHoldsStampsOf) {
+  StampInbox inbox;
+  EXPECT_EQ(inbox.sources(), 0u);
+  inbox.add(stamp(4, 0, 1));
+  inbox.add(stamp(4, 0, 2));
+  inbox.add(stamp(1, 0, 3));
+  EXPECT_EQ(inbox.sources(), 2u);
+  inbox.take(0);
+  EXPECT_EQ(inbox.sources(), 2u); // source 4 has one more
+  inbox.take(0);
+  EXPECT_EQ(inbox.sources(), 1u);
+  inbox.put_back(stamp(4, 0, 2));
+  EXPECT_EQ(inbox.sources(), 2u);
+  for (std::uint64_t t = 10; t < 10'000; ++t) { // a flood from one source behind them
+    inbox.add(stamp(7, 0, t));
+  }
+  EXPECT_EQ(inbox.sources(), 3u);
+  EXPECT_EQ(inbox.earliest_candidate(0), 2u);
+  inbox.add(stamp(2, 0, 1)); // after the flood: still found
+  EXPECT_EQ(inbox.earliest_candidate(0), 1u);
+}
+
+TEST(StampInbox, SaysWhetherMoreThanACountWereSentByATime) {
+  StampInbox inbox;
+  inbox.add(stamp(1, 5, 10));
+  inbox.add(stamp(2, 6, 20));
+  inbox.add(stamp(1, 5, 30));
+  EXPECT_TRUE(inbox.sent_more_by(5, 30, 1));
+  EXPECT_FALSE(inbox.sent_more_by(5, 30, 2));
+  EXPECT_FALSE(inbox.sent_more_by(5, 29, 1));
+  EXPECT_TRUE(inbox.sent_more_by(MPI_ANY_TAG, 20, 1));
+  EXPECT_FALSE(inbox.sent_more_by(7, 100, 0));
+}
+
 // Against a std::deque doing the same: adds at the back, takes near the front and the back,
 // puts back at the front, across several growths and with the ring's head wrapped around.
 TEST(StampInbox, BehavesAsAQueueThroughGrowthAndWraparound) {

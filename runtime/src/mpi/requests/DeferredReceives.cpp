@@ -432,7 +432,7 @@ bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& 
   }
   const StampProtocol::Hold hold(stamps);
   stamps.drain();
-  return receive.shadow->inbox.sent_by(receive.tag, now_vt) > before;
+  return receive.shadow->inbox.sent_more_by(receive.tag, now_vt, before);
 }
 
 void DeferredReceives::cancel(StampProtocol& stamps, MPI_Request request, std::uint64_t now_vt) {

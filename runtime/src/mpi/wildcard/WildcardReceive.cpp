@@ -31,7 +31,7 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
     const StampProtocol::Hold hold(stamps_);
     stamps_.drain();
     const StampInbox& inbox = shadow_.inbox;
-    for (std::size_t i = 0; i < inbox.size(); ++i) {
+    for (std::size_t i = 0; i < inbox.size() && candidates.size() < inbox.sources(); ++i) {
       const PendingStamp& entry = inbox[i];
       char& seen = seen_source[static_cast<std::size_t>(entry.source)];
       if (!seen && tag_matches(tag_, entry.tag)) {
