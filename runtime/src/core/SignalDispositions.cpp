@@ -2,42 +2,25 @@
 
 #include <atomic>
 #include <csignal>
-#include <dlfcn.h>
+
+// glibc exports both (GLIBC_2.2.5); its headers no longer declare bsd_signal.
+extern "C" int __sigaction(int, const struct sigaction*, struct sigaction*);
+extern "C" sighandler_t bsd_signal(int, sighandler_t);
 
 namespace vcmon::runtime {
 namespace {
 
-using Sigaction = int (*)(int, const struct sigaction*, struct sigaction*);
-using Signal = sighandler_t (*)(int, sighandler_t);
-
 // Whether vcmon's handler is installed for the signal, which the program then sees unset.
 std::atomic<bool> taken[NSIG];
 
-// libc's functions, past libvcmon's. Found at first use, which may come from a library's
-// constructor before libvcmon's own, or else at load (resolve_libc): no dlsym in a handler.
-std::atomic<Sigaction> libc_sigaction_function{nullptr};
-std::atomic<Signal> libc_signal_function{nullptr};
-
-template <typename Function> Function libc_function(std::atomic<Function>& slot, const char* name) {
-  Function function = slot.load(std::memory_order_acquire);
-  if (function == nullptr) {
-    function = reinterpret_cast<Function>(::dlsym(RTLD_NEXT, name));
-    slot.store(function, std::memory_order_release);
-  }
-  return function;
+// libc's own, under the names glibc exports beside the ones libvcmon takes over: no dlsym,
+// which a sanitizer's start-up, calling sigaction before anything else, cannot afford.
+int libc_sigaction(int signal, const struct sigaction* action, struct sigaction* old) {
+  return ::__sigaction(signal, action, old);
 }
 
-Sigaction libc_sigaction() {
-  return libc_function(libc_sigaction_function, "sigaction");
-}
-
-Signal libc_signal() {
-  return libc_function(libc_signal_function, "signal");
-}
-
-[[gnu::constructor]] void resolve_libc() {
-  libc_sigaction();
-  libc_signal();
+sighandler_t libc_signal(int signal, sighandler_t handler) {
+  return ::bsd_signal(signal, handler); // glibc's signal() itself
 }
 
 bool is_taken(int signal) {
@@ -46,7 +29,7 @@ bool is_taken(int signal) {
 
 // Installs what the program asks for in place of vcmon's handler.
 int give_back(int signal, const struct sigaction& action) {
-  const int rc = libc_sigaction()(signal, &action, nullptr);
+  const int rc = libc_sigaction(signal, &action, nullptr);
   if (rc == 0) {
     taken[signal].store(false, std::memory_order_release);
   }
@@ -57,7 +40,7 @@ int give_back(int signal, const struct sigaction& action) {
 
 bool take_signal(int signal, void (*handler)(int)) {
   struct sigaction current {};
-  if (libc_sigaction()(signal, nullptr, &current) != 0 || current.sa_handler != SIG_DFL ||
+  if (libc_sigaction(signal, nullptr, &current) != 0 || current.sa_handler != SIG_DFL ||
       (current.sa_flags & SA_SIGINFO) != 0) {
     return false;
   }
@@ -68,7 +51,7 @@ bool take_signal(int signal, void (*handler)(int)) {
   // have ended them, not failed them with EINTR.
   action.sa_flags = SA_RESTART;
   taken[signal].store(true, std::memory_order_release);
-  if (libc_sigaction()(signal, &action, nullptr) != 0) {
+  if (libc_sigaction(signal, &action, nullptr) != 0) {
     taken[signal].store(false, std::memory_order_release);
     return false;
   }
@@ -79,7 +62,7 @@ void restore_default_action(int signal) {
   struct sigaction action {};
   action.sa_handler = SIG_DFL;
   sigemptyset(&action.sa_mask);
-  libc_sigaction()(signal, &action, nullptr);
+  libc_sigaction(signal, &action, nullptr);
   taken[signal].store(false, std::memory_order_release);
 }
 
@@ -93,7 +76,7 @@ using vcmon::runtime::libc_signal;
 // What the program calls instead of libc's (libvcmon.map exports them).
 extern "C" int sigaction(int signal, const struct sigaction* action, struct sigaction* old) {
   if (!is_taken(signal)) {
-    return libc_sigaction()(signal, action, old);
+    return libc_sigaction(signal, action, old);
   }
   if (action != nullptr) {
     if (const int rc = give_back(signal, *action); rc != 0) {
@@ -110,7 +93,7 @@ extern "C" int sigaction(int signal, const struct sigaction* action, struct siga
 
 extern "C" sighandler_t signal(int signal, sighandler_t handler) {
   if (!is_taken(signal)) {
-    return libc_signal()(signal, handler);
+    return libc_signal(signal, handler);
   }
   // glibc's signal(): BSD semantics, the signal blocked while its handler runs.
   struct sigaction action {};
