@@ -21,8 +21,9 @@ struct Frame {
   bool adds_time;     // false for recursive activations: the outermost one covers them
   bool shared_record; // the record lives in OverflowRecords: add with fetch_add
   bool times_node;    // the exit adds its time to `node` (see below)
-  // An untimed activation of a throttled procedure (not a recursive one). It is timed from the
-  // moment an activation that records time opens inside it (ProbeCore::time_enclosing).
+  // An untimed activation of a throttled procedure (not a recursive one), or a loop entered in
+  // one. It is timed from the moment an activation that records time opens inside it
+  // (ProbeCore::time_enclosing).
   bool throttled;
   std::uint64_t entry_vt_ns;
   std::atomic<std::uint64_t>* time_ns; // where the exit adds the elapsed virtual time

@@ -130,9 +130,9 @@ private:
   static void time_loop_node(Frame& frame);
   // The node of the innermost open activation when it is loop `site`.
   static ContextNode* innermost_loop_node(ThreadState& thread, std::uint32_t site);
-  // Whether an activation opened now, if it records time, hangs under a throttled
-  // procedure's untimed activation: the innermost procedure or loop open (call statements
-  // between hold no time).
+  // Whether an activation opened now hangs under an untimed activation of a throttled
+  // procedure or a loop in one (Frame::throttled): the innermost procedure or loop open (call
+  // statements between hold no time).
   static bool encloses_untimed(const ActivationStack& stack) {
     for (std::uint32_t i = stack.depth; i > 0 && stack.folded == 0; --i) {
       const Frame& frame = stack.frames[i - 1];

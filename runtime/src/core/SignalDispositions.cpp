@@ -23,6 +23,15 @@ sighandler_t libc_signal(int signal, sighandler_t handler) {
   return ::bsd_signal(signal, handler); // glibc's signal() itself
 }
 
+// `handler` with no signal masked beside the signal itself, and `flags`.
+struct sigaction action_of(sighandler_t handler, int flags) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = flags;
+  return action;
+}
+
 bool is_taken(int signal) {
   return signal > 0 && signal < NSIG && taken[signal].load(std::memory_order_acquire);
 }
@@ -44,12 +53,9 @@ bool take_signal(int signal, void (*handler)(int)) {
       (current.sa_flags & SA_SIGINFO) != 0) {
     return false;
   }
-  struct sigaction action {};
-  action.sa_handler = handler;
-  sigemptyset(&action.sa_mask);
   // The program's calls go on while the profile is written: unmonitored, this signal would
   // have ended them, not failed them with EINTR.
-  action.sa_flags = SA_RESTART;
+  const struct sigaction action = action_of(handler, SA_RESTART);
   taken[signal].store(true, std::memory_order_release);
   if (libc_sigaction(signal, &action, nullptr) != 0) {
     taken[signal].store(false, std::memory_order_release);
@@ -59,15 +65,14 @@ bool take_signal(int signal, void (*handler)(int)) {
 }
 
 void restore_default_action(int signal) {
-  struct sigaction action {};
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
+  const struct sigaction action = action_of(SIG_DFL, 0);
   libc_sigaction(signal, &action, nullptr);
   taken[signal].store(false, std::memory_order_release);
 }
 
 } // namespace vcmon::runtime
 
+using vcmon::runtime::action_of;
 using vcmon::runtime::give_back;
 using vcmon::runtime::is_taken;
 using vcmon::runtime::libc_sigaction;
@@ -84,9 +89,7 @@ extern "C" int sigaction(int signal, const struct sigaction* action, struct siga
     }
   }
   if (old != nullptr) {
-    *old = {};
-    old->sa_handler = SIG_DFL; // what it was before vcmon took it
-    sigemptyset(&old->sa_mask);
+    *old = action_of(SIG_DFL, 0); // what it was before vcmon took it
   }
   return 0;
 }
@@ -96,9 +99,5 @@ extern "C" sighandler_t signal(int signal, sighandler_t handler) {
     return libc_signal(signal, handler);
   }
   // glibc's signal(): BSD semantics, the signal blocked while its handler runs.
-  struct sigaction action {};
-  action.sa_handler = handler;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  return give_back(signal, action) == 0 ? SIG_DFL : SIG_ERR;
+  return give_back(signal, action_of(handler, SA_RESTART)) == 0 ? SIG_DFL : SIG_ERR;
 }

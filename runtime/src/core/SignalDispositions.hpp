@@ -11,7 +11,7 @@ namespace vcmon::runtime {
 // Installs `handler` for `signal` if its disposition is the default; true if it did.
 bool take_signal(int signal, void (*handler)(int));
 
-// Restores the default disposition of `signal`. Async-signal-safe once take_signal ran.
+// Restores the default disposition of `signal`. Async-signal-safe.
 void restore_default_action(int signal);
 
 } // namespace vcmon::runtime

@@ -30,17 +30,12 @@ std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t
   {
     const StampProtocol::Hold hold(stamps_);
     stamps_.drain();
-    const StampInbox& inbox = shadow_.inbox;
-    for (std::size_t i = 0; i < inbox.size() && candidates.size() < inbox.sources(); ++i) {
-      const PendingStamp& entry = inbox[i];
-      char& seen = seen_source[static_cast<std::size_t>(entry.source)];
-      if (!seen && tag_matches(tag_, entry.tag)) {
-        seen = 1;
-        candidates.push_back(
-            {shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, stamps.size()});
-        stamps.push_back(entry);
-      }
-    }
+    shadow_.inbox.for_each_candidate(tag_, [&](const PendingStamp& entry) {
+      seen_source[static_cast<std::size_t>(entry.source)] = 1;
+      candidates.push_back(
+          {shadow_.world_rank_of(entry.source), entry.stamp.send_vt_ns, stamps.size()});
+      stamps.push_back(entry);
+    });
     // Bounds and counts as the candidates were read: a stamp filed after them must not speak
     // for a sender whose earlier message is not among them.
     sight.read(stamps_.counts(), stamps_.bounds(), monitor_.world_size());
