@@ -4,7 +4,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -374,6 +377,64 @@ TEST(VirtualClockLanes, ChargeBesideIsTheHelpersOwn) {
   clock.start_thread_lanes();
   on_another_thread([&] { clock.charge_beside(1'000'000); });
   EXPECT_EQ(clock.intrusion_ns(), 0u);
+}
+
+// What a thread beside the program may answer for the process: the least of the charged
+// threads' clocks, so that showing it raises none of them; a helper's own work and an ended
+// thread's lane do not hold it back.
+TEST(VirtualClockLanes, TheEarliestReadingIsTheMostChargedLiveThreads) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 2'000'000);
+  clock.start_thread_lanes();
+  clock.charge(1'000);
+  std::mutex mutex;
+  std::condition_variable changed;
+  int step = 0; // 1: the other thread charged; 2: it may end
+  std::thread charged([&] {
+    clock.charge(3'600'000'000'000u); // an hour: its clock stays at 0
+    std::unique_lock lock(mutex);
+    step = 1;
+    changed.notify_all();
+    changed.wait(lock, [&] { return step == 2; });
+    clock.end_thread_lane();
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return step == 1; });
+  }
+  EXPECT_EQ(clock.earliest_virtual_at(source.now_ns()), 0u);
+  {
+    std::lock_guard lock(mutex);
+    step = 2;
+  }
+  changed.notify_all();
+  charged.join();
+  on_another_thread([&] { clock.charge_beside(3'600'000'000'000u); });
+  const std::uint64_t now = source.now_ns();
+  const std::optional<std::uint64_t> earliest = clock.earliest_virtual_at(now);
+  ASSERT_TRUE(earliest.has_value());
+  EXPECT_EQ(*earliest, clock.virtual_at(now)); // this thread's: the only one charged left
+  EXPECT_GE(*earliest, 2'000'000u - 1'000u);
+}
+
+TEST(VirtualClockLanes, WithoutLanesTheEarliestReadingIsTheClock) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  busy_wait_ns(source, 1'000'000);
+  clock.charge(500'000);
+  const std::uint64_t now = source.now_ns();
+  EXPECT_EQ(clock.earliest_virtual_at(now), clock.virtual_at(now));
+}
+
+TEST(VirtualClockLanes, MoreThreadsThanSlotsAreNotAnsweredFor) {
+  const ClockSource source = ClockSource::monotonic();
+  VirtualClock clock(source);
+  clock.start_thread_lanes();
+  for (std::size_t i = 0; i < VirtualClock::kLaneSlots; ++i) {
+    on_another_thread([&] { clock.charge(1); }); // each keeps its slot: it never ends its lane
+  }
+  EXPECT_FALSE(clock.earliest_virtual_at(source.now_ns()).has_value());
 }
 
 TEST(IntrusionScope, ChargesMeasuredWorkPlusTheConstant) {

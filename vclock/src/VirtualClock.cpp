@@ -10,7 +10,14 @@ struct ThreadLane {
   std::uint64_t clock_id = 0; // 0: no clock's yet
   std::int64_t own_ns = 0;
   std::uint64_t held_vt = 0;
-  bool starter = false; // the thread that started the lanes: new lanes start from its own_ns
+  bool starter = false;     // the thread that started the lanes: new lanes start from its own_ns
+  LaneSlot* slot = nullptr; // where other threads see own_ns, once the lane was charged
+};
+
+// A lane's own_ns as other threads see it: the least VT of the process is the largest own.
+struct alignas(64) LaneSlot {
+  std::atomic<std::int64_t> own_ns{0};
+  std::atomic<bool> used{false};
 };
 
 namespace {
@@ -25,6 +32,8 @@ VirtualClock::VirtualClock(const ClockSource& source)
     : source_(source), origin_ns_(source.now_ns()),
       id_(next_clock_id.fetch_add(1, std::memory_order_relaxed)) {}
 
+VirtualClock::~VirtualClock() = default;
+
 ThreadLane& VirtualClock::lane() const {
   ThreadLane& lane = this_thread_lane;
   if (lane.clock_id != id_) {
@@ -36,8 +45,50 @@ ThreadLane& VirtualClock::lane() const {
 void VirtualClock::start_thread_lanes() {
   lanes_base_ns_ = process_intrusion_ns();
   first_lane_ns_.store(0, std::memory_order_relaxed);
-  this_thread_lane = {id_, 0, held_vt_.load(std::memory_order_relaxed), true};
+  lane_slots_ = std::make_unique<LaneSlot[]>(kLaneSlots);
+  this_thread_lane = {id_, 0, held_vt_.load(std::memory_order_relaxed), true, claim_lane_slot()};
   thread_lanes_.store(true, std::memory_order_release);
+}
+
+LaneSlot* VirtualClock::claim_lane_slot() {
+  for (std::size_t i = 0; i < kLaneSlots; ++i) {
+    LaneSlot& slot = lane_slots_[i];
+    bool free = false;
+    if (!slot.used.load(std::memory_order_relaxed) &&
+        slot.used.compare_exchange_strong(free, true, std::memory_order_acq_rel)) {
+      return &slot;
+    }
+  }
+  unseen_lane_.store(true, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void VirtualClock::end_thread_lane() {
+  ThreadLane& lane = this_thread_lane;
+  if (lane.clock_id == id_ && lane.slot != nullptr) {
+    lane.slot->used.store(false, std::memory_order_release);
+    lane.slot = nullptr;
+  }
+}
+
+std::optional<std::uint64_t> VirtualClock::earliest_virtual_at(std::uint64_t now_ns) const {
+  if (!thread_lanes_.load(std::memory_order_acquire)) {
+    return virtual_at(now_ns);
+  }
+  if (unseen_lane_.load(std::memory_order_relaxed)) {
+    return std::nullopt;
+  }
+  std::int64_t most_own = first_lane_ns_.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < kLaneSlots; ++i) {
+    const LaneSlot& slot = lane_slots_[i];
+    if (slot.used.load(std::memory_order_acquire)) {
+      most_own = std::max(most_own, slot.own_ns.load(std::memory_order_relaxed));
+    }
+  }
+  const auto rt = static_cast<std::int64_t>(real_at(now_ns));
+  const std::int64_t vt = rt - static_cast<std::int64_t>(lanes_base_ns_) - most_own;
+  const auto clamped = static_cast<std::uint64_t>(std::clamp<std::int64_t>(vt, 0, rt));
+  return std::max(clamped, std::min(floor_ns(), static_cast<std::uint64_t>(rt)));
 }
 
 std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
@@ -52,16 +103,22 @@ std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
   return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
 }
 
-void VirtualClock::set_lane_own(ThreadLane& lane, std::int64_t own_ns) {
+void VirtualClock::set_lane_own(ThreadLane& lane, std::int64_t own_ns, bool seen) {
   lane.own_ns = own_ns;
   if (lane.starter) {
     first_lane_ns_.store(own_ns, std::memory_order_relaxed);
   }
+  if (lane.slot == nullptr && seen) {
+    lane.slot = claim_lane_slot();
+  }
+  if (lane.slot != nullptr) {
+    lane.slot->own_ns.store(own_ns, std::memory_order_relaxed);
+  }
 }
 
-void VirtualClock::charge_lane(std::uint64_t ns) {
+void VirtualClock::charge_lane(std::uint64_t ns, bool seen) {
   ThreadLane& lane = this->lane();
-  set_lane_own(lane, lane.own_ns + static_cast<std::int64_t>(ns));
+  set_lane_own(lane, lane.own_ns + static_cast<std::int64_t>(ns), seen);
 }
 
 void VirtualClock::hold_lane(std::uint64_t vt) {
@@ -87,7 +144,7 @@ std::uint64_t VirtualClock::virtual_ns() const {
 
 void VirtualClock::charge_beside(std::uint64_t ns) {
   if (thread_lanes_.load(std::memory_order_acquire)) {
-    charge_lane(ns);
+    charge_lane(ns, false); // a helper's own: no program thread reads behind it
     return;
   }
   hold(virtual_ns());

@@ -99,6 +99,7 @@ void on_thread_end(void* state_pointer) {
   auto* state = static_cast<ThreadState*>(state_pointer);
   ProbeCore::abandon_open_activations(*state);
   Monitor::instance().probes().thread_ended(*state);
+  Monitor::instance().clock().end_thread_lane();
   ThreadRecords* records = state->records;
   this_thread_state = nullptr; // a later probe of this thread (a TLS destructor) attaches anew
   Monitor::instance().thread_records_list().release(records); // the state goes with them

@@ -124,11 +124,16 @@ deadlock::ProcessState ControlChannel::own_state(Monitor& monitor, WaitPlace* pl
 }
 
 std::optional<std::uint64_t> ControlChannel::clock_beside(Monitor& monitor) const {
-  if (finished_.load(std::memory_order_acquire) || CallerCounters::concurrent_callers() ||
-      waits_.any_waiting() || UnpolledCall::inside_own()) {
+  if (finished_.load(std::memory_order_acquire) || waits_.any_waiting() ||
+      UnpolledCall::inside_own()) {
     return std::nullopt;
   }
-  return monitor.clock().show_beside(less_margin(monitor, vclock::Moment::now(monitor.clock()).vt));
+  vclock::VirtualClock& clock = monitor.clock();
+  const std::optional<std::uint64_t> earliest = clock.earliest_virtual_at(clock.source().now_ns());
+  if (!earliest) {
+    return std::nullopt;
+  }
+  return clock.show_beside(less_margin(monitor, *earliest));
 }
 
 bool ControlChannel::serve() {

@@ -109,8 +109,9 @@ public:
 
   // The clock a thread beside the program answers with for this process (RunningAnswerer): its
   // clock now, shown (VirtualClock::show_beside), when the process runs outside the layer's
-  // waits; nullopt when it waits in a registered or unpolled call (it answers itself, or is
-  // known to be stuck), has finished, or its threads call MPI at once (each has its own clock).
+  // waits; with MPI_THREAD_MULTIPLE the earliest of its threads' clocks, so that the answer
+  // raises none of them. nullopt when it waits in a registered or unpolled call (it answers
+  // itself, or is known to be stuck), has finished, or has more threads than the clock sees.
   std::optional<std::uint64_t> clock_beside(Monitor& monitor) const;
 
 private:

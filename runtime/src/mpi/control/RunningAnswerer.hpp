@@ -26,8 +26,9 @@ public:
   RunningAnswerer(const RunningAnswerer&) = delete;
   RunningAnswerer& operator=(const RunningAnswerer&) = delete;
 
-  // Once MPI_Init is done: answers for this process from now on, when it can (a node segment,
-  // membarrier, and no MPI_THREAD_MULTIPLE: there each thread has its own clock).
+  // Once MPI_Init is done: answers for this process from now on, when it can (a node segment
+  // and membarrier). With MPI_THREAD_MULTIPLE it answers with the earliest of the threads'
+  // clocks (VirtualClock::earliest_virtual_at).
   void start(Monitor& monitor, ControlChannel& control);
   // At MPI_Finalize, before the segment goes: answers no more.
   void stop();

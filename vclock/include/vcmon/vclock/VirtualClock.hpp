@@ -20,15 +20,22 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 
 namespace vcmon::vclock {
 
 struct ThreadLane; // a thread's own intrusion (VirtualClock.cpp)
+struct LaneSlot;   // where a lane's intrusion is seen from other threads (VirtualClock.cpp)
 
 class VirtualClock {
 public:
   explicit VirtualClock(const ClockSource& source);
+  ~VirtualClock();
+  VirtualClock(const VirtualClock&) = delete;
+  VirtualClock& operator=(const VirtualClock&) = delete;
 
   std::uint64_t real_ns() const;      // RT since the clock was started
   std::uint64_t intrusion_ns() const; // I
@@ -110,6 +117,18 @@ public:
   // floor with plain stores (set_concurrent_writers(false)) and so lose a raise made here: kept
   // apart, and taken into the floor by every later show() and continue_from(). Thread-safe.
   std::uint64_t show_beside(std::uint64_t vt);
+  // The earliest VT a thread of the process that moves the clock reads at `now_ns`: what a
+  // thread beside the program (RunningAnswerer) may show for all of them without raising any.
+  // Without lanes the process's VT; with lanes the least over the lanes of the threads that
+  // were charged (a helper's charges beside do not count), never behind the floor. nullopt when
+  // a lane had no slot to be seen in (more than kLaneSlots such threads at once). A lane made
+  // by reading alone counts from its first charge: what it shows before is bounded by the
+  // floor, as every time shown is. Thread-safe, O(kLaneSlots).
+  std::optional<std::uint64_t> earliest_virtual_at(std::uint64_t now_ns) const;
+  // The calling thread ends: its lane no longer counts in earliest_virtual_at().
+  void end_thread_lane();
+  static constexpr std::size_t kLaneSlots = 256;
+
   std::uint64_t floor_ns() const {
     return std::max(floor_ns_.load(std::memory_order_relaxed),
                     shown_beside_ns_.load(std::memory_order_relaxed));
@@ -151,6 +170,9 @@ private:
   std::atomic<std::uint64_t> shown_beside_ns_{0}; // show_beside(); rarely written
   std::atomic<std::uint64_t> held_vt_{0};         // VT reads at least this (hold()), RT permitting
   std::atomic<std::int64_t> first_lane_ns_{0}; // the lanes' starter's own intrusion, for new lanes
+  // With lanes, one per charged thread, each written by its own thread only (a cache line each).
+  std::unique_ptr<LaneSlot[]> lane_slots_;
+  std::atomic<bool> unseen_lane_{false}; // a lane found no free slot
 
   // I without lanes: what charge() and charge_caller() added since the last continue_from().
   std::uint64_t process_intrusion_ns() const {
@@ -160,9 +182,10 @@ private:
   ThreadLane& lane() const;
   std::uint64_t lane_virtual_at(std::uint64_t now_ns) const;
   // Sets the calling thread's own intrusion (and, for the lanes' starter, what new lanes start
-  // from).
-  void set_lane_own(ThreadLane& lane, std::int64_t own_ns);
-  void charge_lane(std::uint64_t ns);
+  // from). `seen`: the lane takes a slot, if it has none, for earliest_virtual_at().
+  void set_lane_own(ThreadLane& lane, std::int64_t own_ns, bool seen = true);
+  LaneSlot* claim_lane_slot();
+  void charge_lane(std::uint64_t ns, bool seen = true);
   void hold_lane(std::uint64_t vt);
 
   // Raises `slot` to `value` if that is higher, from any thread; returns the slot after.

@@ -1,0 +1,96 @@
+/* unwrapped_collective MODE LEVEL: a master gathers with MPI_Recv(MPI_ANY_SOURCE) while the
+ * workers that have handed in their value already wait in a collective the layer does not wrap,
+ * which the master joins after its receives: 20 rounds. Rank r sends after r ms, so the master's
+ * decision on the last message must rule out every earlier worker, and those wait in:
+ *   file         MPI_File_write_at_all (collective MPI-IO: a checkpoint after each round)
+ *   allreduce_c  MPI_Allreduce_c (an MPI-4 large-count collective)
+ *   idup         MPI_Barrier on a communicator made by MPI_Comm_idup (not monitored)
+ * LEVEL: multiple (MPI_THREAD_MULTIPLE, as many programs ask for whether or not they use
+ * threads) or single.
+ *
+ * Expected outcome: status 0, the same output with and without vcmon, every run. Before, with
+ * MPI_THREAD_MULTIPLE: every run hung. The master's decision waited for the waiting workers to
+ * say they would not send earlier; inside a call the layer does not wrap they answer nothing,
+ * and the thread that answers for a process outside MPI (docs/pmpi.md, "Running ranks answer,
+ * or are answered for") did not run with MPI_THREAD_MULTIPLE. */
+#include "rank_log.h"
+
+#include <unistd.h>
+
+enum { kRounds = 20, kTag = 4 };
+
+static void spin_ms(double ms) {
+  const double start = MPI_Wtime();
+  while (MPI_Wtime() - start < ms / 1000.0) {
+  }
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "file";
+  const int multiple = argc <= 2 || strcmp(argv[2], "multiple") == 0;
+  int provided, rank, size;
+  MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int file = strcmp(mode, "file") == 0, idup = strcmp(mode, "idup") == 0;
+  if (!file && !idup && strcmp(mode, "allreduce_c") != 0) {
+    if (rank == 0)
+      fprintf(stderr, "usage: unwrapped_collective file|allreduce_c|idup [multiple|single]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  char path[64];
+  MPI_File fh = MPI_FILE_NULL;
+  if (file) {
+    /* One file per job: rank 0 names it after its pid. */
+    int pid = rank == 0 ? (int)getpid() : 0;
+    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    snprintf(path, sizeof path, "/tmp/unwrapped_collective.%d", pid);
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                  MPI_INFO_NULL, &fh);
+  }
+  MPI_Comm copy = MPI_COMM_NULL;
+  if (idup) {
+    MPI_Request made;
+    MPI_Comm_idup(MPI_COMM_WORLD, &copy, &made);
+    MPI_Wait(&made, MPI_STATUS_IGNORE);
+  }
+  long long gathered = 0, combined = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    const int value = 100 * round + rank;
+    if (rank == 0) {
+      for (int taken = 1; taken < size; ++taken) {
+        int in = -1;
+        MPI_Recv(&in, 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        gathered += in;
+      }
+    } else {
+      spin_ms(rank);
+      MPI_Send(&value, 1, MPI_INT, 0, kTag, MPI_COMM_WORLD);
+    }
+    if (file) {
+      MPI_File_write_at_all(fh, (MPI_Offset)((round * size + rank) * sizeof value), &value, 1,
+                            MPI_INT, MPI_STATUS_IGNORE);
+    } else if (idup) {
+      MPI_Barrier(copy);
+    } else {
+      long long sum = 0, mine = value;
+      MPI_Allreduce_c(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+      combined += sum;
+    }
+  }
+  if (file) {
+    int written[kRounds * 64] = {0};
+    const int count = kRounds * size < kRounds * 64 ? kRounds * size : kRounds * 64;
+    MPI_File_read_at_all(fh, 0, written, rank == 0 ? count : 0, MPI_INT, MPI_STATUS_IGNORE);
+    for (int i = 0; rank == 0 && i < count; ++i)
+      combined += written[i];
+    MPI_File_close(&fh);
+  }
+  if (idup)
+    MPI_Comm_free(&copy);
+  rank_log("%s: gathered %lld, combined %lld", mode, gathered, combined);
+  rank_log_print();
+  MPI_Finalize();
+  return 0;
+}
