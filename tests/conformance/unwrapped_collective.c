@@ -1,4 +1,4 @@
-/* unwrapped_collective MODE LEVEL: a master gathers with MPI_Recv(MPI_ANY_SOURCE) while the
+/* unwrapped_collective MODE LEVEL [squat]: a master gathers with MPI_Recv(MPI_ANY_SOURCE) while the
  * workers that have handed in their value already wait in a collective the layer does not wrap,
  * which the master joins after its receives: 20 rounds. Rank r sends after r ms, so the master's
  * decision on the last message must rule out every earlier worker, and those wait in:
@@ -6,15 +6,20 @@
  *   allreduce_c  MPI_Allreduce_c (an MPI-4 large-count collective)
  *   idup         MPI_Barrier on a communicator made by MPI_Comm_idup (not monitored)
  * LEVEL: multiple (MPI_THREAD_MULTIPLE, as many programs ask for whether or not they use
- * threads) or single.
+ * threads) or single. `squat`: before MPI_Init every rank takes its stamp segment's name in
+ * /dev/shm (as squatted_stamp_segment does), so that the job has no node segment, as ranks on
+ * different nodes have none: no thread can answer for another process then.
  *
  * Expected outcome: status 0, the same output with and without vcmon, every run. Before, with
- * MPI_THREAD_MULTIPLE: every run hung. The master's decision waited for the waiting workers to
- * say they would not send earlier; inside a call the layer does not wrap they answer nothing,
- * and the thread that answers for a process outside MPI (docs/pmpi.md, "Running ranks answer,
- * or are answered for") did not run with MPI_THREAD_MULTIPLE. */
+ * MPI_THREAD_MULTIPLE or `squat`: every run hung. The master's decision waited for the waiting
+ * workers to say they would not send earlier; inside a call the layer does not wrap they answer
+ * nothing, and the thread that answers for a process outside MPI (docs/pmpi.md, "Running ranks
+ * answer, or are answered for") did not run with MPI_THREAD_MULTIPLE, and cannot answer across
+ * nodes. The file calls now run polled in the layer; the other two modes stay answered for by
+ * that thread, on one node only. */
 #include "rank_log.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { kRounds = 20, kTag = 4 };
@@ -28,6 +33,14 @@ static void spin_ms(double ms) {
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "file";
   const int multiple = argc <= 2 || strcmp(argv[2], "multiple") == 0;
+  const int squat = argc > 3 && strcmp(argv[3], "squat") == 0;
+  char squatted[128];
+  snprintf(squatted, sizeof squatted, "/dev/shm/vcmon-stamps-%u-%ld", (unsigned)getuid(),
+           (long)getpid());
+  if (squat && mkdir(squatted, 0700) != 0) {
+    perror(squatted);
+    return 1;
+  }
   int provided, rank, size;
   MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -35,7 +48,8 @@ int main(int argc, char** argv) {
   const int file = strcmp(mode, "file") == 0, idup = strcmp(mode, "idup") == 0;
   if (!file && !idup && strcmp(mode, "allreduce_c") != 0) {
     if (rank == 0)
-      fprintf(stderr, "usage: unwrapped_collective file|allreduce_c|idup [multiple|single]\n");
+      fprintf(stderr,
+              "usage: unwrapped_collective file|allreduce_c|idup [multiple|single [squat]]\n");
     MPI_Finalize();
     return 2;
   }
@@ -92,5 +106,7 @@ int main(int argc, char** argv) {
   rank_log("%s: gathered %lld, combined %lld", mode, gathered, combined);
   rank_log_print();
   MPI_Finalize();
+  if (squat)
+    rmdir(squatted);
   return 0;
 }

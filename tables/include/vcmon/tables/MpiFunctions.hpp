@@ -159,7 +159,8 @@
 // the run, MPI_Session_init only says when the layer will not see the process's MPI calls,
 // MPI_Pcontrol and MPI_Wtime serve the monitor, and the one-sided synchronisation and window
 // calls are wrapped only so that a process inside them is known not to answer (one-sided
-// communication is not monitored).
+// communication is not monitored). Blocking collective file I/O runs as its nonblocking twin,
+// polled, so that a process inside answers (FileCollectiveWrappers.cpp).
 #define VCMON_MPI_UNRECORDED(X)                                                                    \
   X(Init_thread)                                                                                   \
   X(Abort)                                                                                         \
@@ -180,4 +181,14 @@
   X(Win_flush_all)                                                                                 \
   X(Win_flush_local)                                                                               \
   X(Win_flush_local_all)                                                                           \
-  X(Win_post) X(Win_start) X(Win_complete) X(Win_wait)
+  X(Win_post)                                                                                      \
+  X(Win_start)                                                                                     \
+  X(Win_complete)                                                                                  \
+  X(Win_wait)                                                                                      \
+  X(File_read_all)                                                                                 \
+  X(File_read_all_c)                                                                               \
+  X(File_write_all)                                                                                \
+  X(File_write_all_c)                                                                              \
+  X(File_read_at_all)                                                                              \
+  X(File_read_at_all_c)                                                                            \
+  X(File_write_at_all) X(File_write_at_all_c)
