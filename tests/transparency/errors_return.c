@@ -2,8 +2,11 @@
  * a Bsend without an attached buffer and truncated receives (by every completion call, named
  * and wildcard) return their error class and the program goes on; Waitall reports MPI_ERR_IN_STATUS
  * with per-request error fields; a user error handler is called once per error, also on a duplicate
- * that inherited it. */
+ * that inherited it. The calls the layer runs as their nonblocking twins (collectives on a
+ * communicator it does not monitor, collective file I/O: FileCollectiveWrappers.cpp) fail as themselves. */
 #include "rank_log.h"
+
+#include <unistd.h>
 
 static int handler_calls, handler_last_class;
 
@@ -146,6 +149,55 @@ static void truncation_by_completion(int rank) {
   }
 }
 
+/* Collectives on an MPI_Comm_idup communicator (not monitored) and collective file I/O, which
+ * the layer runs as their nonblocking twins: bad arguments, a bad handle, a user handler. */
+static void polled_twins(int rank, int size) {
+  MPI_Comm copy;
+  MPI_Request made;
+  MPI_Comm_idup(MPI_COMM_WORLD, &copy, &made);
+  MPI_Wait(&made, MPI_STATUS_IGNORE);
+  int value = rank, sum = 0;
+  rank_log_return("Bcast from root size on an idup", MPI_Bcast(&value, 1, MPI_INT, size, copy));
+  rank_log_return("Allgather count -1 on an idup",
+                  MPI_Allgather(&value, -1, MPI_INT, &sum, 1, MPI_INT, copy));
+  rank_log_return("Allreduce on an idup", MPI_Allreduce(&value, &sum, 1, MPI_INT, MPI_SUM, copy));
+  rank_log("Allreduce on an idup: %d", sum);
+  rank_log_return("Barrier on a bad handle", MPI_Barrier((MPI_Comm)0x84000123));
+  MPI_Errhandler counting;
+  MPI_Comm_create_errhandler(counting_handler, &counting);
+  MPI_Comm_set_errhandler(copy, counting);
+  handler_calls = 0;
+  rank_log_return("Gather to root -2 on an idup with user handler",
+                  MPI_Gather(&value, 1, MPI_INT, &sum, 1, MPI_INT, -2, copy));
+  rank_log("user handler on the idup: %d calls, last class %d", handler_calls, handler_last_class);
+  MPI_Errhandler_free(&counting);
+  MPI_Comm_free(&copy);
+
+  MPI_File file;
+  char path[64];
+  int pid = rank == 0 ? (int)getpid() : 0;
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  snprintf(path, sizeof path, "/tmp/errors_return.%d", pid);
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                MPI_INFO_NULL, &file);
+  MPI_Status status;
+  rank_log_return("File_write_at_all count -1",
+                  MPI_File_write_at_all(file, 0, &value, -1, MPI_INT, &status));
+  rank_log_return("File_write_at_all", MPI_File_write_at_all(file, rank * (MPI_Offset)sizeof value,
+                                                             &value, 1, MPI_INT, &status));
+  int count = -1;
+  MPI_Get_count(&status, MPI_INT, &count);
+  rank_log("File_write_at_all: count %d", count);
+  rank_log_return(
+      "File_read_at_all past the end",
+      MPI_File_read_at_all(file, size * (MPI_Offset)sizeof value, &value, 1, MPI_INT, &status));
+  MPI_Get_count(&status, MPI_INT, &count);
+  rank_log("File_read_at_all past the end: count %d", count);
+  rank_log_return("File_read_all on MPI_FILE_NULL",
+                  MPI_File_read_all(MPI_FILE_NULL, &value, 1, MPI_INT, &status));
+  MPI_File_close(&file);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   require_ranks(2);
@@ -163,6 +215,7 @@ int main(int argc, char** argv) {
   bad_arguments(rank, size);
   truncation(rank);
   truncation_by_completion(rank);
+  polled_twins(rank, size);
 
   MPI_Errhandler counting;
   MPI_Comm_create_errhandler(counting_handler, &counting);

@@ -5,6 +5,9 @@
  *   cart       the same on an MPI_Cart_create communicator (rank 1)
  *   dup        the same on an MPI_Comm_dup of MPI_COMM_WORLD (rank 1)
  *   intercomm  MPI_Allreduce with MPI_IN_PLACE on an intercommunicator (rank 0; MPI forbids it)
+ *   idup       MPI_Bcast from root 99 on an MPI_Comm_idup communicator (rank 1), which the layer
+ *              runs as MPI_Ibcast, polled (FileCollectiveWrappers.cpp): the report must name MPI_Bcast
+ *   handle     MPI_Barrier on a communicator handle MPI never made (rank 1): the same
  *
  * What vcmon did before (found 2026-11-30): making a communicator's shadow, it switched the new
  * communicator's error handler off and set it back, and MPI_COMM_WORLD's at MPI_Init, which
@@ -38,9 +41,15 @@ int main(int argc, char** argv) {
     const int group = rank < size / 2 ? 0 : 1;
     MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? size / 2 : 0, 7, &made);
+  } else if (strcmp(mode, "idup") == 0) {
+    MPI_Request request;
+    MPI_Comm_idup(MPI_COMM_WORLD, &made, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  } else if (strcmp(mode, "handle") == 0) {
+    made = (MPI_Comm)0x84000123;
   } else {
     if (rank == 0)
-      fprintf(stderr, "usage: mpiexec -n EVEN fatal_errors split|cart|dup|intercomm\n");
+      fprintf(stderr, "usage: mpiexec -n EVEN fatal_errors split|cart|dup|intercomm|idup|handle\n");
     MPI_Finalize();
     return 2;
   }
@@ -53,6 +62,10 @@ int main(int argc, char** argv) {
   long value = rank, sum = 0;
   if (strcmp(mode, "intercomm") == 0) {
     MPI_Allreduce(rank == 0 ? MPI_IN_PLACE : &value, &sum, 1, MPI_LONG, MPI_SUM, made);
+  } else if (rank == 1 && strcmp(mode, "idup") == 0) {
+    MPI_Bcast(&value, 1, MPI_LONG, 99, made);
+  } else if (rank == 1 && strcmp(mode, "handle") == 0) {
+    MPI_Barrier(made);
   } else if (rank == 1) {
     MPI_Send(&value, 1, MPI_LONG, 99, 0, made);
   }
