@@ -19,12 +19,16 @@ public:
                      std::string macros, std::optional<InstrumentedUnit>& result)
       : request_(request), options_(options), macros_(std::move(macros)), result_(result) {}
 
+  // Filled while the unit is parsed, before HandleTranslationUnit reads it.
+  MacroDirectives& macro_directives() { return macro_directives_; }
+
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) {
       return;
     }
     const UnitNames names(request_.file, request_.absolute_path, macros_);
-    SiteCollector collector(context, request_.file, options_, ProbeText(names.base));
+    SiteCollector collector(context, request_.file, options_, ProbeText(names.base),
+                            macro_directives_);
     collector.collect();
     InstrumentedUnit unit{collector.graph(), {}, {}};
     if (request_.produce_text) {
@@ -45,6 +49,7 @@ private:
   const CollectorOptions& options_;
   const std::string macros_;
   std::optional<InstrumentedUnit>& result_;
+  MacroDirectives macro_directives_;
 };
 
 // The command line's macro definitions (-D, -U), in order: "-DNAME=VALUE\n-UNAME\n".
@@ -66,8 +71,12 @@ public:
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& compiler,
                                                         llvm::StringRef) override {
-    return std::make_unique<InstrumentConsumer>(request_, options_, command_line_macros(compiler),
-                                                result_);
+    auto consumer = std::make_unique<InstrumentConsumer>(request_, options_,
+                                                         command_line_macros(compiler), result_);
+    // A statement under a directive from a macro (`PFOR for (...)`) must stay as written too,
+    // and the macro's text does not say so.
+    record_macro_directives(compiler.getPreprocessor(), consumer->macro_directives());
+    return consumer;
   }
 
 private:

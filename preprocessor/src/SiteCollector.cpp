@@ -39,10 +39,11 @@ bool is_call_operator(const clang::CallExpr* call) {
 } // namespace
 
 SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
-                             const CollectorOptions& options, ProbeText probes)
+                             const CollectorOptions& options, ProbeText probes,
+                             const MacroDirectives& macro_directives)
     : context_(context), sources_(context.getSourceManager()), file_(std::move(file)),
-      options_(options), probes_(std::move(probes)), cplusplus_(context.getLangOpts().CPlusPlus),
-      foldable_leaves_(context) {}
+      options_(options), probes_(std::move(probes)), macro_directives_(macro_directives),
+      cplusplus_(context.getLangOpts().CPlusPlus), foldable_leaves_(context) {}
 
 void SiteCollector::collect() {
   // Asked once here too, so that file rules count as matched in a file without procedures.
@@ -326,7 +327,8 @@ template <typename Traverse> bool SiteCollector::counted_into(SiteId loop, Trave
 }
 
 std::optional<llvm::StringRef> SiteCollector::directive_before(unsigned begin) const {
-  return preprocessor::directive_before(sources_.getBufferData(sources_.getMainFileID()), begin);
+  return preprocessor::directive_before(sources_.getBufferData(sources_.getMainFileID()), begin,
+                                        macro_directives_);
 }
 
 // ---- loops ----

@@ -6,6 +6,7 @@
 #include "ProbeText.hpp"
 #include "Selection.hpp"
 #include "SourceEdits.hpp"
+#include "StatementDirective.hpp"
 
 #include "vcmon/tables/ProgramGraph.hpp"
 
@@ -39,9 +40,10 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
 
 public:
   // `file` is the main file's path as given: site positions carry it, and internal-linkage
-  // symbols are qualified by it.
+  // symbols are qualified by it. `macro_directives`: those of the main file, recorded as it was
+  // parsed (record_macro_directives).
   SiteCollector(clang::ASTContext& context, std::string file, const CollectorOptions& options,
-                ProbeText probes);
+                ProbeText probes, const MacroDirectives& macro_directives);
 
   // Collects the main file's sites and their probe insertions.
   void collect();
@@ -122,6 +124,7 @@ private:
   std::string file_;
   const CollectorOptions& options_;
   ProbeText probes_;
+  const MacroDirectives& macro_directives_;
   bool cplusplus_;
 
   tables::ProgramGraph graph_;

@@ -1,8 +1,14 @@
 #include "StatementDirective.hpp"
 
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <memory>
 
 namespace vcmon::preprocessor {
 namespace {
@@ -60,14 +66,65 @@ std::optional<std::size_t> pragma_operator_ending_at(llvm::StringRef source, std
   return at;
 }
 
+// PragmaDirective is called for `#pragma`, `_Pragma` and `__pragma` alike, also when a macro
+// expansion produced them; a `_Pragma` written out in the main file is read from the text.
+class MacroDirectiveRecorder : public clang::PPCallbacks {
+public:
+  MacroDirectiveRecorder(clang::Preprocessor& preprocessor, MacroDirectives& directives)
+      : preprocessor_(preprocessor), directives_(directives) {}
+
+  void PragmaDirective(clang::SourceLocation introducer,
+                       clang::PragmaIntroducerKind kind) override {
+    if (kind != clang::PIK__Pragma || !introducer.isMacroID()) {
+      return;
+    }
+    // Handle_Pragma has just entered a lexer over the destringized operand, which is not read
+    // yet: its buffer holds the directive's text, and its locations are expanded from the
+    // operator (`_Pragma` to `)`). Clang 16 has no other PreprocessorLexer than Lexer.
+    const auto* lexer = static_cast<const clang::Lexer*>(preprocessor_.getCurrentLexer());
+    if (lexer == nullptr || !lexer->isPragmaLexer()) {
+      return;
+    }
+    const clang::SourceManager& sources = preprocessor_.getSourceManager();
+    const clang::LangOptions& language = preprocessor_.getLangOpts();
+    clang::SourceLocation use_end =
+        sources.getImmediateExpansionRange(lexer->getFileLoc()).getEnd(); // the `)`
+    // Its `)` must be the use's last token, at every level of expansion: not so in a macro
+    // argument that goes on with the statement (`TIMED(PFOR for (...) ...)`).
+    if (use_end.isMacroID() &&
+        !clang::Lexer::isAtEndOfMacroExpansion(use_end, sources, language, &use_end)) {
+      return;
+    }
+    use_end = clang::Lexer::getLocForEndOfToken(use_end, 0, sources, language);
+    if (use_end.isInvalid() || sources.getFileID(use_end) != sources.getMainFileID()) {
+      return; // a use in a header: none of the main file's statements follow it
+    }
+    const llvm::StringRef operand(lexer->getBufferLocation(),
+                                  lexer->getBuffer().end() - lexer->getBufferLocation());
+    directives_[sources.getFileOffset(use_end)] = "#pragma " + operand.trim().str();
+  }
+
+private:
+  clang::Preprocessor& preprocessor_;
+  MacroDirectives& directives_;
+};
+
 } // namespace
 
-std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::size_t begin) {
+void record_macro_directives(clang::Preprocessor& preprocessor, MacroDirectives& directives) {
+  preprocessor.addPPCallbacks(std::make_unique<MacroDirectiveRecorder>(preprocessor, directives));
+}
+
+std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::size_t begin,
+                                                const MacroDirectives& from_macros) {
   std::size_t end = std::min(begin, source.size());
   for (;;) {
     end = skip_blanks_back(source, end);
     if (end == 0) {
       return std::nullopt;
+    }
+    if (const auto use = from_macros.find(end); use != from_macros.end()) {
+      return llvm::StringRef(use->second);
     }
     const llvm::StringRef before = source.substr(0, end);
     if (before.endswith("*/")) {

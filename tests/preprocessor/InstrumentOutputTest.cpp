@@ -96,6 +96,31 @@ TEST(InstrumentOutput, LoopsUnderPragmasOrEnteredByJumpsAreLeftAlone) {
   EXPECT_EQ(compile.exit_code, 0) << compile.err;
 }
 
+// A directive a macro expands to (`PFOR`, `PRAGMA(omp ...)` of `#define PRAGMA(x) _Pragma(#x)`,
+// defined in the file or a header) keeps its loop as a #pragma line does: the loops are no
+// sites, the loop inside the collapse(2) nest and the one in the parallel block are. Its
+// statement was probed, the probe became the directive's statement and GCC rejected the copy.
+TEST(InstrumentOutput, LoopsUnderDirectivesFromMacrosAreLeftAlone) {
+  const CommandResult tables = run_instrument("--list-tables inputs/macro_pragmas.c -- -fopenmp");
+  ASSERT_EQ(tables.exit_code, 0) << tables.err;
+  EXPECT_EQ(tables.out, "PL inputs/macro_pragmas.c:10:5 inputs/macro_pragmas.c:21:7\n"
+                        "PL inputs/macro_pragmas.c:10:5 inputs/macro_pragmas.c:27:5\n"
+                        "PL inputs/macro_pragmas.c:10:5 inputs/macro_pragmas.c:30:3\n");
+  const TempDir out;
+  ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/macro_pragmas.c -- -fopenmp").exit_code, 0);
+  const std::string copy = read_text(out.path() / "macro_pragmas.c");
+  for (const char* kept : {"  PFOR\n  for (int i = 0; i < 100; i++)\n",
+                           "  PRAGMA(omp parallel for reduction(+ : sum))\n  for (int i = 0;",
+                           "  OMP(parallel for collapse(2) reduction(+ : sum))\n  for (int i = 0;",
+                           "  OMP(parallel reduction(+ : sum))\n  {\n"}) {
+    EXPECT_NE(copy.find(kept), std::string::npos) << kept << "\nnot in:\n" << copy;
+  }
+  const CommandResult compile = run_command(
+      "mpicc -fopenmp -Wall -Wextra -Werror " + kProbeIncludes + " -iquote inputs -c '" +
+      (out.path() / "macro_pragmas.c").string() + "' -o '" + (out.path() / "x.o").string() + "'");
+  EXPECT_EQ(compile.exit_code, 0) << compile.err;
+}
+
 TEST(InstrumentOutput, C89CodeStaysStrictC89) {
   const TempDir out;
   ASSERT_EQ(run_instrument("-o " + out.str() + " inputs/c89_style.c -- -std=c89").exit_code, 0);

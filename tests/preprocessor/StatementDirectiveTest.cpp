@@ -1,9 +1,13 @@
-// The directive before a statement, read from the text as the compiler will see it, and how
-// many nested loops it binds.
+// The directive before a statement, read from the text as the compiler will see it or recorded
+// as Clang expands macros, and how many nested loops it binds.
 #include "StatementDirective.hpp"
 
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Tooling/Tooling.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 namespace vcmon::preprocessor {
@@ -63,6 +67,130 @@ TEST(StatementDirective, LoopsBound) {
   EXPECT_EQ(loops_bound_by("#pragma acc parallel loop collapse(2)"), 2U);
   EXPECT_EQ(loops_bound_by("_Pragma(\"omp parallel for collapse(2)\")"), 2U);
   EXPECT_EQ(loops_bound_by("#pragma omp for mycollapse(4)"), 1U);
+}
+
+// Parses a C unit as vcmon-instrument does, recording its macro directives.
+class RecordingMacroDirectives : public clang::SyntaxOnlyAction {
+public:
+  explicit RecordingMacroDirectives(MacroDirectives& directives) : directives_(directives) {}
+
+  bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
+    record_macro_directives(compiler.getPreprocessor(), directives_);
+    return clang::SyntaxOnlyAction::BeginSourceFileAction(compiler);
+  }
+
+private:
+  MacroDirectives& directives_;
+};
+
+// The macro directives of `source`, parsed by Clang as input.c beside `headers` (name, text).
+MacroDirectives parsed_macro_directives(const std::string& source,
+                                        const clang::tooling::FileContentMappings& headers = {}) {
+  MacroDirectives directives;
+  EXPECT_TRUE(clang::tooling::runToolOnCodeWithArgs(
+      std::make_unique<RecordingMacroDirectives>(directives), source, {"-std=c11"}, "input.c",
+      "statement-directive-test", std::make_shared<clang::PCHContainerOperations>(), headers))
+      << source;
+  return directives;
+}
+
+// The directive before the first `statement` of `source`, parsed by Clang, or "(none)".
+std::string directive_of_parsed(const std::string& source, const std::string& statement,
+                                const clang::tooling::FileContentMappings& headers = {}) {
+  const MacroDirectives directives = parsed_macro_directives(source, headers);
+  const auto directive = directive_before(source, source.find(statement), directives);
+  return directive ? directive->str() : "(none)";
+}
+
+// A loop after a macro that expands to a `_Pragma`: its text reads as no directive, and a probe
+// put between made GCC reject the copy, so the unit lost every probe.
+TEST(StatementDirective, ObjectLikeMacroOfAPragma) {
+  EXPECT_EQ(directive_of_parsed("#define PFOR _Pragma(\"omp parallel for\")\n"
+                                "void f(int* a) {\n"
+                                "  PFOR\n"
+                                "  /* the loop */ for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                                "}\n",
+                                "for (int i"),
+            "#pragma omp parallel for");
+}
+
+TEST(StatementDirective, PragmaMacroIdiomAndMacrosOfIt) {
+  const std::string definitions = "#define PRAGMA(x) _Pragma(#x)\n"
+                                  "#define OMP(directive) PRAGMA(omp directive)\n";
+  EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
+                                              "  PRAGMA(omp parallel for collapse(2))\n"
+                                              "  for (int i = 0; i < 4; ++i)\n"
+                                              "    for (int j = 0; j < 4; ++j) a[i] += j;\n"
+                                              "}\n",
+                                "for (int i"),
+            "#pragma omp parallel for collapse(2)");
+  EXPECT_EQ(loops_bound_by("#pragma omp parallel for collapse(2)"), 2U);
+  EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
+                                              "  OMP(parallel) { a[0] = 1; }\n"
+                                              "}\n",
+                                "{ a[0]"),
+            "#pragma omp parallel");
+}
+
+// Where the macro is defined does not matter; a use in a header is none of the main file's.
+TEST(StatementDirective, MacroDirectiveOfAHeader) {
+  const clang::tooling::FileContentMappings headers{{"omp_macros.h",
+                                                     "#define PFOR _Pragma(\"omp parallel for\")\n"
+                                                     "static void g(int* a) {\n"
+                                                     "  PFOR\n"
+                                                     "  for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                                                     "}\n"}};
+  const std::string source = "#include \"omp_macros.h\"\n"
+                             "void f(int* a) {\n"
+                             "  g(a);\n"
+                             "  PFOR for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", headers), "#pragma omp parallel for");
+  EXPECT_EQ(parsed_macro_directives(source, headers).size(), 1U);
+}
+
+TEST(StatementDirective, MacroDirectiveInAMacroArgument) {
+  const std::string definitions = "#define PFOR _Pragma(\"omp parallel for\")\n"
+                                  "#define SAME(x) x\n";
+  // The whole argument: the use ends with the pragma.
+  EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
+                                              "  SAME(PFOR)\n"
+                                              "  for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                                              "}\n",
+                                "for (int i"),
+            "#pragma omp parallel for");
+  // The statement in the argument too: the use is no directive of what follows it.
+  EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
+                                              "  SAME(PFOR for (int i = 0; i < 4; ++i) a[i] = i;)\n"
+                                              "  while (a[0]) --a[0];\n"
+                                              "}\n",
+                                "while"),
+            "(none)");
+}
+
+// The use holds the directive's loop: what follows it is the loop's body.
+TEST(StatementDirective, MacroOfAPragmaAndMoreIsNoDirective) {
+  EXPECT_EQ(directive_of_parsed("#define PFOR_EACH(i, n) _Pragma(\"omp parallel for\") \\\n"
+                                "  for (int i = 0; i < (n); ++i)\n"
+                                "void f(int* a) {\n"
+                                "  PFOR_EACH(i, 4) { a[i] = i; }\n"
+                                "}\n",
+                                "{ a[i]"),
+            "(none)");
+}
+
+// A directive from a macro in a loop's body is its statement's, never the loop's.
+TEST(StatementDirective, MacroDirectiveInALoopBodyIsNotTheLoops) {
+  const std::string source = "#define PFOR _Pragma(\"omp parallel for\")\n"
+                             "void f(int* a) {\n"
+                             "  for (int k = 0; k < 2; ++k) {\n"
+                             "    PFOR\n"
+                             "    for (int i = 0; i < 4; ++i) a[i] += k;\n"
+                             "  }\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int k"), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "{\n    PFOR"), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i"), "#pragma omp parallel for");
 }
 
 } // namespace

@@ -95,6 +95,22 @@ TEST(Wrapper, OpenMpUnitIsInstrumented) {
   EXPECT_NE(symbols.out.find("U GOMP_parallel"), std::string::npos) << symbols.out;
 }
 
+// Loops under directives from macros (`PFOR`, `PRAGMA(omp ...)`) through vcmon-mpicc -fopenmp:
+// instrumented, no warning, the loop of the parallel block timed. The unit fell back to plain
+// compilation ("compiled without vcmon probes").
+TEST(Wrapper, OpenMpDirectivesFromMacrosKeepTheUnitInstrumented) {
+  const TempDir out;
+  const std::string object = out.str() + "/macro_pragmas.o";
+  const CommandResult r =
+      run_command(kWrapper + " -fopenmp -O1 -c inputs/macro_pragmas.c -o '" + object + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const CommandResult symbols = run_command("nm '" + object + "'");
+  EXPECT_NE(symbols.out.find("U vcmon_register_unit"), std::string::npos) << symbols.out;
+  EXPECT_NE(symbols.out.find("U vcmon_loop_enter"), std::string::npos) << symbols.out;
+  EXPECT_NE(symbols.out.find("U GOMP_parallel"), std::string::npos) << symbols.out;
+}
+
 TEST(Wrapper, StrictMakesAUnitVcmonCannotInstrumentAnError) {
   const TempDir out;
   const CommandResult r = run_command("VCMON_STRICT=1 " + kWrapper +
