@@ -49,18 +49,25 @@ private:
 };
 
 // Holds `lock` for a scope while several threads may be in MPI; otherwise does nothing.
+// Re-entrant: a thread that holds it already (a decision made under the deferred receives'
+// lock answers a state request, whose description looks the receives up again) goes on, as
+// it does with one thread in MPI, where no lock is taken at all. Taking it again hung every
+// wildcard MPI_Irecv + MPI_Wait at 3 ranks under MPI_THREAD_MULTIPLE.
 class CallerLock {
 public:
   explicit CallerLock(std::atomic_flag& lock)
-      : lock_(CallerCounters::concurrent_callers() ? &lock : nullptr) {
+      : lock_(CallerCounters::concurrent_callers() && !held(lock) ? &lock : nullptr) {
     if (lock_ != nullptr) {
       while (lock_->test_and_set(std::memory_order_acquire)) {
         sched_yield();
       }
+      outer_ = innermost_;
+      innermost_ = this;
     }
   }
   ~CallerLock() {
     if (lock_ != nullptr) {
+      innermost_ = outer_;
       lock_->clear(std::memory_order_release);
     }
   }
@@ -68,7 +75,19 @@ public:
   CallerLock& operator=(const CallerLock&) = delete;
 
 private:
+  // Whether this thread holds `lock` (the locks it holds at once are few).
+  static bool held(const std::atomic_flag& lock) {
+    for (const CallerLock* guard = innermost_; guard != nullptr; guard = guard->outer_) {
+      if (guard->lock_ == &lock) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   std::atomic_flag* lock_;
+  const CallerLock* outer_ = nullptr;
+  static inline thread_local const CallerLock* innermost_ = nullptr;
 };
 
 } // namespace vcmon::runtime::mpi
