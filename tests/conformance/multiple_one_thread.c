@@ -12,8 +12,7 @@
  * the way, and describing the waiting call took that lock again: with MPI_THREAD_MULTIPLE the
  * lock is real, and the thread waited for itself. */
 #include "rank_log.h"
-
-#include <unistd.h>
+#include "scratch_file.h"
 
 enum { kRounds = 10 };
 
@@ -30,15 +29,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  MPI_File fh = MPI_FILE_NULL;
-  if (file) {
-    char path[64];
-    int pid = rank == 0 ? (int)getpid() : 0;
-    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    snprintf(path, sizeof path, "/tmp/multiple_one_thread.%d", pid);
-    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                  MPI_INFO_NULL, &fh);
-  }
+  MPI_File fh = file ? open_scratch_file("multiple_one_thread") : MPI_FILE_NULL;
   int wrong = 0;
   for (int round = 0; round < kRounds; ++round) {
     MPI_Request requests[2];

@@ -18,6 +18,7 @@
  * nodes. The file calls now run polled in the layer; the other two modes stay answered for by
  * that thread, on one node only. */
 #include "rank_log.h"
+#include "scratch_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,16 +54,7 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  char path[64];
-  MPI_File fh = MPI_FILE_NULL;
-  if (file) {
-    /* One file per job: rank 0 names it after its pid. */
-    int pid = rank == 0 ? (int)getpid() : 0;
-    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    snprintf(path, sizeof path, "/tmp/unwrapped_collective.%d", pid);
-    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                  MPI_INFO_NULL, &fh);
-  }
+  MPI_File fh = file ? open_scratch_file("unwrapped_collective") : MPI_FILE_NULL;
   MPI_Comm copy = MPI_COMM_NULL;
   if (idup) {
     MPI_Request made;

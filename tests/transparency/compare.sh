@@ -19,8 +19,9 @@
 #   --stderr-part REGEX  the parts of stderr matching REGEX (grep -oE) that a monitored run
 #                        prints must be among those the plain runs so far printed: how MPI
 #                        reports an error. mpiexec may drop an aborting rank's last output, so
-#                        a run that printed none is not held against it, but one monitored run
-#                        at least must have been compared so (use --runs and --plain-runs)
+#                        a run that printed none is not held against it (nor judged while no
+#                        plain run printed one), but one monitored run at least must have been
+#                        compared so (use --runs and --plain-runs)
 set -u
 usage() {
   echo "usage: $0 [--timeout S] [--env V=X]... [--monitored-env V=X]... [--runs N]" \
@@ -113,8 +114,12 @@ check_monitored() {
     local plain_parts monitored_parts unknown
     plain_parts=$(cd "$work" && stderr_parts $(ls plain.*.err | sed 's/\.err$//'))
     monitored_parts=$(stderr_parts "monitored.$i")
+    # mpiexec drops the plain runs' report too at times: with none from them yet, nothing to
+    # judge this run by (transparency.fatal_errors.split failed so, 2 times in 72 at -j4).
     unknown=$(comm -13 <(echo "$plain_parts") <(echo "$monitored_parts") | grep -v '^$')
-    if [ -n "$unknown" ]; then
+    if [ -z "$plain_parts" ]; then
+      :
+    elif [ -n "$unknown" ]; then
       echo "FAIL: monitored run $i reports on stderr what the plain runs do not:"
       echo "$unknown"
       echo "the plain runs:"

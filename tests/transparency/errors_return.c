@@ -3,10 +3,10 @@
  * and wildcard) return their error class and the program goes on; Waitall reports MPI_ERR_IN_STATUS
  * with per-request error fields; a user error handler is called once per error, also on a duplicate
  * that inherited it. The calls the layer runs as their nonblocking twins (collectives on a
- * communicator it does not monitor, collective file I/O: FileCollectiveWrappers.cpp) fail as themselves. */
+ * communicator it does not monitor, collective file I/O: FileCollectiveWrappers.cpp) fail as
+ * themselves. */
 #include "rank_log.h"
-
-#include <unistd.h>
+#include "scratch_file.h"
 
 static int handler_calls, handler_last_class;
 
@@ -173,13 +173,7 @@ static void polled_twins(int rank, int size) {
   MPI_Errhandler_free(&counting);
   MPI_Comm_free(&copy);
 
-  MPI_File file;
-  char path[64];
-  int pid = rank == 0 ? (int)getpid() : 0;
-  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  snprintf(path, sizeof path, "/tmp/errors_return.%d", pid);
-  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                MPI_INFO_NULL, &file);
+  MPI_File file = open_scratch_file("errors_return");
   MPI_Status status;
   rank_log_return("File_write_at_all count -1",
                   MPI_File_write_at_all(file, 0, &value, -1, MPI_INT, &status));
