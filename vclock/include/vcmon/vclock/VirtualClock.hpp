@@ -120,8 +120,9 @@ public:
   // The earliest VT a thread of the process that moves the clock reads at `now_ns`: what a
   // thread beside the program (RunningAnswerer) may show for all of them without raising any.
   // Without lanes the process's VT; with lanes the least over the lanes of the threads that
-  // were charged (a helper's charges beside do not count), never behind the floor. nullopt when
-  // a lane had no slot to be seen in (more than kLaneSlots such threads at once). A lane made
+  // were charged (a helper's charges beside do not count), never behind the floor. nullopt for
+  // good once a lane found no slot to be seen in (more than kLaneSlots such threads at once:
+  // that lane may live on unseen). A lane made
   // by reading alone counts from its first charge: what it shows before is bounded by the
   // floor, as every time shown is. Thread-safe, O(kLaneSlots).
   std::optional<std::uint64_t> earliest_virtual_at(std::uint64_t now_ns) const;
