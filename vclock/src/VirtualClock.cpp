@@ -85,22 +85,23 @@ std::optional<std::uint64_t> VirtualClock::earliest_virtual_at(std::uint64_t now
       most_own = std::max(most_own, slot.own_ns.load(std::memory_order_relaxed));
     }
   }
+  return lane_virtual_at(now_ns, most_own, floor_ns());
+}
+
+std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns, std::int64_t own_ns,
+                                            std::uint64_t reached) const {
   const auto rt = static_cast<std::int64_t>(real_at(now_ns));
-  const std::int64_t vt = rt - static_cast<std::int64_t>(lanes_base_ns_) - most_own;
+  const std::int64_t vt = rt - static_cast<std::int64_t>(lanes_base_ns_) - own_ns;
   const auto clamped = static_cast<std::uint64_t>(std::clamp<std::int64_t>(vt, 0, rt));
-  return std::max(clamped, std::min(floor_ns(), static_cast<std::uint64_t>(rt)));
+  return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
 }
 
 std::uint64_t VirtualClock::lane_virtual_at(std::uint64_t now_ns) const {
   const ThreadLane& lane = this->lane();
-  const auto rt = static_cast<std::int64_t>(real_at(now_ns));
-  const std::int64_t vt = rt - static_cast<std::int64_t>(lanes_base_ns_) - lane.own_ns;
-  const auto clamped = static_cast<std::uint64_t>(std::clamp<std::int64_t>(vt, 0, rt));
   // Never behind the floor: the threads share one real timeline, and a time one of them has
   // resumed from or shown, every other has reached too (a thread whose own work kept its lane
   // behind would otherwise poll for a message another thread already saw arrive).
-  const std::uint64_t reached = std::max(lane.held_vt, floor_ns());
-  return std::max(clamped, std::min(reached, static_cast<std::uint64_t>(rt)));
+  return lane_virtual_at(now_ns, lane.own_ns, std::max(lane.held_vt, floor_ns()));
 }
 
 void VirtualClock::set_lane_own(ThreadLane& lane, std::int64_t own_ns, bool seen) {
@@ -108,7 +109,8 @@ void VirtualClock::set_lane_own(ThreadLane& lane, std::int64_t own_ns, bool seen
   if (lane.starter) {
     first_lane_ns_.store(own_ns, std::memory_order_relaxed);
   }
-  if (lane.slot == nullptr && seen) {
+  // Once a lane went unseen the earliest reading is given up for good: no scan for a slot.
+  if (lane.slot == nullptr && seen && !unseen_lane_.load(std::memory_order_relaxed)) {
     lane.slot = claim_lane_slot();
   }
   if (lane.slot != nullptr) {

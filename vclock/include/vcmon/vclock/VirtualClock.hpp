@@ -182,6 +182,9 @@ private:
   }
   ThreadLane& lane() const;
   std::uint64_t lane_virtual_at(std::uint64_t now_ns) const;
+  // VT at `now_ns` of a lane whose own intrusion is `own_ns`, at least `reached` (RT permitting).
+  std::uint64_t lane_virtual_at(std::uint64_t now_ns, std::int64_t own_ns,
+                                std::uint64_t reached) const;
   // Sets the calling thread's own intrusion (and, for the lanes' starter, what new lanes start
   // from). `seen`: the lane takes a slot, if it has none, for earliest_virtual_at().
   void set_lane_own(ThreadLane& lane, std::int64_t own_ns, bool seen = true);
