@@ -1,5 +1,6 @@
 #include "core/CollectiveProfileWriter.hpp"
 
+#include "core/FileErrorsReturned.hpp"
 #include "core/Log.hpp"
 #include "core/ProfileReductions.hpp"
 #include "core/RecordsInTurn.hpp"
@@ -49,15 +50,10 @@ bool write_with_mpi_io(MPI_Comm comm, const std::string& path, std::uint64_t off
   // A file opens with the error handler of MPI_FILE_NULL, which the program may have made
   // fatal: the monitor's file must return its errors (to fall back) whatever the program chose,
   // and the program's choice is back as soon as the file is open.
-  MPI_Errhandler programs_handler = MPI_ERRHANDLER_NULL;
-  PMPI_File_get_errhandler(MPI_FILE_NULL, &programs_handler);
-  PMPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
   MPI_File file = MPI_FILE_NULL;
-  int rc = PMPI_File_open(comm, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
-  PMPI_File_set_errhandler(MPI_FILE_NULL, programs_handler);
-  if (programs_handler != MPI_ERRORS_RETURN && programs_handler != MPI_ERRORS_ARE_FATAL) {
-    PMPI_Errhandler_free(&programs_handler); // the reference get_errhandler added
-  }
+  int rc = with_file_errors_returned(MPI_FILE_NULL, [&] {
+    return PMPI_File_open(comm, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file);
+  });
   if (!all_agree(comm, rc == MPI_SUCCESS)) {
     problem = rc != MPI_SUCCESS ? mpi_error_text(rc) : "another rank could not open the file";
     if (rc == MPI_SUCCESS) {

@@ -15,6 +15,7 @@
 // completion goes to the file's handler as the blocking call's would. (Communicators are not
 // treated so: setting a communicator's handler, even back to what it was, makes MPICH abort over
 // that communicator rather than MPI_COMM_WORLD on a fatal error: transparency.fatal_errors.)
+#include "core/FileErrorsReturned.hpp"
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/requests/RequestsWait.hpp"
@@ -26,21 +27,10 @@
 namespace vcmon::runtime::mpi {
 namespace {
 
-// Runs `call` with MPI_ERRORS_RETURN as `file`'s error handler; returns its code.
-template <typename Call> int with_errors_returned(MPI_File file, Call&& call) {
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-  PMPI_File_get_errhandler(file, &handler);
-  PMPI_File_set_errhandler(file, MPI_ERRORS_RETURN);
-  const int rc = call();
-  PMPI_File_set_errhandler(file, handler);
-  PMPI_Errhandler_free(&handler);
-  return rc;
-}
-
 // Whether MPI knows `file`, asked without raising an error: MPI raises a bad handle's on
 // MPI_FILE_NULL's handler, which would name this call, not the program's.
 bool known(MPI_File file) {
-  return with_errors_returned(MPI_FILE_NULL, [&] {
+  return with_file_errors_returned(MPI_FILE_NULL, [&] {
            MPI_Group group = MPI_GROUP_NULL;
            const int rc = PMPI_File_get_group(file, &group);
            if (rc == MPI_SUCCESS) {
@@ -58,7 +48,7 @@ int polled_file_collective(MPI_File file, MPI_Status* status, Twin&& twin, Call&
     return pmpi();
   }
   bool posted = false;
-  const int rc = with_errors_returned(file, [&] {
+  const int rc = with_file_errors_returned(file, [&] {
     MPI_Request request = MPI_REQUEST_NULL;
     if (twin(&request) != MPI_SUCCESS) {
       return MPI_SUCCESS;
