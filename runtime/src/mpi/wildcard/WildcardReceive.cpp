@@ -7,6 +7,21 @@
 #include <vector>
 
 namespace vcmon::runtime::mpi {
+namespace {
+
+// Scratch of this thread's attempts: no allocation once grown. A candidate's slot indexes
+// `stamps`. One variable in the initial-exec model: a polling loop attempts at every call, and
+// five dynamic TLS lookups were a tenth of an attempt's cost.
+struct AttemptScratch {
+  std::vector<vclock::WildcardCandidate> candidates;
+  std::vector<PendingStamp> stamps;
+  std::vector<vclock::SenderBound> senders;
+  std::vector<char> seen_source;
+  ReceivedSoFar sight;
+};
+thread_local AttemptScratch attempt_scratch __attribute__((tls_model("initial-exec")));
+
+} // namespace
 
 WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, WildcardTrace& trace,
                                  const Shadow& shadow, int tag, WaitPlace place,
@@ -17,12 +32,7 @@ WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, Wild
 
 std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
                                                      bool may_ask) {
-  // Scratch per thread: no allocation once grown. A candidate's slot indexes `stamps`.
-  static thread_local std::vector<vclock::WildcardCandidate> candidates;
-  static thread_local std::vector<PendingStamp> stamps;
-  static thread_local std::vector<vclock::SenderBound> senders;
-  static thread_local std::vector<char> seen_source;
-  static thread_local ReceivedSoFar sight;
+  auto& [candidates, stamps, senders, seen_source, sight] = attempt_scratch;
   candidates.clear();
   stamps.clear();
   senders.clear();
