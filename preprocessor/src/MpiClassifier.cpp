@@ -25,14 +25,19 @@ constexpr auto kCommunicationFunctions = [] {
 #define VCMON_COMPLETION(NAME) Entry{"MPI_" #NAME, Done},
 #define VCMON_COLLECTIVE(NAME, lower)                                                              \
   Entry{"MPI_" #NAME, Coll}, Entry{"MPI_I" #lower, Coll}, Entry{"MPI_" #NAME "_init", Coll},
+#define VCMON_COLLECTIVE_C(NAME, lower)                                                            \
+  Entry{"MPI_" #NAME "_c", Coll}, Entry{"MPI_I" #lower "_c", Coll},                                \
+      Entry{"MPI_" #NAME "_init_c", Coll},
       VCMON_MPI_POINT_TO_POINT(VCMON_P2P) VCMON_MPI_PROBES(VCMON_PROBE)
           VCMON_MPI_STARTS(VCMON_START) VCMON_MPI_COMPLETION(VCMON_COMPLETION)
               VCMON_MPI_COLLECTIVES(VCMON_COLLECTIVE)
+                  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_COLLECTIVE_C)
 #undef VCMON_P2P
 #undef VCMON_PROBE
 #undef VCMON_START
 #undef VCMON_COMPLETION
 #undef VCMON_COLLECTIVE
+#undef VCMON_COLLECTIVE_C
   };
   std::ranges::sort(entries, {}, &Entry::first);
   return entries;

@@ -1,5 +1,5 @@
 /* unwrapped_collective MODE LEVEL [squat]: a master gathers with MPI_Recv(MPI_ANY_SOURCE) while the
- * workers that have handed in their value already wait in a collective the layer does not wrap,
+ * workers that have handed in their value already wait in a collective the layer did not wrap,
  * which the master joins after its receives: 20 rounds. Rank r sends after r ms, so the master's
  * decision on the last message must rule out every earlier worker, and those wait in:
  *   file         MPI_File_write_at_all (collective MPI-IO: a checkpoint after each round)
@@ -15,8 +15,9 @@
  * workers to say they would not send earlier; inside a call the layer does not wrap they answer
  * nothing, and the thread that answers for a process outside MPI (docs/pmpi.md, "Running ranks
  * answer, or are answered for") did not run with MPI_THREAD_MULTIPLE, and cannot answer across
- * nodes. The file calls now run polled in the layer; the other two modes stay answered for by
- * that thread, on one node only. */
+ * nodes. The file calls now run polled in the layer, and MPI_Allreduce_c is wrapped as
+ * MPI_Allreduce is (both since 2026-12-01); idup stays answered for by that thread, on one node
+ * only. */
 #include "rank_log.h"
 #include "scratch_file.h"
 

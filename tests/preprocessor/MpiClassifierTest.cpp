@@ -47,6 +47,10 @@ TEST(MpiClassifier, EveryCommunicationListOfTheSpecificationClassifies) {
   VCMON_MPI_STARTS(VCMON_EXPECT_START)
   VCMON_MPI_COMPLETION(VCMON_EXPECT_COMPLETION)
   VCMON_MPI_COLLECTIVES(VCMON_EXPECT_COLLECTIVE)
+#define VCMON_EXPECT_COLLECTIVE_C(NAME, lower)                                                     \
+  VCMON_EXPECT_NAMED(NAME##_c, Collective)                                                         \
+  VCMON_EXPECT_NAMED(I##lower##_c, Collective) VCMON_EXPECT_NAMED(NAME##_init_c, Collective)
+  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_EXPECT_COLLECTIVE_C)
 #define VCMON_EXPECT_NOT(NAME, ...) EXPECT_FALSE(classify_mpi_function("MPI_" #NAME)) << #NAME;
   VCMON_MPI_LIFECYCLE(VCMON_EXPECT_NOT)
   VCMON_MPI_MANAGEMENT(VCMON_EXPECT_NOT)
@@ -56,7 +60,7 @@ TEST(MpiClassifier, EveryCommunicationListOfTheSpecificationClassifies) {
 TEST(MpiClassifier, SetUpAndQueryCallsAreNotCommunication) {
   for (const char* name :
        {"MPI_Init", "MPI_Finalize", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Wtime", "MPI_Get_count",
-        "MPI_Type_commit", "MPI_Sendx", "MPI_send", "send"}) {
+        "MPI_Type_commit", "MPI_Barrier_c", "MPI_Sendx", "MPI_send", "send"}) {
     EXPECT_FALSE(classify_mpi_function(name).has_value()) << name;
   }
 }

@@ -8,7 +8,8 @@
 namespace vcmon::runtime::mpi {
 
 // Every wrapped function's identifier in the dense order (point-to-point, their large-count
-// twins, probes, starts, completion, collectives, their nonblocking and persistent twins,
+// twins, probes, starts, completion, collectives, their nonblocking and persistent twins, the
+// large-count twins of those three,
 // MPI_Init and MPI_Finalize, management, local objects): VCMON_MPI_INDEXED expands
 // VCMON_MPI_ID(Send) ... VCMON_MPI_ID(Op_free), for the enum here and the name table
 // (MpiFunctionTable.cpp) to define VCMON_MPI_ID each their way.
@@ -17,6 +18,9 @@ namespace vcmon::runtime::mpi {
 #define VCMON_MPI_ID_COLLECTIVE(NAME, lower) VCMON_MPI_ID(NAME)
 #define VCMON_MPI_ID_NONBLOCKING(NAME, lower) VCMON_MPI_ID(I##lower)
 #define VCMON_MPI_ID_PERSISTENT(NAME, lower) VCMON_MPI_ID(NAME##_init)
+#define VCMON_MPI_ID_COLLECTIVE_C(NAME, lower) VCMON_MPI_ID(NAME##_c)
+#define VCMON_MPI_ID_NONBLOCKING_C(NAME, lower) VCMON_MPI_ID(I##lower##_c)
+#define VCMON_MPI_ID_PERSISTENT_C(NAME, lower) VCMON_MPI_ID(NAME##_init_c)
 #define VCMON_MPI_ID_LOCAL(NAME, params, args) VCMON_MPI_ID(NAME)
 #define VCMON_MPI_INDEXED                                                                          \
   VCMON_MPI_POINT_TO_POINT(VCMON_MPI_ID_PLAIN)                                                     \
@@ -27,6 +31,9 @@ namespace vcmon::runtime::mpi {
   VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_COLLECTIVE)                                                   \
   VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_NONBLOCKING)                                                  \
   VCMON_MPI_COLLECTIVES(VCMON_MPI_ID_PERSISTENT)                                                   \
+  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_MPI_ID_COLLECTIVE_C)                                         \
+  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_MPI_ID_NONBLOCKING_C)                                        \
+  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_MPI_ID_PERSISTENT_C)                                         \
   VCMON_MPI_LIFECYCLE(VCMON_MPI_ID_PLAIN)                                                          \
   VCMON_MPI_MANAGEMENT(VCMON_MPI_ID_PLAIN)                                                         \
   VCMON_MPI_LOCAL_OBJECTS(VCMON_MPI_ID_LOCAL)
@@ -49,6 +56,25 @@ constexpr bool is_blocking_send(unsigned function) {
          function == index_of(Ssend) || function == index_of(Send_c) ||
          function == index_of(Bsend_c) || function == index_of(Rsend_c) ||
          function == index_of(Ssend_c);
+}
+
+// The collective MPI matches `function` with: its int-count form for a large-count twin
+// (MPI_Allreduce for MPI_Allreduce_c), else itself. Members calling either are one collective.
+constexpr unsigned matched_collective(unsigned function) {
+  using enum MpiFunction;
+#define VCMON_MATCHED(NAME, lower)                                                                 \
+  if (function == index_of(NAME##_c)) {                                                            \
+    return index_of(NAME);                                                                         \
+  }                                                                                                \
+  if (function == index_of(I##lower##_c)) {                                                        \
+    return index_of(I##lower);                                                                     \
+  }                                                                                                \
+  if (function == index_of(NAME##_init_c)) {                                                       \
+    return index_of(NAME##_init);                                                                  \
+  }
+  VCMON_MPI_COUNTED_COLLECTIVES(VCMON_MATCHED)
+#undef VCMON_MATCHED
+  return function;
 }
 
 } // namespace vcmon::runtime::mpi

@@ -162,7 +162,9 @@ private:
   static CollectiveCall call_of(const Monitor& monitor, const Shadow& shadow, MpiFunction function,
                                 int root, tables::SiteId site) {
     // An intercommunicator's two groups give different roots (MPI_ROOT, MPI_PROC_NULL, a rank).
-    return {index_of(function), shadow.inter ? -1 : root, site, monitor.world_rank()};
+    // A large-count twin is the collective MPI matches it with: members may call either.
+    return {matched_collective(index_of(function)), shadow.inter ? -1 : root, site,
+            monitor.world_rank()};
   }
 };
 

@@ -6,7 +6,8 @@
 //
 // Communication statements of the program graph: VCMON_MPI_POINT_TO_POINT (and each one's MPI-4
 // large-count twin NAME_c), VCMON_MPI_PROBES, VCMON_MPI_STARTS, VCMON_MPI_COMPLETION and
-// VCMON_MPI_COLLECTIVES (and each one's nonblocking twin I<name> and persistent twin NAME_init).
+// VCMON_MPI_COLLECTIVES (and each one's nonblocking twin I<name> and persistent twin NAME_init;
+// those of VCMON_MPI_COUNTED_COLLECTIVES each also as its large-count twin, suffixed `_c`).
 // VCMON_MPI_LIFECYCLE, VCMON_MPI_MANAGEMENT and VCMON_MPI_LOCAL_OBJECTS are calls the runtime
 // records (each holds its own time) but not communication statements; VCMON_MPI_UNRECORDED are
 // wrapped for other reasons. Macros only: expanding the parameter lists of VCMON_MPI_LOCAL_OBJECTS
@@ -132,8 +133,11 @@
 
 // Collectives; each has a nonblocking twin `I<name>` (Ibarrier, Ibcast, ...) and an MPI-4
 // persistent twin `NAME_init` (Barrier_init, Bcast_init, ...).
-#define VCMON_MPI_COLLECTIVES(X)                                                                   \
-  X(Barrier, barrier)                                                                              \
+#define VCMON_MPI_COLLECTIVES(X) X(Barrier, barrier) VCMON_MPI_COUNTED_COLLECTIVES(X)
+
+// The collectives that take counts: each of their three forms has an MPI-4 large-count twin
+// (`Bcast_c`, `Ibcast_c`, `Bcast_init_c`), which MPI matches with the int-count form.
+#define VCMON_MPI_COUNTED_COLLECTIVES(X)                                                           \
   X(Bcast, bcast)                                                                                  \
   X(Gather, gather)                                                                                \
   X(Gatherv, gatherv)                                                                              \
