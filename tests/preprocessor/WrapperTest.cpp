@@ -111,6 +111,18 @@ TEST(Wrapper, OpenMpDirectivesFromMacrosKeepTheUnitInstrumented) {
   EXPECT_NE(symbols.out.find("U GOMP_parallel"), std::string::npos) << symbols.out;
 }
 
+TEST(Wrapper, OldCThatGccOnlyWarnsAboutIsInstrumented) {
+  const TempDir out;
+  const std::string object = out.str() + "/legacy_c.o";
+  const CommandResult r = run_command(kWrapper + " -c inputs/legacy_c.c -o '" + object + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("without vcmon probes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[-Wimplicit-int]"), std::string::npos) << r.err; // GCC's own, kept
+  const CommandResult symbols = run_command("nm '" + object + "'");
+  EXPECT_NE(symbols.out.find("U vcmon_register_unit"), std::string::npos) << symbols.out;
+  EXPECT_NE(symbols.out.find("U vcmon_loop_enter"), std::string::npos) << symbols.out;
+}
+
 TEST(Wrapper, StrictMakesAUnitVcmonCannotInstrumentAnError) {
   const TempDir out;
   const CommandResult r = run_command("VCMON_STRICT=1 " + kWrapper +
