@@ -20,7 +20,7 @@ public:
       : request_(request), options_(options), macros_(std::move(macros)), result_(result) {}
 
   // Filled while the unit is parsed, before HandleTranslationUnit reads it.
-  MacroDirectives& macro_directives() { return macro_directives_; }
+  PreprocessorFacts& preprocessor_facts() { return preprocessor_facts_; }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (context.getDiagnostics().hasErrorOccurred()) {
@@ -28,7 +28,7 @@ public:
     }
     const UnitNames names(request_.file, request_.absolute_path, macros_);
     SiteCollector collector(context, request_.file, options_, ProbeText(names.base),
-                            macro_directives_);
+                            preprocessor_facts_);
     collector.collect();
     InstrumentedUnit unit{collector.graph(), {}, {}};
     if (request_.produce_text) {
@@ -49,7 +49,7 @@ private:
   const CollectorOptions& options_;
   const std::string macros_;
   std::optional<InstrumentedUnit>& result_;
-  MacroDirectives macro_directives_;
+  PreprocessorFacts preprocessor_facts_;
 };
 
 // The command line's macro definitions (-D, -U), in order: "-DNAME=VALUE\n-UNAME\n".
@@ -75,7 +75,7 @@ public:
                                                          command_line_macros(compiler), result_);
     // A statement under a directive from a macro (`PFOR for (...)`) must stay as written too,
     // and the macro's text does not say so.
-    record_macro_directives(compiler.getPreprocessor(), consumer->macro_directives());
+    record_preprocessor_facts(compiler.getPreprocessor(), consumer->preprocessor_facts());
     return consumer;
   }
 

@@ -40,9 +40,9 @@ bool is_call_operator(const clang::CallExpr* call) {
 
 SiteCollector::SiteCollector(clang::ASTContext& context, std::string file,
                              const CollectorOptions& options, ProbeText probes,
-                             const MacroDirectives& macro_directives)
+                             const PreprocessorFacts& preprocessor_facts)
     : context_(context), sources_(context.getSourceManager()), file_(std::move(file)),
-      options_(options), probes_(std::move(probes)), macro_directives_(macro_directives),
+      options_(options), probes_(std::move(probes)), preprocessor_facts_(preprocessor_facts),
       cplusplus_(context.getLangOpts().CPlusPlus), foldable_leaves_(context) {}
 
 void SiteCollector::collect() {
@@ -328,7 +328,7 @@ template <typename Traverse> bool SiteCollector::counted_into(SiteId loop, Trave
 
 std::optional<llvm::StringRef> SiteCollector::directive_before(unsigned begin) const {
   return preprocessor::directive_before(sources_.getBufferData(sources_.getMainFileID()), begin,
-                                        macro_directives_);
+                                        preprocessor_facts_);
 }
 
 // ---- loops ----

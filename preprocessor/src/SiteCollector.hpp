@@ -40,10 +40,10 @@ class SiteCollector : public clang::RecursiveASTVisitor<SiteCollector> {
 
 public:
   // `file` is the main file's path as given: site positions carry it, and internal-linkage
-  // symbols are qualified by it. `macro_directives`: those of the main file, recorded as it was
-  // parsed (record_macro_directives).
+  // symbols are qualified by it. `preprocessor_facts`: those of the main file, recorded as it was
+  // parsed (record_preprocessor_facts).
   SiteCollector(clang::ASTContext& context, std::string file, const CollectorOptions& options,
-                ProbeText probes, const MacroDirectives& macro_directives);
+                ProbeText probes, const PreprocessorFacts& preprocessor_facts);
 
   // Collects the main file's sites and their probe insertions.
   void collect();
@@ -124,7 +124,7 @@ private:
   std::string file_;
   const CollectorOptions& options_;
   ProbeText probes_;
-  const MacroDirectives& macro_directives_;
+  const PreprocessorFacts& preprocessor_facts_;
   bool cplusplus_;
 
   tables::ProgramGraph graph_;

@@ -66,15 +66,37 @@ std::optional<std::size_t> pragma_operator_ending_at(llvm::StringRef source, std
   return at;
 }
 
+// The directive's name, `pragma` of `# pragma omp for`, and the first word after it, `omp`.
+std::pair<llvm::StringRef, llvm::StringRef> directive_words(llvm::StringRef line) {
+  const auto word = [](llvm::StringRef& rest) {
+    rest = rest.ltrim();
+    const std::size_t length =
+        std::find_if_not(rest.begin(), rest.end(), is_identifier_char) - rest.begin();
+    const llvm::StringRef taken = rest.take_front(length);
+    rest = rest.drop_front(length);
+    return taken;
+  };
+  llvm::StringRef rest = line.drop_front(1); // the '#'
+  const llvm::StringRef name = word(rest);
+  return {name, word(rest)};
+}
+
 // PragmaDirective is called for `#pragma`, `_Pragma` and `__pragma` alike, also when a macro
 // expansion produced them; a `_Pragma` written out in the main file is read from the text.
-class MacroDirectiveRecorder : public clang::PPCallbacks {
+class PreprocessorFactsRecorder : public clang::PPCallbacks {
 public:
-  MacroDirectiveRecorder(clang::Preprocessor& preprocessor, MacroDirectives& directives)
-      : preprocessor_(preprocessor), directives_(directives) {}
+  PreprocessorFactsRecorder(clang::Preprocessor& preprocessor, PreprocessorFacts& facts)
+      : preprocessor_(preprocessor), facts_(facts) {
+    facts_.recorded = true;
+  }
 
   void PragmaDirective(clang::SourceLocation introducer,
                        clang::PragmaIntroducerKind kind) override {
+    // The command line's definitions are in by the main file's first pragma: `_OPENMP` is what
+    // -fopenmp leaves for the parse (ParseFlags.cpp).
+    const clang::LangOptions& language = preprocessor_.getLangOpts();
+    facts_.openmp =
+        language.OpenMP || language.OpenMPSimd || preprocessor_.isMacroDefined("_OPENMP");
     if (kind != clang::PIK__Pragma || !introducer.isMacroID()) {
       return;
     }
@@ -86,7 +108,6 @@ public:
       return;
     }
     const clang::SourceManager& sources = preprocessor_.getSourceManager();
-    const clang::LangOptions& language = preprocessor_.getLangOpts();
     clang::SourceLocation use_end =
         sources.getImmediateExpansionRange(lexer->getFileLoc()).getEnd(); // the `)`
     // Its `)` must be the use's last token, at every level of expansion: not so in a macro
@@ -101,30 +122,46 @@ public:
     }
     const llvm::StringRef operand(lexer->getBufferLocation(),
                                   lexer->getBuffer().end() - lexer->getBufferLocation());
-    directives_[sources.getFileOffset(use_end)] = "#pragma " + operand.trim().str();
+    facts_.macro_directives[sources.getFileOffset(use_end)] = "#pragma " + operand.trim().str();
+  }
+
+  void SourceRangeSkipped(clang::SourceRange range, clang::SourceLocation) override {
+    const clang::SourceManager& sources = preprocessor_.getSourceManager();
+    const auto [file, first] = sources.getDecomposedLoc(range.getBegin());
+    const auto [end_file, last] = sources.getDecomposedLoc(range.getEnd());
+    if (file == sources.getMainFileID() && end_file == file && first <= last) {
+      facts_.skipped.emplace_back(first, last);
+    }
   }
 
 private:
   clang::Preprocessor& preprocessor_;
-  MacroDirectives& directives_;
+  PreprocessorFacts& facts_;
 };
 
 } // namespace
 
-void record_macro_directives(clang::Preprocessor& preprocessor, MacroDirectives& directives) {
-  preprocessor.addPPCallbacks(std::make_unique<MacroDirectiveRecorder>(preprocessor, directives));
+void record_preprocessor_facts(clang::Preprocessor& preprocessor, PreprocessorFacts& facts) {
+  preprocessor.addPPCallbacks(std::make_unique<PreprocessorFactsRecorder>(preprocessor, facts));
 }
 
 std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::size_t begin,
-                                                const MacroDirectives& from_macros) {
+                                                const PreprocessorFacts& facts) {
   std::size_t end = std::min(begin, source.size());
   for (;;) {
     end = skip_blanks_back(source, end);
     if (end == 0) {
       return std::nullopt;
     }
-    if (const auto use = from_macros.find(end); use != from_macros.end()) {
+    if (const auto use = facts.macro_directives.find(end); use != facts.macro_directives.end()) {
       return llvm::StringRef(use->second);
+    }
+    if (const auto block = std::find_if(
+            facts.skipped.begin(), facts.skipped.end(),
+            [&](const auto& range) { return range.first < end && end <= range.second; });
+        block != facts.skipped.end()) {
+      end = block->first; // text the compiler never sees
+      continue;
     }
     const llvm::StringRef before = source.substr(0, end);
     if (before.endswith("*/")) {
@@ -155,7 +192,17 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
     }
     const llvm::StringRef line = source.slice(start, end).ltrim();
     if (line.startswith("#")) {
-      return line;
+      if (!facts.recorded) {
+        return line;
+      }
+      // Of what the preprocessor ran, only a pragma binds the statement after it; `#endif`,
+      // `#else` or `#define` do not, nor `#pragma omp` that the compiler ignores.
+      const auto [name, first_word] = directive_words(line);
+      if (name == "pragma" && (facts.openmp || first_word != "omp")) {
+        return line;
+      }
+      end = start;
+      continue;
     }
     return std::nullopt;
   }

@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace vcmon::preprocessor::test {
 namespace {
@@ -119,6 +122,34 @@ TEST(InstrumentOutput, LoopsUnderDirectivesFromMacrosAreLeftAlone) {
       "mpicc -fopenmp -Wall -Wextra -Werror " + kProbeIncludes + " -iquote inputs -c '" +
       (out.path() / "macro_pragmas.c").string() + "' -o '" + (out.path() / "x.o").string() + "'");
   EXPECT_EQ(compile.exit_code, 0) << compile.err;
+}
+
+// Only a pragma the compiler will act on keeps its loop as written: one that a conditional leaves
+// out or one of OpenMP without OpenMP binds nothing. Left alone, HPCCG's matrix-vector loop (after
+// `#ifdef USING_OMP`, `#pragma omp parallel for`, `#endif`) had its inner loop timed per row:
+// the CG solver took 3.6 times as long, and its virtual time with it.
+TEST(InstrumentOutput, PragmasTheCompilerIgnoresLeaveLoopsInstrumented) {
+  const std::string source = "inputs/conditional_pragmas.c";
+  const std::string outer = "PL " + source + ":4:6 " + source + ":8:3\n";
+  const std::string inner_of_outer = "LL " + source + ":8:3 " + source + ":9:5\n";
+  const std::string omp = "PL " + source + ":4:6 " + source + ":12:3\n";
+  const std::string inner = "PL " + source + ":4:6 " + source + ":9:5\n";
+  for (const auto& [flags, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"", outer + omp + inner_of_outer},
+                                                        {"-fopenmp", outer + inner_of_outer},
+                                                        {"-fopenmp -DUSING_OMP", inner}}) {
+    const CommandResult tables = run_instrument("--list-tables " + source + " -- " + flags);
+    ASSERT_EQ(tables.exit_code, 0) << flags << ": " << tables.err;
+    EXPECT_EQ(tables.out, expected) << flags;
+    const TempDir out;
+    ASSERT_EQ(run_instrument("-o " + out.str() + " " + source + " -- " + flags).exit_code, 0);
+    // `#pragma GCC ivdep` binds the loop after it in every build: GCC rejects anything between.
+    const CommandResult compile =
+        run_command("mpicc " + flags + " -Wall -Wextra -Werror -Wno-unknown-pragmas " +
+                    kProbeIncludes + " -c '" + (out.path() / "conditional_pragmas.c").string() +
+                    "' -o '" + (out.path() / "x.o").string() + "'");
+    EXPECT_EQ(compile.exit_code, 0) << flags << ": " << compile.err;
+  }
 }
 
 TEST(InstrumentOutput, C89CodeStaysStrictC89) {

@@ -68,10 +68,12 @@ std::map<std::string, std::string> probing_by_site(const fs::path& tables) {
 
 // vcmon-instrument OPTIONS inputs/INPUT, and how it probes each site of the unit.
 std::map<std::string, std::string> instrumented_probing(const std::string& input,
-                                                        const std::string& options = "") {
+                                                        const std::string& options = "",
+                                                        const std::string& compile_flags = "") {
   const TempDir out;
   const CommandResult r =
-      run_instrument(options + " --output-dir=" + out.str() + " inputs/" + input);
+      run_instrument(options + " --output-dir=" + out.str() + " inputs/" + input +
+                     (compile_flags.empty() ? std::string() : " -- " + compile_flags));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return probing_by_site(out.path() / (input + ".vcmon-tables.c"));
 }
@@ -122,7 +124,7 @@ TEST(ProbeScheme, TinyLeavesAreFoldedAndInnerComputeLoopsCounted) {
 }
 
 TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
-  const auto probing = instrumented_probing("pragma_regions.c");
+  const auto probing = instrumented_probing("pragma_regions.c", "", "-fopenmp");
   const std::map<std::string, std::string> expected = {
       {"8 LOOP for", "TIMED"},
       {"11 LOOP for", "TIMED"},   // in a parallel region: its own timed loop
@@ -132,6 +134,17 @@ TEST(ProbeScheme, LoopsInPragmaRegionsNeverCountIntoALoopOutside) {
   };
   expect_probing(probing, expected);
   EXPECT_EQ(probing.count("16 LOOP for"), 0u) << "the #pragma omp parallel for loop is a site";
+}
+
+// Without OpenMP the compiler ignores the pragmas: the same code is serial, and its loops are
+// probed as any others.
+TEST(ProbeScheme, WithoutOpenMpPragmaRegionsAreSerialCode) {
+  const auto probing = instrumented_probing("pragma_regions.c");
+  const std::map<std::string, std::string> expected = {
+      {"8 LOOP for", "TIMED"},    {"11 LOOP for", "COUNTED"}, {"14 LOOP for", "COUNTED"},
+      {"16 LOOP for", "COUNTED"}, {"17 LOOP for", "COUNTED"}, {"19 LOOP for", "COUNTED"},
+  };
+  expect_probing(probing, expected);
 }
 
 TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {

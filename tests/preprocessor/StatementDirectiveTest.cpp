@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace vcmon::preprocessor {
 namespace {
@@ -53,8 +54,9 @@ TEST(StatementDirective, StatementsAndCallsAreNoDirective) {
   EXPECT_EQ(directive_of_loop("#define A 1\nx = 1; \\\nfor (;;) {}"), "(none)");
 }
 
-TEST(StatementDirective, AnyPreprocessorLineCounts) {
-  // The statement may be one branch of a conditional: it stays as written.
+TEST(StatementDirective, UnparsedAnyPreprocessorLineCounts) {
+  // Without knowing what the preprocessor ran, the statement may be one branch of a
+  // conditional: it stays as written.
   EXPECT_EQ(directive_of_loop("#ifdef FAST\nfor (;;) {}\n#endif\n"), "#ifdef FAST");
 }
 
@@ -69,37 +71,95 @@ TEST(StatementDirective, LoopsBound) {
   EXPECT_EQ(loops_bound_by("#pragma omp for mycollapse(4)"), 1U);
 }
 
-// Parses a C unit as vcmon-instrument does, recording its macro directives.
-class RecordingMacroDirectives : public clang::SyntaxOnlyAction {
+// Parses a C unit as vcmon-instrument does, recording what its preprocessor did.
+class RecordingPreprocessorFacts : public clang::SyntaxOnlyAction {
 public:
-  explicit RecordingMacroDirectives(MacroDirectives& directives) : directives_(directives) {}
+  explicit RecordingPreprocessorFacts(PreprocessorFacts& facts) : facts_(facts) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance& compiler) override {
-    record_macro_directives(compiler.getPreprocessor(), directives_);
+    record_preprocessor_facts(compiler.getPreprocessor(), facts_);
     return clang::SyntaxOnlyAction::BeginSourceFileAction(compiler);
   }
 
 private:
-  MacroDirectives& directives_;
+  PreprocessorFacts& facts_;
 };
 
-// The macro directives of `source`, parsed by Clang as input.c beside `headers` (name, text).
-MacroDirectives parsed_macro_directives(const std::string& source,
-                                        const clang::tooling::FileContentMappings& headers = {}) {
-  MacroDirectives directives;
+// What the preprocessor did in `source`, parsed by Clang as input.c beside `headers` (name,
+// text), with `flags` after -std=c11.
+PreprocessorFacts parsed_facts(const std::string& source,
+                               const clang::tooling::FileContentMappings& headers = {},
+                               const std::vector<std::string>& flags = {}) {
+  PreprocessorFacts facts;
+  std::vector<std::string> args{"-std=c11"};
+  args.insert(args.end(), flags.begin(), flags.end());
   EXPECT_TRUE(clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<RecordingMacroDirectives>(directives), source, {"-std=c11"}, "input.c",
+      std::make_unique<RecordingPreprocessorFacts>(facts), source, args, "input.c",
       "statement-directive-test", std::make_shared<clang::PCHContainerOperations>(), headers))
       << source;
-  return directives;
+  return facts;
 }
 
 // The directive before the first `statement` of `source`, parsed by Clang, or "(none)".
 std::string directive_of_parsed(const std::string& source, const std::string& statement,
-                                const clang::tooling::FileContentMappings& headers = {}) {
-  const MacroDirectives directives = parsed_macro_directives(source, headers);
-  const auto directive = directive_before(source, source.find(statement), directives);
+                                const clang::tooling::FileContentMappings& headers = {},
+                                const std::vector<std::string>& flags = {}) {
+  const PreprocessorFacts facts = parsed_facts(source, headers, flags);
+  const auto directive = directive_before(source, source.find(statement), facts);
   return directive ? directive->str() : "(none)";
+}
+
+// -fopenmp as vcmon-instrument parses it (ParseFlags.cpp).
+const std::vector<std::string> kOpenMp{"-D_OPENMP=201511"};
+
+// HPCCG's kernels: a loop after a pragma that a conditional leaves out. Left alone, its inner
+// loop was timed per iteration of the outer one, and the CG solver took 3.5 times as long.
+TEST(StatementDirective, APragmaTheConditionalLeavesOutBindsNothing) {
+  const std::string source = "void f(double* y, int n) {\n"
+                             "#ifdef USING_OMP\n"
+                             "#pragma omp parallel for\n"
+                             "#endif\n"
+                             "  for (int i = 0; i < n; ++i) y[i] = 0;\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, kOpenMp), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, {"-DUSING_OMP", kOpenMp[0]}),
+            "#pragma omp parallel for");
+}
+
+TEST(StatementDirective, TheBranchTakenDecides) {
+  const std::string source = "void f(double* y, int n) {\n"
+                             "#if FAST\n"
+                             "#pragma GCC ivdep\n"
+                             "#else\n"
+                             "  y[0] = 1;\n"
+                             "#endif\n"
+                             "  for (int i = 0; i < n; ++i) y[i] = 0;\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, {"-DFAST=1"}), "#pragma GCC ivdep");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, {"-DFAST=0"}), "(none)");
+}
+
+// LULESH built without OpenMP: its `#pragma omp` lines are there, and the compiler ignores them.
+TEST(StatementDirective, OpenMpPragmasBindOnlyWithOpenMp) {
+  const std::string source = "void f(double* y, int n) {\n"
+                             "#pragma omp parallel for firstprivate(n)\n"
+                             "  for (int i = 0; i < n; ++i) y[i] = 0;\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i"), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, kOpenMp),
+            "#pragma omp parallel for firstprivate(n)");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, {"-fopenmp-simd"}),
+            "#pragma omp parallel for firstprivate(n)");
+}
+
+TEST(StatementDirective, DefinitionsBindNothing) {
+  EXPECT_EQ(directive_of_parsed("void f(double* y, int n) {\n"
+                                "#define AT(i) y[i]\n"
+                                "  for (int i = 0; i < n; ++i) AT(i) = 0;\n"
+                                "#undef AT\n"
+                                "}\n",
+                                "for (int i"),
+            "(none)");
 }
 
 // A loop after a macro that expands to a `_Pragma`: its text reads as no directive, and a probe
@@ -146,7 +206,7 @@ TEST(StatementDirective, MacroDirectiveOfAHeader) {
                              "  PFOR for (int i = 0; i < 4; ++i) a[i] = i;\n"
                              "}\n";
   EXPECT_EQ(directive_of_parsed(source, "for (int i", headers), "#pragma omp parallel for");
-  EXPECT_EQ(parsed_macro_directives(source, headers).size(), 1U);
+  EXPECT_EQ(parsed_facts(source, headers).macro_directives.size(), 1U);
 }
 
 TEST(StatementDirective, MacroDirectiveInAMacroArgument) {
