@@ -7,6 +7,8 @@
 #include <clang/Basic/Builtins.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
+
 namespace vcmon::preprocessor {
 
 bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
@@ -23,15 +25,16 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   }
   Shape shape;
   measure(definition->getBody(), canonical, shape);
-  const bool tiny = shape.loops == 0 && shape.statements <= kTinyStatements;
+  const bool tiny =
+      shape.loops == 0 && shape.statements <= kTinyStatements && shape.nodes <= kTinyNodes;
   // Declared inline by its author, not merely defined in its class: a C++ member kernel with
   // loops stays a procedure of the profile. Clang marks every lambda's call operator inline
   // specified, which no author wrote: a lambda kernel with loops stays one too.
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
   const bool lambda = method != nullptr && method->getParent()->isLambda();
-  const bool small_inline =
-      definition->isInlineSpecified() && !lambda && shape.statements <= kInlineStatements;
-  const bool foldable = shape.leaf && shape.nodes <= kMaxNodes && (tiny || small_inline);
+  const bool small_inline = definition->isInlineSpecified() && !lambda &&
+                            shape.statements <= kInlineStatements && shape.nodes <= kInlineNodes;
+  const bool foldable = shape.leaf && (tiny || small_inline);
   known_[canonical] = foldable;
   return foldable;
 }
@@ -76,7 +79,7 @@ void FoldableLeaves::measure(const clang::Stmt* stmt, const clang::FunctionDecl*
   if (stmt == nullptr || !shape.leaf) {
     return;
   }
-  if (++shape.nodes > kMaxNodes) {
+  if (++shape.nodes > std::max(kTinyNodes, kInlineNodes)) {
     shape.leaf = false;
     return;
   }
