@@ -4,6 +4,8 @@
 // messages' count and bytes, and that each MPI_Isend holds its own time. A GoogleTest program
 // (CheckerArguments.hpp):
 //   halo_accounting_check --gtest_filter=HaloAccounting.WaitallHoldsTheWaiting DIRECTORY
+//   halo_accounting_check --gtest_filter=HaloAccounting.NonblockingCallsCountInTheirCallingContexts
+//   DIRECTORY
 //   (DIRECTORY holding the one profile of the run)
 #include "CheckerArguments.hpp"
 #include "CheckerProfiles.hpp"
@@ -101,6 +103,42 @@ TEST(HaloAccounting, WaitallHoldsTheWaiting) {
     EXPECT_EQ(isend.count, 2u * kSteps) << isend_line << "\nexpected MPI_Isend's messages";
     EXPECT_LT(ms(isend.time_ns), kOwnMs)
         << isend_line << "\nexpected MPI_Isend to hold only its own time";
+  }
+}
+
+// A nonblocking receive's record is added when it completes, after its statement closed: its
+// calling context still holds it, as the statement's site record does. Before, only the site
+// record did, and every MPI_Irecv of the top-down tree read count 0, 0 B, "several contexts"
+// (HPCCG, LULESH, the halo exchange alike).
+TEST(HaloAccounting, NonblockingCallsCountInTheirCallingContexts) {
+  Profile profile;
+  ASSERT_NO_FATAL_FAILURE(read_the_profile_in(checker_argument(0), profile));
+  for (const RankRecords& records : profile.ranks) {
+    for (const char* function : {"MPI_Irecv", "MPI_Isend"}) {
+      Totals in_sites;
+      Totals in_contexts;
+      for (const ComRecord& com : records.coms) {
+        const Site& site = profile.graph.site(com.comm);
+        if (site.name == function && !site.pos.file.empty()) {
+          in_sites.count += com.count;
+          in_sites.bytes += com.bytes;
+        }
+      }
+      for (const ContextRecord& context : records.contexts) {
+        if (context.site >= profile.graph.size()) {
+          continue; // the root, MPI functions outside statements
+        }
+        const Site& site = profile.graph.site(context.site);
+        if (site.name == function && !site.pos.file.empty()) {
+          in_contexts.count += context.count;
+          in_contexts.bytes += context.bytes;
+        }
+      }
+      const std::string line = describe(records.rank, function, in_contexts);
+      EXPECT_GT(in_sites.count, 0u) << line;
+      EXPECT_EQ(in_contexts.count, in_sites.count) << line << "\nexpected the sites' count";
+      EXPECT_EQ(in_contexts.bytes, in_sites.bytes) << line << "\nexpected the sites' bytes";
+    }
   }
 }
 

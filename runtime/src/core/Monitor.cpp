@@ -243,6 +243,20 @@ void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_
 }
 
 ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner) {
+  ProbeCore::ComRecordRef record = com_record(site, partner, StatementContext{});
+  if (partner >= tables::ComRecord::kCollective) {
+    record.context = ProbeCore::com_context(this_thread(), site, site >= kSyntheticCommBase);
+  }
+  return record;
+}
+
+StatementContext Monitor::statement_context(tables::SiteId site) {
+  ThreadState& thread = this_thread();
+  return {ProbeCore::com_context(thread, site, site >= kSyntheticCommBase), &thread};
+}
+
+ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner,
+                                            const StatementContext& opened) {
   if (partner < tables::ComRecord::kCollective) {
     return {};
   }
@@ -259,7 +273,7 @@ ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t pa
   }
   ProbeCore::ComRecordRef record =
       slots != nullptr ? probes_.find_com(*slots, site, partner) : ProbeCore::ComRecordRef{};
-  record.context = ProbeCore::com_context(thread, site, site >= kSyntheticCommBase);
+  record.context = opened.thread == &thread ? opened.node : nullptr;
   return record;
 }
 

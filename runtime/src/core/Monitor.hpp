@@ -78,6 +78,12 @@ public:
   // The same in two steps: the record first (e.g. while a receive's data is still arriving),
   // the values once known. An empty reference records nothing.
   ProbeCore::ComRecordRef com_record(tables::SiteId site, std::int32_t partner);
+  // The calling context a communication of `site` adds to now (StatementContext).
+  StatementContext statement_context(tables::SiteId site);
+  // The record of (site, partner) for a statement that closed: in `opened`, its context taken
+  // while it ran, when this thread took it; else in no context (the site's record only).
+  ProbeCore::ComRecordRef com_record(tables::SiteId site, std::int32_t partner,
+                                     const StatementContext& opened);
   static void add_com(const ProbeCore::ComRecordRef& record, std::uint64_t transmission_ns,
                       std::uint64_t sync_delay_ns, std::uint64_t bytes) {
     ProbeCore::add_com(record, transmission_ns, sync_delay_ns, bytes);

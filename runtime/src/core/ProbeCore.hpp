@@ -30,6 +30,14 @@ struct ThrottlePolicy {
   std::uint64_t mean_ns = 0;
 };
 
+// The calling context of a nonblocking call's statement, taken while the call runs, for the
+// record its completion adds once the statement has closed: valid on `thread` only, whose
+// context tree holds it.
+struct StatementContext {
+  ContextNode* node = nullptr;
+  const ThreadState* thread = nullptr;
+};
+
 // Hidden, like everything in the core: calls inside libvcmon bind directly, not through the PLT.
 class __attribute__((visibility("hidden"))) ProbeCore {
 public:

@@ -26,6 +26,7 @@ struct __attribute__((visibility("hidden"))) DeferredReceive {
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   int tag = 0;
   vclock::Moment post;
+  StatementContext context;                // the Irecv statement's calling context
   MPI_Request grequest = MPI_REQUEST_NULL; // the program's
   MPI_Request real = MPI_REQUEST_NULL;     // posted to MPI
   MPI_Request send = MPI_REQUEST_NULL;     // an Isendrecv's send, until it completes
@@ -75,6 +76,7 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
   receive->datatype = message.datatype;
   receive->tag = message.tag;
   receive->post = posted.post;
+  receive->context = posted.context;
   return receive;
 }
 
@@ -145,8 +147,9 @@ std::optional<vclock::MessageStamp> take_stamp(StampProtocol& stamps, DeferredRe
 void report_unseen(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
   receive.reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, receive)) {
-    Receipt::unseen(monitor, stamps, {receive.site, *receive.shadow, receive.post}, receive.error,
-                    receive.status, &*stamp);
+    Receipt::unseen(monitor, stamps,
+                    {receive.site, *receive.shadow, receive.post, 0, receive.context},
+                    receive.error, receive.status, &*stamp);
   }
 }
 
@@ -404,7 +407,8 @@ void DeferredReceives::completed(Monitor& monitor, StampProtocol& stamps, Deferr
   const CallerLock guard(lock_);
   receive.reported = true;
   if (const std::optional<vclock::MessageStamp> stamp = take_stamp(stamps, receive)) {
-    Receipt::taken(monitor, stamps, {receive.site, *receive.shadow, receive.post},
+    Receipt::taken(monitor, stamps,
+                   {receive.site, *receive.shadow, receive.post, 0, receive.context},
                    {call, end_rt, receive.error, receive.status}, update, &*stamp);
   }
 }

@@ -63,8 +63,9 @@ void Receipt::unseen(Monitor& monitor, StampProtocol& stamps, const ReceivePost&
                      const MPI_Status& status, const vclock::MessageStamp* taken_stamp) {
   const Shadow& shadow = posted.shadow;
   const vclock::MessageStamp stamp = answered(stamps, shadow, posted.post, status, taken_stamp);
-  Monitor::add_com(monitor.com_record(posted.site, shadow.world_rank_of(status.MPI_SOURCE)), 0, 0,
-                   received_bytes(error, status, stamp));
+  Monitor::add_com(
+      monitor.com_record(posted.site, shadow.world_rank_of(status.MPI_SOURCE), posted.context), 0,
+      0, received_bytes(error, status, stamp));
 }
 
 void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& posted,
@@ -79,7 +80,8 @@ void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& 
   const std::int32_t partner = posted.shadow.world_rank_of(end.status.MPI_SOURCE);
   const std::uint64_t bytes = received_bytes(end.error, end.status, stamp);
   if (update.ledger != nullptr) {
-    monitor.record_com(posted.site, partner, posted.own_ns, 0, bytes);
+    ProbeCore::add_com(monitor.com_record(posted.site, partner, posted.context), posted.own_ns, 0,
+                       bytes);
     update.ledger->add_timed(partner, end.call.vt + timing.sync_delay_ns);
   } else {
     Monitor::add_com(record != nullptr ? *record : monitor.com_record(posted.site, partner),

@@ -18,12 +18,14 @@
 namespace vcmon::runtime::mpi {
 
 // A receive as posted: its statement, communicator and post moment, and for a nonblocking one
-// the posting call's own time (the completion call holds the rest).
+// the posting call's own time (the completion call holds the rest) and its statement's calling
+// context, which its record joins at completion.
 struct ReceivePost {
   tables::SiteId site;
   const Shadow& shadow;
   vclock::Moment post;
   std::uint64_t own_ns = 0;
+  StatementContext context{};
 };
 
 // Where a receive ended: in a call entered at `call` that returned at real time `end_rt`,

@@ -34,7 +34,8 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
       const bool claimed = stamps.claimed(request.stamp);
       const vclock::MessageStamp stamp =
           claimed ? stamps.finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
-      Receipt::taken(monitor, stamps, {request.site, *request.shadow, request.post, request.own_ns},
+      Receipt::taken(monitor, stamps,
+                     {request.site, *request.shadow, request.post, request.own_ns, request.context},
                      {call, end_rt, error, status}, update, claimed ? &stamp : nullptr);
     }
     break;
@@ -151,11 +152,13 @@ void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps) {
         stamps.abandon(*tracked->shadow, tracked->stamp);
       } else if (stamps.claimed(tracked->stamp)) {
         const vclock::MessageStamp stamp = stamps.finish(*tracked->shadow, tracked->stamp);
-        Receipt::unseen(monitor, stamps, {tracked->site, *tracked->shadow, tracked->post}, error,
-                        status, &stamp);
+        Receipt::unseen(monitor, stamps,
+                        {tracked->site, *tracked->shadow, tracked->post, 0, tracked->context},
+                        error, status, &stamp);
       } else {
-        Receipt::unseen(monitor, stamps, {tracked->site, *tracked->shadow, tracked->post}, error,
-                        status);
+        Receipt::unseen(monitor, stamps,
+                        {tracked->site, *tracked->shadow, tracked->post, 0, tracked->context},
+                        error, status);
       }
       table.erase(*tracked);
     }

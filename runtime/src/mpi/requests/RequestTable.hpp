@@ -5,6 +5,7 @@
 // standard sends, so that a rank waiting for them can say whom it waits for.
 #pragma once
 
+#include "core/ProbeCore.hpp"
 #include "mpi/layer/HandleTable.hpp"
 #include "mpi/requests/LayerRequests.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
@@ -43,6 +44,7 @@ struct TrackedRequest {
   std::uint64_t bytes = 0;       // persistent sends: stamped at each start
   vclock::Moment post;           // when posted (persistent: when last started)
   std::uint64_t own_ns = 0;      // the posting call's own time (nonblocking calls)
+  StatementContext context;      // receives: the posting statement's calling context
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, collectives
   PostedStamp stamp;             // receives from a specific source, while active
 
