@@ -147,6 +147,22 @@ TEST(ProbeScheme, WithoutOpenMpPragmaRegionsAreSerialCode) {
   expect_probing(probing, expected);
 }
 
+// A leaf its author declared inline folds up to 2048 AST nodes: a hydro code's per-element
+// helper of six short loops (about 650 nodes; LULESH's were probed at the bound of 512 before,
+// and one of them ran 3.5 times as long), not one four times its size.
+TEST(ProbeScheme, InlineLeavesFoldUpToTheirBound) {
+  const auto probing = instrumented_probing("inline_kernels.c");
+  const std::map<std::string, std::string> expected = {
+      {"11 PROCEDURE corner_forces", "FOLDED"},
+      {"45 CALL corner_forces", "FOLDED"},
+      {"29 PROCEDURE big_sums", "TIMED"},
+      {"31 LOOP for", "TIMED"},
+      {"46 CALL big_sums", "TIMED"},
+  };
+  expect_probing(probing, expected);
+  EXPECT_EQ(probing.count("14 LOOP for"), 0u) << "a folded procedure's loops are no sites";
+}
+
 TEST(ProbeScheme, MembersDefinedInTheirClassFoldOnlyWhenTiny) {
   const auto probing = instrumented_probing("members.cpp");
   const std::map<std::string, std::string> expected = {
