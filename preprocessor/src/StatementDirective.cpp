@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <memory>
 
 namespace vcmon::preprocessor {
@@ -156,11 +157,12 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
     if (const auto use = facts.macro_directives.find(end); use != facts.macro_directives.end()) {
       return llvm::StringRef(use->second);
     }
-    if (const auto block = std::find_if(
-            facts.skipped.begin(), facts.skipped.end(),
-            [&](const auto& range) { return range.first < end && end <= range.second; });
-        block != facts.skipped.end()) {
-      end = block->first; // text the compiler never sees
+    // The last skipped block that starts before `end` (they come in order and never overlap).
+    if (const auto after =
+            std::partition_point(facts.skipped.begin(), facts.skipped.end(),
+                                 [&](const auto& range) { return range.first < end; });
+        after != facts.skipped.begin() && end <= std::prev(after)->second) {
+      end = std::prev(after)->first; // text the compiler never sees
       continue;
     }
     const llvm::StringRef before = source.substr(0, end);

@@ -29,7 +29,8 @@ struct PreprocessorFacts {
   // runs them, as `#pragma ...`. Only uses whose last token ends a `_Pragma` operator count: a
   // use that goes on after it holds the directive's statement itself.
   std::map<std::size_t, std::string> macro_directives;
-  // The byte ranges [first, second) of conditional blocks the preprocessor skipped.
+  // The byte ranges [first, second) of conditional blocks the preprocessor skipped, in the
+  // order of the file (they never overlap).
   std::vector<std::pair<std::size_t, std::size_t>> skipped;
   // Recorded by a preprocessor run. Without that, every `#` line before a statement counts as
   // its directive, as the statement may be one branch of a conditional.
