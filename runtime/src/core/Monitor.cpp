@@ -243,11 +243,10 @@ void Monitor::record_com(tables::SiteId site, std::int32_t partner, std::uint64_
 }
 
 ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner) {
-  ProbeCore::ComRecordRef record = com_record(site, partner, StatementContext{});
-  if (partner >= tables::ComRecord::kCollective) {
-    record.context = ProbeCore::com_context(this_thread(), site, site >= kSyntheticCommBase);
+  if (partner < tables::ComRecord::kCollective) {
+    return {};
   }
-  return record;
+  return com_record(site, partner, statement_context(site));
 }
 
 StatementContext Monitor::statement_context(tables::SiteId site) {

@@ -76,7 +76,7 @@ public:
   void record_com(tables::SiteId site, std::int32_t partner, std::uint64_t transmission_ns,
                   std::uint64_t sync_delay_ns, std::uint64_t bytes, bool message = true);
   // The same in two steps: the record first (e.g. while a receive's data is still arriving),
-  // the values once known. An empty reference records nothing.
+  // in the calling context open now, the values once known. An empty reference records nothing.
   ProbeCore::ComRecordRef com_record(tables::SiteId site, std::int32_t partner);
   // The calling context a communication of `site` adds to now (StatementContext).
   StatementContext statement_context(tables::SiteId site);

@@ -80,8 +80,8 @@ void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& 
   const std::int32_t partner = posted.shadow.world_rank_of(end.status.MPI_SOURCE);
   const std::uint64_t bytes = received_bytes(end.error, end.status, stamp);
   if (update.ledger != nullptr) {
-    ProbeCore::add_com(monitor.com_record(posted.site, partner, posted.context), posted.own_ns, 0,
-                       bytes);
+    Monitor::add_com(monitor.com_record(posted.site, partner, posted.context), posted.own_ns, 0,
+                     bytes);
     update.ledger->add_timed(partner, end.call.vt + timing.sync_delay_ns);
   } else {
     Monitor::add_com(record != nullptr ? *record : monitor.com_record(posted.site, partner),
