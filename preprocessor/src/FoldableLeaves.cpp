@@ -32,8 +32,8 @@ bool FoldableLeaves::is_foldable(const clang::FunctionDecl* function) {
   // specified, which no author wrote: a lambda kernel with loops stays one too.
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
   const bool lambda = method != nullptr && method->getParent()->isLambda();
-  const bool small_inline = definition->isInlineSpecified() && !lambda &&
-                            shape.statements <= kInlineStatements && shape.nodes <= kInlineNodes;
+  const bool small_inline =
+      definition->isInlineSpecified() && !lambda && shape.nodes <= kInlineNodes;
   const bool foldable = shape.leaf && (tiny || small_inline);
   known_[canonical] = foldable;
   return foldable;

@@ -149,7 +149,8 @@ TEST(ProbeScheme, WithoutOpenMpPragmaRegionsAreSerialCode) {
 
 // A leaf its author declared inline folds up to 2048 AST nodes: a hydro code's per-element
 // helper of six short loops (about 650 nodes; LULESH's were probed at the bound of 512 before,
-// and one of them ran 3.5 times as long), not one four times its size.
+// and one of them ran 3.5 times as long), not one four times its size; straight-line code of
+// many statements (LULESH's `CalcElemVolume`: 40), and a tiny wrapper that calls it.
 TEST(ProbeScheme, InlineLeavesFoldUpToTheirBound) {
   const auto probing = instrumented_probing("inline_kernels.c");
   const std::map<std::string, std::string> expected = {
@@ -158,6 +159,11 @@ TEST(ProbeScheme, InlineLeavesFoldUpToTheirBound) {
       {"29 PROCEDURE big_sums", "TIMED"},
       {"31 LOOP for", "TIMED"},
       {"46 CALL big_sums", "TIMED"},
+      {"53 PROCEDURE cell_volume", "FOLDED"},
+      {"93 CALL cell_volume", "FOLDED"},
+      {"92 PROCEDURE cell_volume_of", "FOLDED"},
+      {"98 LOOP for", "TIMED"},
+      {"99 CALL cell_volume_of", "FOLDED"},
   };
   expect_probing(probing, expected);
   EXPECT_EQ(probing.count("14 LOOP for"), 0u) << "a folded procedure's loops are no sites";
