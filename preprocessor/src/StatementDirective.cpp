@@ -146,6 +146,16 @@ void record_preprocessor_facts(clang::Preprocessor& preprocessor, PreprocessorFa
   preprocessor.addPPCallbacks(std::make_unique<PreprocessorFactsRecorder>(preprocessor, facts));
 }
 
+// Whether a pragma whose text starts with `words` (`omp parallel for`) binds the statement after
+// it: `#pragma omp` and `_Pragma("omp ...")` only when the compiler runs OpenMP.
+bool pragma_binds(llvm::StringRef words, const PreprocessorFacts& facts) {
+  if (!facts.recorded || facts.openmp) {
+    return true;
+  }
+  words = words.ltrim();
+  return !(words.consume_front("omp") && (words.empty() || !is_identifier_char(words.front())));
+}
+
 std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::size_t begin,
                                                 const PreprocessorFacts& facts) {
   std::size_t end = std::min(begin, source.size());
@@ -155,7 +165,11 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
       return std::nullopt;
     }
     if (const auto use = facts.macro_directives.find(end); use != facts.macro_directives.end()) {
-      return llvm::StringRef(use->second);
+      const llvm::StringRef directive(use->second);
+      if (!pragma_binds(directive.drop_front(llvm::StringRef("#pragma").size()), facts)) {
+        return std::nullopt; // an OpenMP pragma the compiler ignores, right before the statement
+      }
+      return directive;
     }
     // The last skipped block that starts before `end` (they come in order and never overlap).
     if (const auto after =
@@ -176,7 +190,13 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
     }
     if (source[end - 1] == ')') {
       if (const auto start = pragma_operator_ending_at(source, end)) {
-        return source.slice(*start, end);
+        const llvm::StringRef operation = source.slice(*start, end);
+        const std::size_t quote = operation.find('"');
+        if (!pragma_binds(operation.substr(quote + 1), facts)) {
+          end = *start; // as an ignored `#pragma omp` line
+          continue;
+        }
+        return operation;
       }
     }
     std::size_t start = start_of_line(source, end - 1);
@@ -200,7 +220,7 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
       // Of what the preprocessor ran, only a pragma binds the statement after it; `#endif`,
       // `#else` or `#define` do not, nor `#pragma omp` that the compiler ignores.
       const auto [name, first_word] = directive_words(line);
-      if (name == "pragma" && (facts.openmp || first_word != "omp")) {
+      if (name == "pragma" && pragma_binds(first_word, facts)) {
         return line;
       }
       end = start;

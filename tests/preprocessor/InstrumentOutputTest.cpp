@@ -134,10 +134,12 @@ TEST(InstrumentOutput, PragmasTheCompilerIgnoresLeaveLoopsInstrumented) {
   const std::string inner_of_outer = "LL " + source + ":8:3 " + source + ":9:5\n";
   const std::string omp = "PL " + source + ":4:6 " + source + ":12:3\n";
   const std::string inner = "PL " + source + ":4:6 " + source + ":9:5\n";
-  for (const auto& [flags, expected] :
-       std::vector<std::pair<std::string, std::string>>{{"", outer + omp + inner_of_outer},
-                                                        {"-fopenmp", outer + inner_of_outer},
-                                                        {"-fopenmp -DUSING_OMP", inner}}) {
+  const std::string operators =
+      "PL " + source + ":4:6 " + source + ":19:3\n" + "PL " + source + ":4:6 " + source + ":22:3\n";
+  for (const auto& [flags, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"", outer + omp + operators + inner_of_outer},
+           {"-fopenmp", outer + inner_of_outer},
+           {"-fopenmp -DUSING_OMP", inner}}) {
     const CommandResult tables = run_instrument("--list-tables " + source + " -- " + flags);
     ASSERT_EQ(tables.exit_code, 0) << flags << ": " << tables.err;
     EXPECT_EQ(tables.out, expected) << flags;

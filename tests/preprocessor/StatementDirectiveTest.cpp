@@ -163,15 +163,34 @@ TEST(StatementDirective, DefinitionsBindNothing) {
 }
 
 // A loop after a macro that expands to a `_Pragma`: its text reads as no directive, and a probe
-// put between made GCC reject the copy, so the unit lost every probe.
+// put between made GCC reject the copy, so the unit lost every probe. Without OpenMP the
+// compiler ignores it, as `#pragma omp` lines.
 TEST(StatementDirective, ObjectLikeMacroOfAPragma) {
-  EXPECT_EQ(directive_of_parsed("#define PFOR _Pragma(\"omp parallel for\")\n"
-                                "void f(int* a) {\n"
-                                "  PFOR\n"
-                                "  /* the loop */ for (int i = 0; i < 4; ++i) a[i] = i;\n"
-                                "}\n",
-                                "for (int i"),
-            "#pragma omp parallel for");
+  const std::string source = "#define PFOR _Pragma(\"omp parallel for\")\n"
+                             "#define IVDEP _Pragma(\"GCC ivdep\")\n"
+                             "void f(int* a) {\n"
+                             "  PFOR\n"
+                             "  /* the loop */ for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                             "  IVDEP\n"
+                             "  while (a[0]) --a[0];\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, kOpenMp), "#pragma omp parallel for");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i"), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "while"), "#pragma GCC ivdep");
+}
+
+// A `_Pragma` operator written out: the same rule.
+TEST(StatementDirective, PragmaOperatorOfOpenMpBindsOnlyWithOpenMp) {
+  const std::string source = "void f(int* a) {\n"
+                             "  _Pragma(\"omp parallel for\")\n"
+                             "  for (int i = 0; i < 4; ++i) a[i] = i;\n"
+                             "  _Pragma(\"ompx_unknown\")\n"
+                             "  while (a[0]) --a[0];\n"
+                             "}\n";
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, kOpenMp),
+            "_Pragma(\"omp parallel for\")");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i"), "(none)");
+  EXPECT_EQ(directive_of_parsed(source, "while"), "_Pragma(\"ompx_unknown\")");
 }
 
 TEST(StatementDirective, PragmaMacroIdiomAndMacrosOfIt) {
@@ -182,13 +201,13 @@ TEST(StatementDirective, PragmaMacroIdiomAndMacrosOfIt) {
                                               "  for (int i = 0; i < 4; ++i)\n"
                                               "    for (int j = 0; j < 4; ++j) a[i] += j;\n"
                                               "}\n",
-                                "for (int i"),
+                                "for (int i", {}, kOpenMp),
             "#pragma omp parallel for collapse(2)");
   EXPECT_EQ(loops_bound_by("#pragma omp parallel for collapse(2)"), 2U);
   EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
                                               "  OMP(parallel) { a[0] = 1; }\n"
                                               "}\n",
-                                "{ a[0]"),
+                                "{ a[0]", {}, kOpenMp),
             "#pragma omp parallel");
 }
 
@@ -205,7 +224,8 @@ TEST(StatementDirective, MacroDirectiveOfAHeader) {
                              "  g(a);\n"
                              "  PFOR for (int i = 0; i < 4; ++i) a[i] = i;\n"
                              "}\n";
-  EXPECT_EQ(directive_of_parsed(source, "for (int i", headers), "#pragma omp parallel for");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", headers, kOpenMp),
+            "#pragma omp parallel for");
   EXPECT_EQ(parsed_facts(source, headers).macro_directives.size(), 1U);
 }
 
@@ -217,7 +237,7 @@ TEST(StatementDirective, MacroDirectiveInAMacroArgument) {
                                               "  SAME(PFOR)\n"
                                               "  for (int i = 0; i < 4; ++i) a[i] = i;\n"
                                               "}\n",
-                                "for (int i"),
+                                "for (int i", {}, kOpenMp),
             "#pragma omp parallel for");
   // The statement in the argument too: the use is no directive of what follows it.
   EXPECT_EQ(directive_of_parsed(definitions + "void f(int* a) {\n"
@@ -250,7 +270,7 @@ TEST(StatementDirective, MacroDirectiveInALoopBodyIsNotTheLoops) {
                              "}\n";
   EXPECT_EQ(directive_of_parsed(source, "for (int k"), "(none)");
   EXPECT_EQ(directive_of_parsed(source, "{\n    PFOR"), "(none)");
-  EXPECT_EQ(directive_of_parsed(source, "for (int i"), "#pragma omp parallel for");
+  EXPECT_EQ(directive_of_parsed(source, "for (int i", {}, kOpenMp), "#pragma omp parallel for");
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 /* Loops after pragmas that a conditional leaves out (HPCCG's `#ifdef USING_OMP`), that the
- * compiler ignores (`#pragma omp` without OpenMP, as LULESH built without it) and that bind
- * whatever the build (`#pragma GCC ivdep`). */
+ * compiler ignores (`#pragma omp` without OpenMP, as LULESH built without it, also written as
+ * `_Pragma` or by a macro) and that bind whatever the build (`#pragma GCC ivdep`). */
 void scale(double* y, int n, double a) {
 #ifdef USING_OMP
 #pragma omp parallel for
@@ -14,4 +14,11 @@ void scale(double* y, int n, double a) {
 #pragma GCC ivdep
   for (int i = 0; i < n; ++i)
     y[i] -= 1;
+#define PFOR _Pragma("omp parallel for")
+  _Pragma("omp parallel for")
+  for (int i = 0; i < n; ++i)
+    y[i] *= 2;
+  PFOR
+  for (int i = 0; i < n; ++i)
+    y[i] *= 0.5;
 }
