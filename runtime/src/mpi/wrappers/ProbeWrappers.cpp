@@ -138,20 +138,27 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   {
     LayerWork work(monitor, context.pending);
     context.control.serve_if_due(probed);
-    const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
-    if (stamps.missed()) {
-      // Another thread is filing or deciding: this poll finds nothing yet.
-    } else if (source == MPI_ANY_SOURCE) {
+    bool busy = false;
+    {
+      const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
+      // Another thread is filing or reading stamps: this poll finds nothing yet.
+      busy = stamps.missed();
+      if (!busy && source != MPI_ANY_SOURCE) {
+        context.stamps.drain();
+        ready = context.stamps.peek(shadow, source, tag);
+        if (ready && ready->stamp.send_vt_ns > probed.vt) {
+          ready.reset();
+        }
+      }
+    }
+    // Not under the stamps' lock: a decision may ask other ranks for their states, and a
+    // thread that is asking files the stamps its answers carry under that lock (every run of
+    // threads_poll_and_block hung when the poll decided holding it).
+    if (!busy && source == MPI_ANY_SOURCE) {
       WildcardReceive& wildcard =
           polling_decision(monitor, context, shadow, tag, function,
                            monitor.comm_site(index_of(function)), probed.vt);
       ready = wildcard.attempt(probed.vt);
-    } else {
-      context.stamps.drain();
-      ready = context.stamps.peek(shadow, source, tag);
-      if (ready && ready->stamp.send_vt_ns > probed.vt) {
-        ready.reset();
-      }
     }
   }
   if (!ready) {
