@@ -1,43 +1,11 @@
 // One-sided synchronisation and window construction: MPI_Win_lock, _unlock, _lock_all,
 // _unlock_all, _flush*, _fence, _post, _start, _complete, _wait, and the window constructors and
 // MPI_Win_free. They may block in MPI for other processes (a lock held elsewhere, a fence, an
-// epoch), and the layer cannot poll them: before entering, a process answers what state
-// requests it has, and while inside it is marked as such (UnpolledCall), so that a wildcard
-// decision on its node waiting for its answer need not wait forever (docs/deadlock.md).
+// epoch), and the layer cannot poll them: they run unpolled (UnpolledCallWrapper.hpp).
 // One-sided communication itself is not monitored (docs/pmpi.md).
-#include "mpi/control/ControlChannel.hpp"
-#include "mpi/layer/Layer.hpp"
-#include "mpi/layer/UnpolledCall.hpp"
-#include "mpi/requests/DeferredReceives.hpp"
-#include "mpi/requests/LayerWork.hpp"
-#include "mpi/wrappers/LayerContext.hpp"
-#include "vcmon/vclock/Moment.hpp"
+#include "mpi/wrappers/UnpolledCallWrapper.hpp"
 
 #include <mpi.h>
-
-namespace vcmon::runtime::mpi {
-namespace {
-
-template <typename Call> int unpolled(Call&& pmpi) {
-  Monitor* monitor = Layer::monitor();
-  LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
-  if (monitor == nullptr) {
-    return pmpi();
-  }
-  vclock::Moment entry;
-  {
-    LayerWork work(*monitor, context->pending);
-    entry = vclock::Moment::now(monitor->clock());
-    context->control.serve_if_due(entry);
-  }
-  // A partner's synchronous send may wait for a deferred receive to match.
-  context->pending.deferred.before_unpolled();
-  const UnpolledCall inside(entry.rt, UnpolledWait::Others);
-  return pmpi();
-}
-
-} // namespace
-} // namespace vcmon::runtime::mpi
 
 using vcmon::runtime::mpi::unpolled;
 
