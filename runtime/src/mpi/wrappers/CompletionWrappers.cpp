@@ -229,13 +229,23 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
   each_completed(st, [&](int index, MPI_Status& status) {
+    // MPI_ERR_IN_STATUS: MPI stopped at a failed request, and says of those it did not complete
+    // MPI_ERR_PENDING; they stay active, and so does what the layer knows of them.
+    int error_class = MPI_SUCCESS;
+    if (rc == MPI_ERR_IN_STATUS) {
+      PMPI_Error_class(status.MPI_ERROR, &error_class);
+    }
+    const bool still_pending = error_class == MPI_ERR_PENDING;
     if (DeferredReceive* const deferred = batch.deferred(index)) {
+      if (still_pending) {
+        return; // its message may have come: it is reported when it completes
+      }
       DeferredReceives::report_status(*deferred, status, rc == MPI_ERR_IN_STATUS);
       pending->deferred.completed(*monitor, *stamps, *deferred, call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
       // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
       const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
-      if (error != MPI_ERR_PENDING) {
+      if (!still_pending) {
         RequestCompletion::completed(*monitor, *stamps, *table, *tracked, status, error, call,
                                      end_rt, update);
       }
