@@ -195,11 +195,17 @@ static inline void rank_log_checksum(const char* label, const void* data, size_t
            (unsigned long long)checksum(data, bytes));
 }
 
+/* The class of an MPI return code (or of a status's MPI_ERROR). */
+static inline int error_class_of(int code) {
+  int class = -1;
+  MPI_Error_class(code, &class);
+  return class;
+}
+
 /* "class N (text)" for an MPI return code: the class, not the code, since MPICH codes carry
  * instance details; the class's own string for the same reason. */
 static inline void rank_log_return(const char* label, int code) {
-  int class;
-  MPI_Error_class(code, &class);
+  const int class = error_class_of(code);
   char text[MPI_MAX_ERROR_STRING];
   int length;
   MPI_Error_string(class, text, &length);

@@ -12,12 +12,6 @@
 
 #include <unistd.h>
 
-static int error_class(int code) {
-  int cls = -1;
-  MPI_Error_class(code, &cls);
-  return cls;
-}
-
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank;
@@ -38,9 +32,9 @@ int main(int argc, char** argv) {
     MPI_Irecv(small, 2, MPI_INT, 1, 2, MPI_COMM_WORLD, &requests[0]);
     MPI_Irecv(four, 4, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &requests[1]);
     const int rc = MPI_Waitall(2, requests, statuses);
-    rank_log("Waitall: class %d", error_class(rc));
+    rank_log("Waitall: class %d", error_class_of(rc));
     for (int i = 0; i < 2; ++i) {
-      const int cls = error_class(statuses[i].MPI_ERROR);
+      const int cls = error_class_of(statuses[i].MPI_ERROR);
       if (cls == MPI_ERR_PENDING) { /* MPI leaves its other fields undefined */
         rank_log("status %d: pending, still active %d", i, requests[i] != MPI_REQUEST_NULL);
       } else {
@@ -49,20 +43,20 @@ int main(int argc, char** argv) {
       }
     }
     for (int i = 0; i < 2; ++i) {
-      if (error_class(statuses[i].MPI_ERROR) == MPI_ERR_PENDING) {
+      if (error_class_of(statuses[i].MPI_ERROR) == MPI_ERR_PENDING) {
         MPI_Status status;
         const int waited = MPI_Wait(&requests[i], &status);
         int count = -1;
         MPI_Get_count(&status, MPI_INT, &count);
         rank_log("waited for %d: class %d, source %d, tag %d, count %d, first %d", i,
-                 error_class(waited), status.MPI_SOURCE, status.MPI_TAG, count, four[0]);
+                 error_class_of(waited), status.MPI_SOURCE, status.MPI_TAG, count, four[0]);
       }
     }
     int after[4] = {-1, -1, -1, -1};
     MPI_Status status;
     const int received = MPI_Recv(after, 4, MPI_INT, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &status);
-    rank_log("next tag 3: class %d, source %d, first %d", error_class(received), status.MPI_SOURCE,
-             after[0]);
+    rank_log("next tag 3: class %d, source %d, first %d", error_class_of(received),
+             status.MPI_SOURCE, after[0]);
   }
   rank_log_print();
   MPI_Finalize();
