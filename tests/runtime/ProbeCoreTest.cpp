@@ -518,15 +518,17 @@ TEST_F(ProbeCoreTest, EachCallingContextHoldsItsOwnExactRecords) {
   ASSERT_NE(twice, nullptr);
   EXPECT_EQ(once->count.load(), 1u);
   EXPECT_EQ(twice->count.load(), 2u);
+  // Lower bounds only: a busy wait the scheduler interrupts lasts longer, never shorter (on a
+  // loaded host the 0.5 ms of `once` took 4.8 ms).
   EXPECT_GE(once->time_ns.load(), 500'000u);
   EXPECT_GE(twice->time_ns.load(), 10'000'000u);
-  EXPECT_LT(once->time_ns.load(), twice->time_ns.load() / 5);
   const ContextNode* once_loop = context_at(tree, {0, 1, 4, 3});
   const ContextNode* twice_loop = context_at(tree, {0, 2, 4, 3});
   ASSERT_NE(once_loop, nullptr);
   ASSERT_NE(twice_loop, nullptr);
   EXPECT_EQ(once_loop->count.load(), 1u);
   EXPECT_EQ(once_loop->iterations.load(), 1u);
+  EXPECT_LE(once_loop->time_ns.load(), once->time_ns.load());
   EXPECT_EQ(twice_loop->count.load(), 2u);
   EXPECT_EQ(twice_loop->iterations.load(), 20u);
   EXPECT_LE(twice_loop->time_ns.load(), twice->time_ns.load());
