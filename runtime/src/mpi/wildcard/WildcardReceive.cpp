@@ -31,14 +31,17 @@ WildcardReceive::WildcardReceive(Monitor& monitor, ControlChannel& control, Wild
       decision_(monitor, control, trace, shadow) {}
 
 std::optional<PendingStamp> WildcardReceive::attempt(std::optional<std::uint64_t> horizon,
-                                                     bool may_ask) {
+                                                     bool may_ask, StampLock::Wait wait) {
   auto& [candidates, stamps, senders, seen_source, sight] = attempt_scratch;
   candidates.clear();
   stamps.clear();
   senders.clear();
   seen_source.assign(static_cast<std::size_t>(shadow_.peers), 0);
   {
-    const StampProtocol::Hold hold(stamps_);
+    const StampProtocol::Hold hold(stamps_, wait);
+    if (hold.missed()) {
+      return std::nullopt;
+    }
     stamps_.drain();
     shadow_.inbox.for_each_candidate(tag_, [&](const PendingStamp& entry) {
       seen_source[static_cast<std::size_t>(entry.source)] = 1;

@@ -7,6 +7,7 @@
 
 #include "mpi/control/BlockedCall.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
+#include "mpi/stamps/StampLock.hpp"
 #include "mpi/wildcard/SafeDecision.hpp"
 
 #include "core/Monitor.hpp"
@@ -24,8 +25,12 @@ public:
                   const Shadow& shadow, int tag, WaitPlace place, std::uint64_t post_vt);
 
   // One attempt: the stamp to take now (a copy: it stays in the inbox), or nullopt. `horizon`,
-  // `may_ask`: see SafeDecision::decide.
-  std::optional<PendingStamp> attempt(std::optional<std::uint64_t> horizon, bool may_ask = true);
+  // `may_ask`: see SafeDecision::decide. With StampLock::Wait::No (a poll) it gives up, nullopt,
+  // when another thread holds the stamps' lock. The lock is held only while the candidates are
+  // read, never over the decision: a decision may ask other ranks for their states, and a thread
+  // that is asking files the stamps its answers carry under that lock.
+  std::optional<PendingStamp> attempt(std::optional<std::uint64_t> horizon, bool may_ask = true,
+                                      StampLock::Wait wait = StampLock::Wait::Yes);
   // Whether a candidate is there (the decider then waits for safety, not for a message).
   bool has_candidate() const { return first_candidate_rt_ != 0; }
 

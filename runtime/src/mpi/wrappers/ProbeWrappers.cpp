@@ -138,27 +138,21 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   {
     LayerWork work(monitor, context.pending);
     context.control.serve_if_due(probed);
-    bool busy = false;
-    {
-      const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
-      // Another thread is filing or reading stamps: this poll finds nothing yet.
-      busy = stamps.missed();
-      if (!busy && source != MPI_ANY_SOURCE) {
-        context.stamps.drain();
-        ready = context.stamps.peek(shadow, source, tag);
-        if (ready && ready->stamp.send_vt_ns > probed.vt) {
-          ready.reset();
-        }
-      }
-    }
-    // Not under the stamps' lock: a decision may ask other ranks for their states, and a
-    // thread that is asking files the stamps its answers carry under that lock (every run of
-    // threads_poll_and_block hung when the poll decided holding it).
-    if (!busy && source == MPI_ANY_SOURCE) {
+    // When another thread is filing or reading stamps, this poll finds nothing yet.
+    if (source == MPI_ANY_SOURCE) {
+      // The decision runs outside the stamps' lock (WildcardReceive::attempt): every run of
+      // threads_poll_and_block hung when the poll decided holding it.
       WildcardReceive& wildcard =
           polling_decision(monitor, context, shadow, tag, function,
                            monitor.comm_site(index_of(function)), probed.vt);
-      ready = wildcard.attempt(probed.vt);
+      ready = wildcard.attempt(probed.vt, true, StampLock::Wait::No);
+    } else if (const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
+               !stamps.missed()) {
+      context.stamps.drain();
+      ready = context.stamps.peek(shadow, source, tag);
+      if (ready && ready->stamp.send_vt_ns > probed.vt) {
+        ready.reset();
+      }
     }
   }
   if (!ready) {
