@@ -60,7 +60,9 @@ run() { # run INDEX ROUND
   end=$(date +%s.%N)
   local value=""
   if [ -n "$timer" ]; then
-    value=$(grep -F -m1 -- "$timer" "$output" | sed "s/.*$(printf '%s' "$timer" | sed 's/[][\.*^$/]/\\&/g')//" |
+    # The text as given (ENVIRON: -v would read backslashes as escapes), not a pattern.
+    value=$(TIMER=$timer awk 'at = index($0, ENVIRON["TIMER"]) {
+        print substr($0, at + length(ENVIRON["TIMER"])); exit }' "$output" |
       grep -Eo '[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?' | head -n 1 || true)
     [ -n "$value" ] || {
       echo "$0: ${names[$index]} printed no number after '$timer' in round $round" >&2

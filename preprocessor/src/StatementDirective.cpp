@@ -165,8 +165,8 @@ std::optional<llvm::StringRef> directive_before(llvm::StringRef source, std::siz
       return std::nullopt;
     }
     if (const auto use = facts.macro_directives.find(end); use != facts.macro_directives.end()) {
-      const llvm::StringRef directive(use->second);
-      if (!pragma_binds(directive.drop_front(llvm::StringRef("#pragma").size()), facts)) {
+      const llvm::StringRef directive(use->second); // `#pragma ...`
+      if (!pragma_binds(directive_words(directive).second, facts)) {
         return std::nullopt; // an OpenMP pragma the compiler ignores, right before the statement
       }
       return directive;
