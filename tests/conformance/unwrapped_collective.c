@@ -3,8 +3,11 @@
  * which the master joins after its receives: 20 rounds. Rank r sends after r ms, so the master's
  * decision on the last message must rule out every earlier worker, and those wait in:
  *   file         MPI_File_write_at_all (collective MPI-IO: a checkpoint after each round)
+ *   read         MPI_File_read_at_all (collective MPI-IO: the workers read their next input)
  *   allreduce_c  MPI_Allreduce_c (an MPI-4 large-count collective)
  *   idup         MPI_Barrier on a communicator made by MPI_Comm_idup (not monitored)
+ *   idup_dup     MPI_Allreduce on an MPI_Comm_dup of such a communicator
+ *   idup_wait    MPI_Ibarrier on such a communicator, then MPI_Wait
  * LEVEL: multiple (MPI_THREAD_MULTIPLE, as many programs ask for whether or not they use
  * threads) or single. `squat`: before MPI_Init every rank takes its stamp segment's name in
  * /dev/shm (as squatted_stamp_segment does), so that the job has no node segment, as ranks on
@@ -15,9 +18,10 @@
  * workers to say they would not send earlier; inside a call the layer does not wrap they answer
  * nothing, and the thread that answers for a process outside MPI (docs/pmpi.md, "Running ranks
  * answer, or are answered for") did not run with MPI_THREAD_MULTIPLE, and cannot answer across
- * nodes. The file calls now run polled in the layer, and MPI_Allreduce_c is wrapped as
- * MPI_Allreduce is (both since 2026-12-01); idup stays answered for by that thread, on one node
- * only. */
+ * nodes. The file writes now run polled in the layer, and MPI_Allreduce_c is wrapped as
+ * MPI_Allreduce is (both since 2026-12-01). Collective reads and the collectives of idup'd
+ * communicators and their duplicates hung without a node segment until 2026-12-01 (thirty-first
+ * session): they are now entered polled (a read of nothing, a barrier on the communicator). */
 #include "rank_log.h"
 #include "scratch_file.h"
 
@@ -47,20 +51,34 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int file = strcmp(mode, "file") == 0, idup = strcmp(mode, "idup") == 0;
-  if (!file && !idup && strcmp(mode, "allreduce_c") != 0) {
+  const int file = strcmp(mode, "file") == 0, read = strcmp(mode, "read") == 0;
+  const int idup_dup = strcmp(mode, "idup_dup") == 0, idup_wait = strcmp(mode, "idup_wait") == 0;
+  const int idup = idup_dup || idup_wait || strcmp(mode, "idup") == 0;
+  if (!file && !read && !idup && strcmp(mode, "allreduce_c") != 0) {
     if (rank == 0)
-      fprintf(stderr,
-              "usage: unwrapped_collective file|allreduce_c|idup [multiple|single [squat]]\n");
+      fprintf(stderr, "usage: unwrapped_collective file|read|allreduce_c|idup|idup_dup|idup_wait "
+                      "[multiple|single [squat]]\n");
     MPI_Finalize();
     return 2;
   }
-  MPI_File fh = file ? open_scratch_file("unwrapped_collective") : MPI_FILE_NULL;
+  MPI_File fh = file || read ? open_scratch_file("unwrapped_collective") : MPI_FILE_NULL;
+  if (read) { /* every rank's input for every round */
+    int inputs[kRounds];
+    for (int round = 0; round < kRounds; ++round)
+      inputs[round] = 7 * round + rank;
+    MPI_File_write_at_all(fh, (MPI_Offset)(rank * kRounds * sizeof(int)), inputs, kRounds, MPI_INT,
+                          MPI_STATUS_IGNORE);
+  }
   MPI_Comm copy = MPI_COMM_NULL;
   if (idup) {
     MPI_Request made;
     MPI_Comm_idup(MPI_COMM_WORLD, &copy, &made);
     MPI_Wait(&made, MPI_STATUS_IGNORE);
+    if (idup_dup) {
+      MPI_Comm made_copy = copy;
+      MPI_Comm_dup(made_copy, &copy);
+      MPI_Comm_free(&made_copy);
+    }
   }
   long long gathered = 0, combined = 0;
   for (int round = 0; round < kRounds; ++round) {
@@ -78,6 +96,22 @@ int main(int argc, char** argv) {
     if (file) {
       MPI_File_write_at_all(fh, (MPI_Offset)((round * size + rank) * sizeof value), &value, 1,
                             MPI_INT, MPI_STATUS_IGNORE);
+    } else if (read) {
+      int input = -1;
+      MPI_Status status;
+      MPI_File_read_at_all(fh, (MPI_Offset)((rank * kRounds + round) * sizeof input), &input, 1,
+                           MPI_INT, &status);
+      int got = -1;
+      MPI_Get_count(&status, MPI_INT, &got);
+      combined += 1000 * got + input;
+    } else if (idup_dup) {
+      long long sum = 0, mine = value;
+      MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, copy);
+      combined += sum;
+    } else if (idup_wait) {
+      MPI_Request barrier;
+      MPI_Ibarrier(copy, &barrier);
+      MPI_Wait(&barrier, MPI_STATUS_IGNORE);
     } else if (idup) {
       MPI_Barrier(copy);
     } else {
@@ -92,8 +126,9 @@ int main(int argc, char** argv) {
     MPI_File_read_at_all(fh, 0, written, rank == 0 ? count : 0, MPI_INT, MPI_STATUS_IGNORE);
     for (int i = 0; rank == 0 && i < count; ++i)
       combined += written[i];
-    MPI_File_close(&fh);
   }
+  if (file || read)
+    MPI_File_close(&fh);
   if (idup)
     MPI_Comm_free(&copy);
   rank_log("%s: gathered %lld, combined %lld", mode, gathered, combined);

@@ -5,8 +5,10 @@
  *   cart       the same on an MPI_Cart_create communicator (rank 1)
  *   dup        the same on an MPI_Comm_dup of MPI_COMM_WORLD (rank 1)
  *   intercomm  MPI_Allreduce with MPI_IN_PLACE on an intercommunicator (rank 0; MPI forbids it)
- *   idup       MPI_Bcast from root 99 on an MPI_Comm_idup communicator (rank 1), which the layer
- *              runs as MPI_Ibcast, polled (FileCollectiveWrappers.cpp): the report must name MPI_Bcast
+ *   idup       MPI_Bcast from root 99 on an MPI_Comm_idup communicator (rank 1), whose blocking
+ *              collectives the layer enters through a barrier of its own (UnshadowedCommunicators):
+ *              it must not wait there for members that never come, and the report must name
+ *              MPI_Bcast
  *   handle     MPI_Barrier on a communicator handle MPI never made (rank 1): the same
  *
  * What vcmon did before (found 2026-11-30): making a communicator's shadow, it switched the new

@@ -20,6 +20,8 @@
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "mpi/wrappers/PolledRequest.hpp"
+#include "mpi/wrappers/UnpolledCallWrapper.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
@@ -45,11 +47,13 @@ public:
   template <typename Bytes, typename Call>
   static int blocking(MpiFunction function, int root, MPI_Comm comm, Bytes&& bytes, Call&& pmpi) {
     const auto [monitor, context, pending, shadow] = participation(comm);
-    // A root MPI rejects at once: MPI returns (or aborts) before meeting anyone, so the layer
-    // must not wait for the members first (that ended in a false deadlock report). Roots of
-    // intercommunicators (MPI_ROOT, MPI_PROC_NULL) are MPI's to check.
-    if (shadow == nullptr ||
-        (root != -1 && !shadow->inter && (root < 0 || root >= shadow->peers))) {
+    if (shadow == nullptr) {
+      return context != nullptr && context->unshadowed.contains(comm)
+                 ? unshadowed(*monitor, *context, root, comm, pmpi)
+                 : pmpi();
+    }
+    // Roots of intercommunicators (MPI_ROOT, MPI_PROC_NULL) are MPI's to check.
+    if (!shadow->inter && rejected_root(root, shadow->peers)) {
       return pmpi();
     }
     tables::SiteId site;
@@ -143,6 +147,26 @@ public:
   }
 
 private:
+  // A root MPI rejects at once (`root` -1: the collective has none; `members`: of an
+  // intracommunicator): MPI returns (or aborts) before meeting anyone, so the layer must not
+  // wait for the members first (that ended in a false deadlock report, or a hang).
+  static bool rejected_root(int root, int members) {
+    return root != -1 && (root < 0 || root >= members);
+  }
+
+  // A blocking collective on an unshadowed (intra)communicator: entered polled, then run.
+  template <typename Call>
+  static int unshadowed(Monitor& monitor, LayerContext& context, int root, MPI_Comm comm,
+                        Call&& pmpi) {
+    int members = 0;
+    PMPI_Comm_size(comm, &members);
+    if (rejected_root(root, members)) {
+      return pmpi();
+    }
+    enter_unshadowed(monitor, context, comm);
+    return unpolled(pmpi);
+  }
+
   // What a collective on `comm` reaches first; `shadow` null when the layer does not monitor it.
   struct __attribute__((visibility("hidden"))) Participation {
     Monitor* monitor = nullptr;

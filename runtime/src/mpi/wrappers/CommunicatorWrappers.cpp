@@ -3,9 +3,10 @@
 // intercommunicators) duplicate the new communicator itself, which carries no user
 // attributes yet; the dup family duplicates the parent's shadow instead, so that the user's
 // attribute copy callbacks run exactly as often as without the monitor.
-// MPI_Comm_idup is not wrapped: its communicator exists only at completion, and making a
-// shadow then would be a collective inside Wait/Test. Such communicators (like those from
-// MPI_Comm_spawn or MPI_Comm_connect) stay unmonitored on all their members, consistently.
+// MPI_Comm_idup's communicator exists only at completion, and making a shadow then would be a
+// collective inside Wait/Test: it stays unmonitored on all its members, consistently, as those
+// from MPI_Comm_spawn or MPI_Comm_connect do. But every member runs the layer, so its blocking
+// collectives, and those of its duplicates, are entered polled (UnshadowedCommunicators).
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/CallTime.hpp"
 #include "mpi/control/MembersEntered.hpp"
@@ -17,6 +18,7 @@
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "mpi/wrappers/PolledRequest.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
@@ -33,6 +35,9 @@ void enter_collectively(MPI_Comm parent) {
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(parent) : nullptr;
   if (shadow == nullptr) {
+    if (context != nullptr && context->unshadowed.contains(parent)) {
+      enter_unshadowed(*monitor, *context, parent);
+    }
     return;
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
@@ -77,11 +82,32 @@ int fresh(MpiFunction function, MPI_Comm parent, MPI_Comm* newcomm, Call&& pmpi)
 template <typename Call>
 int duplicate(MpiFunction function, MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
   return communicator_call(function, comm, pmpi, [&](Monitor& monitor, LayerContext& context) {
+    LayerWork work(monitor, context.pending);
     if (const Shadow* parent = context.stamps.shadows().find(comm)) {
-      LayerWork work(monitor, context.pending);
       context.stamps.shadows().attach(*newcomm, parent->duplicate);
+    } else if (context.unshadowed.contains(comm)) {
+      context.unshadowed.add(*newcomm);
     }
   });
+}
+
+// MPI_Comm_idup and MPI_Comm_idup_with_info: `pmpi()` starts duplicating `comm`, nonblocking.
+// The new communicator is unshadowed when every member of `comm` runs the layer: `comm` is an
+// intracommunicator the layer monitors, or itself unshadowed. (An intercommunicator's idup
+// stays as before: its entry would need a second round, as MembersEntered's.)
+template <typename Call> int start_duplicate(MPI_Comm comm, MPI_Comm* newcomm, Call&& pmpi) {
+  const int rc = pmpi();
+  Monitor* monitor = Layer::monitor();
+  if (rc != MPI_SUCCESS || monitor == nullptr) {
+    return rc;
+  }
+  LayerContext& context = LayerContext::process();
+  LayerWork work(*monitor, context.pending);
+  const Shadow* parent = context.stamps.shadows().find(comm);
+  if ((parent != nullptr && !parent->inter) || context.unshadowed.contains(comm)) {
+    context.unshadowed.add(*newcomm);
+  }
+  return rc;
 }
 
 // `pmpi()` frees *comm; its shadow retires, and lives on while a request or message uses it.
@@ -99,6 +125,7 @@ template <typename Call> int release(MpiFunction function, MPI_Comm* comm, Call&
   return communicator_call(function, MPI_COMM_NULL, pmpi,
                            [&](Monitor& monitor, LayerContext& context) {
                              LayerWork work(monitor, context.pending);
+                             context.unshadowed.remove(handle);
                              context.stamps.shadows().release(handle, [&](const Shadow& shadow) {
                                return context.requests.any_of([&](const TrackedRequest& request) {
                                  return request.shadow == &shadow;
@@ -122,6 +149,16 @@ extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   return duplicate(MpiFunction::Comm_dup_with_info, comm, newcomm,
                    [&] { return PMPI_Comm_dup_with_info(comm, info, newcomm); });
+}
+
+extern "C" int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return start_duplicate(comm, newcomm, [&] { return PMPI_Comm_idup(comm, newcomm, request); });
+}
+
+extern "C" int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm,
+                                       MPI_Request* request) {
+  return start_duplicate(comm, newcomm,
+                         [&] { return PMPI_Comm_idup_with_info(comm, info, newcomm, request); });
 }
 
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {

@@ -71,27 +71,30 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   }
   // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
   // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
-  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. An
-  // AND-wait blocks in MPI for them once the layer's loop has seen the others end; meanwhile
-  // its rank is answered for, running (as it describes itself). An OR-wait beside requests the
-  // layer tracks polls its never-blocking twin instead: waiting for the tracked ones alone hung
-  // a Waitany that plain MPI ends with its file request, before the program sends what its
-  // other request needs.
-  if (!wait.tracks_none()) {
-    if constexpr (has_attempt<Attempt>) {
-      std::optional<int> rc;
-      WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
-        rc = attempt();
-        return rc.has_value();
-      });
-      return *rc;
-    } else {
+  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. A call
+  // with a never-blocking twin (Wait's Test, Waitany's Testany, Waitsome's Testsome) polls it
+  // in the layer's loop, where the rank answers state requests as running: blocked in MPI, only
+  // a thread of its node could answer for it, and across nodes a wildcard decision that had to
+  // rule it out waited for ever (an MPI_Ibarrier on an MPI_Comm_idup communicator, then
+  // MPI_Wait). Beside requests the layer tracks, waiting for those alone hung a Waitany that
+  // plain MPI ends with its file request, before the program sends what its other request
+  // needs. Waitall blocks in MPI for them once the layer's loop has seen the others end;
+  // meanwhile its rank is answered for on its node, running (as it describes itself).
+  if constexpr (has_attempt<Attempt>) {
+    std::optional<int> rc;
+    WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
+      rc = attempt();
+      return rc.has_value();
+    });
+    return *rc;
+  } else {
+    if (!wait.tracks_none()) {
       WaitPolicy::wait_until(*monitor, context->control, wait,
                              [&] { return wait.layer_part_done(); });
     }
+    const UnpolledCall inside(entry.rt, UnpolledWait::Others);
+    return pmpi();
   }
-  const UnpolledCall inside(entry.rt, UnpolledWait::Others);
-  return pmpi();
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -155,7 +158,12 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
           table->show_if_alive(*request, tracked);
           return rc;
         },
-        nullptr);
+        [&] {
+          // Wait's twin, polled while the request is one the layer does not track (wait_then).
+          int flag = 0;
+          const int rc = PMPI_Test(request, &flag, st);
+          return attempt_result(rc, flag != 0);
+        });
   };
   if (tracked == nullptr) {
     DeferredReceive* const deferred =

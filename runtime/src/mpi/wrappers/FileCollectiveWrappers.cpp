@@ -11,9 +11,9 @@
 //
 // The reads do not: MPICH 4.0's MPI_File_iread_at_all counts what was asked for in its status,
 // not what was read, so a read past the end of the file counted 20 ints where 10 were read
-// (transparency.file_collective_counts). They run as they are, unpolled
-// (UnpolledCallWrapper.hpp): a decision on their node does not wait for them; across nodes a
-// collective read can still hold one up, as one-sided synchronisation can (docs/pmpi.md).
+// (transparency.file_collective_counts). A read first waits, polled, until every process has
+// entered it (a collective read of nothing, whose count nobody reads), then runs as it is,
+// unpolled (UnpolledCallWrapper.hpp); it then waits for nobody outside MPI.
 //
 // Errors stay the blocking call's: a file handle MPI does not know, or a twin that MPI refuses
 // (posted with MPI_ERRORS_RETURN on the file), gives way to the blocking call itself, which
@@ -22,12 +22,10 @@
 // treated so: setting a communicator's handler, even back to what it was, makes MPICH abort over
 // that communicator rather than MPI_COMM_WORLD on a fatal error: transparency.fatal_errors.)
 #include "core/FileErrorsReturned.hpp"
-#include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
-#include "mpi/requests/RequestsWait.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "mpi/wrappers/PolledRequest.hpp"
 #include "mpi/wrappers/UnpolledCallWrapper.hpp"
-#include "vcmon/vclock/Moment.hpp"
 
 #include <mpi.h>
 
@@ -61,17 +59,7 @@ int polled_file_collective(MPI_File file, MPI_Status* status, Twin&& twin, Call&
       return MPI_SUCCESS;
     }
     posted = true;
-    LayerContext& context = LayerContext::process();
-    const RequestsWait wait(context.pending, context.requests, {~0u, tables::kNoSite},
-                            vclock::Moment::now(monitor->clock()).vt, {&request, 1},
-                            RequestsWait::Needs::All);
-    int tested = MPI_SUCCESS;
-    WaitPolicy::wait_until(*monitor, context.control, wait, [&] {
-      int done = 0;
-      tested = PMPI_Test(&request, &done, status);
-      return tested != MPI_SUCCESS || done != 0;
-    });
-    return tested;
+    return wait_polled(*monitor, LayerContext::process(), request, status);
   });
   if (!posted) {
     return pmpi();
@@ -82,9 +70,29 @@ int polled_file_collective(MPI_File file, MPI_Status* status, Twin&& twin, Call&
   return rc;
 }
 
+// A collective read: once every process of the file's group has entered it, which a
+// zero-length nonblocking collective read on the file tells, polled; the read then runs as it
+// is (unpolled), waiting for nobody outside it. A file MPI does not know, or one the entry
+// cannot read (write-only, sequential), enters in MPI as before.
+template <typename Call> int entered_file_read(MPI_File file, Call&& pmpi) {
+  Monitor* monitor = Layer::monitor();
+  if (monitor != nullptr && known(file)) {
+    with_file_errors_returned(file, [&] {
+      char nothing = 0;
+      MPI_Request entry = MPI_REQUEST_NULL;
+      if (PMPI_File_iread_at_all(file, 0, &nothing, 0, MPI_BYTE, &entry) == MPI_SUCCESS) {
+        wait_polled(*monitor, LayerContext::process(), entry, MPI_STATUS_IGNORE);
+      }
+      return MPI_SUCCESS;
+    });
+  }
+  return unpolled(pmpi);
+}
+
 } // namespace
 } // namespace vcmon::runtime::mpi
 
+using vcmon::runtime::mpi::entered_file_read;
 using vcmon::runtime::mpi::polled_file_collective;
 
 #define VCMON_FILE_COLLECTIVE_WRITE(NAME, COUNT)                                                   \
@@ -112,15 +120,15 @@ using vcmon::runtime::mpi::polled_file_collective;
 #define VCMON_FILE_COLLECTIVE_READ(NAME, COUNT)                                                    \
   extern "C" int MPI_File_##NAME(MPI_File fh, void* buf, COUNT count, MPI_Datatype datatype,       \
                                  MPI_Status* status) {                                             \
-    return vcmon::runtime::mpi::unpolled(                                                          \
-        [&] { return PMPI_File_##NAME(fh, buf, count, datatype, status); });                       \
+    return entered_file_read(fh,                                                                   \
+                             [&] { return PMPI_File_##NAME(fh, buf, count, datatype, status); });  \
   }
 
 #define VCMON_FILE_COLLECTIVE_READ_AT(NAME, COUNT)                                                 \
   extern "C" int MPI_File_##NAME(MPI_File fh, MPI_Offset offset, void* buf, COUNT count,           \
                                  MPI_Datatype datatype, MPI_Status* status) {                      \
-    return vcmon::runtime::mpi::unpolled(                                                          \
-        [&] { return PMPI_File_##NAME(fh, offset, buf, count, datatype, status); });               \
+    return entered_file_read(                                                                      \
+        fh, [&] { return PMPI_File_##NAME(fh, offset, buf, count, datatype, status); });           \
   }
 
 VCMON_FILE_COLLECTIVE_READ(read_all, int)

@@ -13,6 +13,7 @@
 #include "mpi/control/CollectiveEntry.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/RunningAnswerer.hpp"
+#include "mpi/layer/UnshadowedCommunicators.hpp"
 #include "mpi/requests/PendingWork.hpp"
 #include "mpi/requests/RequestTable.hpp"
 #include "mpi/stamps/ProcessStampMail.hpp"
@@ -46,6 +47,8 @@ public:
   PendingWork pending;
   // The messages Mprobe took, until their Mrecv.
   ProbedMessages probed;
+  // Communicators every member monitors without a shadow (MPI_Comm_idup's).
+  UnshadowedCommunicators unshadowed;
   // The control channel, over the stamp protocol; its waiting calls let the deferred wildcard
   // receives progress.
   ControlChannel control;

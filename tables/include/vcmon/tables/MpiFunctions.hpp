@@ -163,10 +163,14 @@
 // the run, MPI_Session_init only says when the layer will not see the process's MPI calls,
 // MPI_Pcontrol and MPI_Wtime serve the monitor, and the one-sided synchronisation and window
 // calls are wrapped only so that a process inside them is known not to answer (one-sided
-// communication is not monitored). Blocking collective file I/O runs as its nonblocking twin,
-// polled, so that a process inside answers (FileCollectiveWrappers.cpp).
+// communication is not monitored). Blocking collective file writes run as their nonblocking
+// twins, polled, and reads are entered polled, so that a process inside answers
+// (FileCollectiveWrappers.cpp). MPI_Comm_idup notes communicators whose collectives the layer
+// enters polled (UnshadowedCommunicators.hpp).
 #define VCMON_MPI_UNRECORDED(X)                                                                    \
   X(Init_thread)                                                                                   \
+  X(Comm_idup)                                                                                     \
+  X(Comm_idup_with_info)                                                                           \
   X(Abort)                                                                                         \
   X(Session_init)                                                                                  \
   X(Pcontrol)                                                                                      \
