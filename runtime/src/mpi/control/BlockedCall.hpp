@@ -6,6 +6,7 @@
 #pragma once
 
 #include "mpi/control/WaitPlace.hpp"
+#include "mpi/layer/ProgramErrorHandlers.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
 #include "mpi/stamps/StampProtocol.hpp"
 
@@ -95,9 +96,7 @@ public:
 
   bool satisfied() const override {
     if (request_ != nullptr) {
-      int done = 0;
-      PMPI_Request_get_status(*request_, &done, MPI_STATUS_IGNORE);
-      return done != 0;
+      return request_done(*request_);
     }
     if (!tag_ || peer_ == MPI_ANY_SOURCE) {
       return false;
@@ -145,11 +144,7 @@ public:
                  std::uint64_t sequence, const MPI_Request& entry)
       : BlockedCall(place, since_vt), shadow_(shadow), sequence_(sequence), entry_(entry) {}
 
-  bool satisfied() const override {
-    int done = 0;
-    PMPI_Request_get_status(entry_, &done, MPI_STATUS_IGNORE);
-    return done != 0;
-  }
+  bool satisfied() const override { return request_done(entry_); }
 
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override {

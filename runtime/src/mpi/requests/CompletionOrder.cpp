@@ -3,6 +3,7 @@
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/control/ControlChannel.hpp"
 #include "mpi/control/WaitPolicy.hpp"
+#include "mpi/layer/ProgramErrorHandlers.hpp"
 #include "mpi/requests/CompletionLedger.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
@@ -169,12 +170,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   MPI_Status local;
   MPI_Status* const st = status == MPI_STATUS_IGNORE ? &local : status;
   const int rc = WaitPolicy::block(
-      monitor, control, data,
-      [&] {
-        int done = 0;
-        PMPI_Request_get_status(requests[i], &done, MPI_STATUS_IGNORE);
-        return done != 0;
-      },
+      monitor, control, data, [&] { return request_done(requests[i]); },
       [&] {
         table.hide_while_completing(&tracked);
         const int wait_rc = PMPI_Wait(&requests[i], st);

@@ -1,6 +1,7 @@
 #include "mpi/requests/DeferredReceives.hpp"
 
 #include "mpi/layer/CallerCounters.hpp"
+#include "mpi/layer/ProgramErrorHandlers.hpp"
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/PostedStamp.hpp"
@@ -87,8 +88,10 @@ void await_decision(Monitor& monitor, ControlChannel& control, WildcardTrace& tr
                            WaitPlace{index_of(receive.function), receive.site}, receive.post.vt);
 }
 
-// Whether the real receive and an Isendrecv's send have completed; tests whichever has not.
+// Whether the real receive and an Isendrecv's send have completed; tests whichever has not. The
+// error they complete with reaches the program when it completes its own request.
 bool both_complete(DeferredReceive& receive) {
+  const ProgramErrorHandlers::Look look;
   if (receive.real != MPI_REQUEST_NULL) {
     int done = 0;
     receive.error = PMPI_Test(&receive.real, &done, &receive.status);

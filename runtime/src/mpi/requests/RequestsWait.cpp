@@ -4,6 +4,8 @@
 // then reports Running, which never makes a decider take an unsafe message.
 #include "mpi/requests/RequestsWait.hpp"
 
+#include "mpi/layer/ProgramErrorHandlers.hpp"
+
 #include <algorithm>
 
 namespace vcmon::runtime::mpi {
@@ -14,12 +16,11 @@ bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs nee
     if (request == MPI_REQUEST_NULL) {
       continue;
     }
-    int done = 0;
-    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (needs == Needs::All && done == 0) {
+    const bool done = request_done(request);
+    if (needs == Needs::All && !done) {
       return false;
     }
-    if (needs == Needs::One && done != 0) {
+    if (needs == Needs::One && done) {
       return true;
     }
     any_active = true;
@@ -48,12 +49,11 @@ RequestsWait::FirstLook RequestsWait::first_look() const {
     if (needs_ == Needs::All && !all_done) {
       continue; // only untracked requests matter now
     }
-    int done = 0;
-    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (needs_ == Needs::One && done != 0) {
+    const bool done = request_done(request);
+    if (needs_ == Needs::One && done) {
       return FirstLook::Returns;
     }
-    all_done = done != 0;
+    all_done = done;
   }
   if (!any_active) {
     return FirstLook::Returns; // as MPI does
@@ -72,9 +72,7 @@ bool RequestsWait::layer_part_done() const {
     if (request == MPI_REQUEST_NULL || untracked(request)) {
       return true;
     }
-    int done = 0;
-    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    return done != 0;
+    return request_done(request);
   });
 }
 
@@ -107,9 +105,7 @@ void RequestsWait::describe_wait(deadlock::ProcessState& state, bool waiting_thr
     if (request == MPI_REQUEST_NULL) {
       continue;
     }
-    int done = 0;
-    PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-    if (done) {
+    if (request_done(request)) {
       continue;
     }
     if (const Shadow* deferred = pending_.deferred.shadow_of(request)) {

@@ -9,6 +9,7 @@
 #include "mpi/control/WaitPolicy.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/layer/MessageArguments.hpp"
+#include "mpi/layer/ProgramErrorHandlers.hpp"
 #include "mpi/layer/UnpolledCall.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerRequests.hpp"
@@ -211,12 +212,7 @@ public:
     const PeerWait wait(context.stamps, {index_of(send.function), send.site}, send.start.vt,
                         *send.shadow, send.dest, &request);
     return WaitPolicy::block(
-        monitor, context.control, wait,
-        [&] {
-          int done = 0;
-          PMPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
-          return done != 0;
-        },
+        monitor, context.control, wait, [&] { return request_done(request); },
         [&] { return PMPI_Wait(&request, MPI_STATUS_IGNORE); });
   }
 
@@ -584,12 +580,7 @@ public:
       const PeerWait wait(stamps, {index_of(function), site}, post.vt, *shadow, outgoing.peer,
                           &send_request);
       const int sent_rc = WaitPolicy::block(
-          *monitor, context->control, wait,
-          [&] {
-            int done = 0;
-            PMPI_Request_get_status(send_request, &done, MPI_STATUS_IGNORE);
-            return done != 0;
-          },
+          *monitor, context->control, wait, [&] { return request_done(send_request); },
           [&] { return PMPI_Wait(&send_request, MPI_STATUS_IGNORE); });
       rc = rc == MPI_SUCCESS ? sent_rc : rc;
     }

@@ -75,6 +75,8 @@ using vcmon::runtime::mpi::SendMode;
   }
 
 // The send half of a wildcard Sendrecv_replace leaves from a packed copy (the buffer receives).
+// MPICH's Sendrecv_replace writes the status's MPI_ERROR (Sendrecv and Recv leave it), so its
+// receive half does too.
 #define VCMON_SENDRECV_REPLACE(NAME, COUNT, RECV)                                                  \
   extern "C" int MPI_##NAME(void* buf, COUNT count, MPI_Datatype datatype, int dest, int sendtag,  \
                             int source, int recvtag, MPI_Comm comm, MPI_Status* status) {          \
@@ -88,7 +90,9 @@ using vcmon::runtime::mpi::SendMode;
           return PointToPoint::isend_copy(buf, count, datatype, dest, sendtag, comm, r);           \
         },                                                                                         \
         [&](int from, MPI_Status* st) {                                                            \
-          return PMPI_##RECV(buf, count, datatype, from, recvtag, comm, st);                       \
+          const int rc = PMPI_##RECV(buf, count, datatype, from, recvtag, comm, st);               \
+          st->MPI_ERROR = rc;                                                                      \
+          return rc;                                                                               \
         });                                                                                        \
   }
 

@@ -166,11 +166,13 @@
 // communication is not monitored). Blocking collective file writes run as their nonblocking
 // twins, polled, and reads are entered polled, so that a process inside answers
 // (FileCollectiveWrappers.cpp). MPI_Comm_idup notes communicators whose collectives the layer
-// enters polled (UnshadowedCommunicators.hpp).
+// enters polled (UnshadowedCommunicators.hpp); MPI_Comm_create_errhandler keeps the program's
+// handlers out of the layer's own looks at requests (ProgramErrorHandlers.hpp).
 #define VCMON_MPI_UNRECORDED(X)                                                                    \
   X(Init_thread)                                                                                   \
   X(Comm_idup)                                                                                     \
   X(Comm_idup_with_info)                                                                           \
+  X(Comm_create_errhandler)                                                                        \
   X(Abort)                                                                                         \
   X(Session_init)                                                                                  \
   X(Pcontrol)                                                                                      \
