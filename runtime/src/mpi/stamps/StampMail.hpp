@@ -48,13 +48,22 @@ public:
   void post(int dest, StampMessage message);
 
   // Hands each stamp from world rank `source` that is next in its order, oldest first, to
-  // `deliver(int source, const StampMessage&)`.
+  // `deliver(int source, const StampMessage&)`, which answers whether the caller has what it
+  // looked for. Once it has, the message path is not probed again: a probe that finds nothing
+  // walks all of MPI's unexpected messages (MPICH over UCX masks the tag, so UCX searches its
+  // whole queue), and a receiver taking 20 000 messages from a queue of thousands, each probe
+  // ending in a miss, spent 95 % of its time there (transparency.synchronous_flood.messages:
+  // 2.7 s against 0.2 s plain, past 25 s on a loaded host).
   template <typename Deliver> void collect(int source, Deliver&& deliver) {
     Inbound& from = inbound_[static_cast<std::size_t>(source)];
+    bool found = false;
+    const auto take = [&](int sender, const StampMessage& message) {
+      found = deliver(sender, message) || found;
+    };
     for (;;) {
       if (from.ring.valid()) {
         if (const StampMessage* next = from.ring.peek(); next && next->sequence == from.expected) {
-          take_ring_head(source, from, *next, deliver);
+          take_ring_head(source, from, *next, take);
           continue;
         }
         // A ring with nothing new: the message path is probed only when stamps went the other
@@ -65,17 +74,20 @@ public:
         }
       }
       StampMessage message;
-      if (!messages_.receive(source, message)) {
+      if (found || !messages_.receive(source, message)) {
         return;
       }
-      take_message(source, message, deliver);
+      take_message(source, message, take);
     }
   }
 
   // Hands every stamp that has arrived from anyone to `deliver`.
   template <typename Deliver> void collect_all(Deliver&& deliver) {
     for (const int source : ring_sources_) {
-      collect(source, deliver);
+      collect(source, [&](int sender, const StampMessage& message) {
+        deliver(sender, message);
+        return false;
+      });
     }
     for (;;) {
       int source = StampMessages::kAnySource;

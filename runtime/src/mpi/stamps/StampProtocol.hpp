@@ -124,7 +124,7 @@ public:
   // any; first files what has arrived from `source`.
   std::optional<PendingStamp> try_take(const Shadow& shadow, int source, int tag) {
     const Hold hold(*this);
-    collect(shadow, source);
+    collect_until_filed(shadow, source, tag);
     return take_filed(shadow, source, tag);
   }
 
@@ -132,7 +132,7 @@ public:
   // any, left there; first files what has arrived from `source`.
   std::optional<PendingStamp> peek(const Shadow& shadow, int source, int tag) {
     const Hold hold(*this);
-    collect(shadow, source);
+    collect_until_filed(shadow, source, tag);
     const std::optional<std::size_t> index = shadow.inbox.find(source, tag);
     return index ? std::optional<PendingStamp>(shadow.inbox[*index]) : std::nullopt;
   }
@@ -160,8 +160,7 @@ public:
   // Whether the sender of the next message from `source` matching `tag` has sent it.
   bool present(const Shadow& shadow, int source, int tag) {
     const Hold hold(*this);
-    collect(shadow, source);
-    return !shadow.inbox.empty() && shadow.inbox.find(source, tag);
+    return collect_until_filed(shadow, source, tag);
   }
 
   // Once the data from `source` with `tag` matched: its stamp, waiting if needed (it was sent
@@ -177,7 +176,7 @@ public:
   // posted earlier claimed. `posted` must not move until finished.
   void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
     const Hold hold(*this);
-    collect(shadow, source);
+    collect_until_filed(shadow, source, tag);
     if (const auto pulled = take_filed(shadow, source, tag)) {
       posted.entry = *pulled;
       posted.state = PostedStamp::State::Held;
@@ -199,7 +198,12 @@ public:
   bool arrived(const Shadow& shadow, PostedStamp& posted) {
     const Hold hold(*this);
     if (posted.state == PostedStamp::State::Pending) {
-      collect(shadow, posted.entry.source);
+      adopt_orphans();
+      mail_.collect(shadow.world_rank_of(posted.entry.source),
+                    [&](int sender, const StampMessage& message) {
+                      file(sender, message);
+                      return posted.state == PostedStamp::State::Held;
+                    });
     }
     return posted.state == PostedStamp::State::Held;
   }
@@ -294,31 +298,46 @@ private:
     posted.state = PostedStamp::State::None;
   }
 
-  // Files what has arrived from peer `source` of `shadow`.
-  void collect(const Shadow& shadow, int source) {
+  // Files what has arrived from peer `source` of `shadow` until a stamp from it matching `tag`
+  // waits in the inbox (the later ones stay in their transport: StampMail::collect). Whether
+  // one does.
+  bool collect_until_filed(const Shadow& shadow, int source, int tag) {
     adopt_orphans();
-    mail_.collect(shadow.world_rank_of(source),
-                  [this](int sender, const StampMessage& message) { file(sender, message); });
+    if (!shadow.inbox.empty() && shadow.inbox.find(source, tag)) {
+      return true;
+    }
+    bool filed = false;
+    mail_.collect(shadow.world_rank_of(source), [&](int sender, const StampMessage& message) {
+      filed = (file(sender, message) == &shadow && message.source == source &&
+               tag_matches(tag, message.tag)) ||
+              filed;
+      return filed;
+    });
+    return filed;
   }
 
   // A stamp from world rank `sender` taken out of its transport: its send time bounds the
   // sender's sends from below, and it is counted whatever becomes of it (a null message from
-  // `sender` holds once every stamp sent before it has arrived).
-  void file(int sender, const StampMessage& message) {
+  // `sender` holds once every stamp sent before it has arrived). The communicator into whose
+  // inbox it went, if it went to one.
+  const Shadow* file(int sender, const StampMessage& message) {
     counts_.received(sender);
     bounds_.raise(sender, message.stamp.send_vt_ns);
-    place(message);
+    return place(message);
   }
 
   // The stamp goes to its communicator; one whose communicator this process has yet to create
-  // waits (orphans), one of a communicator it freed is dropped.
-  void place(const StampMessage& message) {
+  // waits (orphans), one of a communicator it freed is dropped. The communicator whose inbox
+  // it went to, if not to a receive that claimed it.
+  const Shadow* place(const StampMessage& message) {
     const Shadow* shadow = shadows_.find_by_id(message.communicator);
     if (shadow != nullptr && message.source >= 0 && message.source < shadow->peers) {
-      deliver(*shadow, {message.source, message.tag, message.stamp});
-    } else if (shadows_.future_id(message.communicator)) {
+      return deliver(*shadow, {message.source, message.tag, message.stamp}) ? shadow : nullptr;
+    }
+    if (shadows_.future_id(message.communicator)) {
       orphans_.push_back(message);
     }
+    return nullptr;
   }
 
   // Files the orphans again: their communicators may exist by now.
@@ -333,11 +352,13 @@ private:
     }
   }
 
-  // To the first receive that claimed a stamp like it, else to the end of the inbox.
-  static void deliver(const Shadow& shadow, const PendingStamp& entry) {
-    if (!claim_for(shadow, entry)) {
-      shadow.inbox.add(entry);
+  // To the first receive that claimed a stamp like it, else to the end of the inbox (true).
+  static bool deliver(const Shadow& shadow, const PendingStamp& entry) {
+    if (claim_for(shadow, entry)) {
+      return false;
     }
+    shadow.inbox.add(entry);
+    return true;
   }
   // The same for a stamp given back: it is again the first of its source.
   static void file_first(const Shadow& shadow, const PendingStamp& entry) {
