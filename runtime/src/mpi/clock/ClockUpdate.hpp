@@ -8,6 +8,7 @@
 // the latest of them, so the clock is continued once, after all.
 #pragma once
 
+#include "vcmon/vclock/MessageStamp.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
 #include <algorithm>
@@ -16,6 +17,21 @@
 namespace vcmon::runtime::mpi {
 
 class CompletionLedger;
+
+// A partner's moment (sender, reply, latest member) as this rank can have seen it by `end_rt`:
+// the partner was there before this call learnt of it, so with right clock offsets this changes
+// nothing. But offsets are estimates (ClockOffset: a loaded host's round trips are long), and one
+// that puts the partner later than this rank's end would end the call where its clock cannot go
+// (VT never passes RT): the call's record would then exceed the loop or procedure around it.
+inline vclock::Moment seen_by(const vclock::Moment& partner, std::uint64_t end_rt) {
+  return {std::min(partner.vt, end_rt), std::min(partner.rt, end_rt)};
+}
+inline vclock::MessageStamp seen_by(vclock::MessageStamp stamp, std::uint64_t end_rt) {
+  const vclock::Moment sender = seen_by(vclock::Moment{stamp.send_vt_ns, stamp.send_rt_ns}, end_rt);
+  stamp.send_vt_ns = sender.vt;
+  stamp.send_rt_ns = sender.rt;
+  return stamp;
+}
 
 // Real time the operation needed once both sides were there (transmission).
 inline std::uint64_t transfer_ns(const vclock::Moment& call, const vclock::Moment& partner,

@@ -26,7 +26,7 @@ std::uint64_t settle(Monitor& monitor, const LayerRequest& request, const vclock
   if (request.purpose == LayerRequest::Purpose::CollectiveEntry) {
     request.reduction->check_match(request.reduced, request.sequence);
   }
-  const vclock::Moment partner = partner_of(request);
+  const vclock::Moment partner = seen_by(partner_of(request), end_rt);
   if (ledger != nullptr) {
     monitor.record_com(request.site, request.partner, 0, 0, request.bytes);
     ledger->add_timed(request.partner, std::max(call.vt, partner.vt));

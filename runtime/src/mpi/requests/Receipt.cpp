@@ -73,7 +73,7 @@ void Receipt::taken(Monitor& monitor, StampProtocol& stamps, const ReceivePost& 
                     const vclock::MessageStamp* taken_stamp,
                     const ProbeCore::ComRecordRef* record) {
   const vclock::MessageStamp stamp =
-      answered(stamps, posted.shadow, posted.post, end.status, taken_stamp);
+      seen_by(answered(stamps, posted.shadow, posted.post, end.status, taken_stamp), end.end_rt);
   const vclock::Moment sender{stamp.send_vt_ns, stamp.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(end.call, sender, end.end_rt);
   const vclock::ReceiveTiming timing = vclock::receive_timing(end.call.vt, stamp, transfer);

@@ -91,9 +91,12 @@ public:
     ClockUpdate update;
     LayerWork work(*monitor, *pending, end_ns, update);
     const std::uint64_t own = vclock::elapsed(start_rt, monitor->clock().real_at(end_ns));
+    // Every member had entered by the reduction's return.
+    const std::uint64_t latest_vt =
+        seen_by(vclock::Moment{reduced.latest_vt(), reduced.latest_rt()}, start_rt).vt;
     monitor->record_com(site, tables::ComRecord::kCollective, own,
-                        vclock::elapsed(entry.vt, reduced.latest_vt()), block_bytes);
-    update.include(std::max(entry.vt, reduced.latest_vt()) + own);
+                        vclock::elapsed(entry.vt, latest_vt), block_bytes);
+    update.include(std::max(entry.vt, latest_vt) + own);
     return rc;
   }
 

@@ -39,10 +39,11 @@ void found(Monitor& monitor, PendingWork& pending, tables::SiteId site, const Sh
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   ClockUpdate update;
   LayerWork work(monitor, pending, end_ns, update);
-  const vclock::Moment sender{stamp.stamp.send_vt_ns, stamp.stamp.send_rt_ns};
   const std::uint64_t end_rt = monitor.clock().real_at(end_ns);
+  const vclock::MessageStamp sent = seen_by(stamp.stamp, end_rt);
+  const vclock::Moment sender{sent.send_vt_ns, sent.send_rt_ns};
   const std::uint64_t transfer = transfer_ns(probed, sender, end_rt);
-  const vclock::ReceiveTiming timing = vclock::receive_timing(probed.vt, stamp.stamp, transfer);
+  const vclock::ReceiveTiming timing = vclock::receive_timing(probed.vt, sent, transfer);
   monitor.record_com(site, shadow.world_rank_of(status.MPI_SOURCE), timing.transmission_ns,
                      timing.sync_delay_ns, 0, false);
   update.include(completion_vt(probed, sender, end_rt));

@@ -57,6 +57,13 @@ inline constexpr Setting kSettings[] = {
      .max = 3'600'000'000'000,
      .unit = "nanoseconds",
      .effect = "testing: rank r's clock is r × N ns ahead, for the offset correction to remove"},
+    {.name = "VCMON_TEST_OFFSET_ERROR_NS",
+     .kind = SettingKind::Integer,
+     .min = -1'000'000'000,
+     .max = 1'000'000'000,
+     .unit = "nanoseconds",
+     .effect = "testing: rank r's estimated clock offset is r × N ns short, so its clock reads "
+               "r × N ns ahead of rank 0's after the correction, as a wrong estimate leaves it"},
     {.name = "VCMON_DEADLOCK",
      .kind = SettingKind::Choice,
      .choices = {"cycle", "nullmsg"},
