@@ -120,7 +120,8 @@ private:
 };
 
 // Ranks in one process: rank r lives on node `nodes[r]`; every two ranks of a node have a ring
-// of `slots` each way, ranks of different nodes only messages.
+// of `slots` each way, and each rank one to itself (as ProcessStampMail lays them out), ranks
+// of different nodes only messages.
 class Ranks {
 public:
   Ranks(const std::vector<int>& nodes, std::uint32_t slots) : network(nodes.size()) {
@@ -128,8 +129,7 @@ public:
     std::map<std::pair<int, int>, StampRing> ring; // (producer, consumer): its memory
     for (int from = 0; from < size; ++from) {
       for (int to = 0; to < size; ++to) {
-        if (from != to &&
-            nodes[static_cast<std::size_t>(from)] == nodes[static_cast<std::size_t>(to)]) {
+        if (nodes[static_cast<std::size_t>(from)] == nodes[static_cast<std::size_t>(to)]) {
           ring[{from, to}] = StampRing(memory_.emplace_back(slots).memory.get(), slots);
         }
       }
@@ -267,7 +267,7 @@ TEST(StampMail, RingStampWaitsForAnEarlierMessageInFlight) {
 // A message that arrives ahead of ring stamps sent before it (they landed between the
 // receiver's look at the ring and its probe) waits until they are handed over.
 TEST(StampMail, MessageAheadOfEarlierRingStampsWaitsForThem) {
-  Ranks ranks({0, 0}, 4);
+  Ranks ranks({0, 0, 1}, 4); // rank 2 elsewhere: rank 1 probes from any source
   Handed handed;
   post(ranks[0], 0, 1, 1, 3);
   ranks.network.before_next_receive([&] { post(ranks[0], 0, 1, 4, 8); }); // 8 a message
@@ -386,6 +386,34 @@ TEST(StampMail, IdleRingProbesMessagesNowAndThen) {
   ranks[1].collect(0, handed.deliver());
   EXPECT_EQ(ranks.network.receives(), 1u);
   EXPECT_TRUE(handed.take().empty());
+}
+
+// With every rank of the job on its node (itself included, as ProcessStampMail lays the rings
+// out), a receiver gathering all stamps probes the message path only for the stamps its rings
+// say were diverted, and once in kPollsPerProgress gatherings: a probe from any source that
+// finds nothing walks MPI's whole unexpected queue.
+TEST(StampMail, CollectAllProbesOnlyForStampsThatWentAsMessages) {
+  Ranks ranks({0, 0, 0}, 2);
+  Handed handed;
+  post(ranks[0], 0, 1, 1, 3); // 3 diverted
+  post(ranks[2], 2, 1, 1, 2);
+  ranks[1].collect_all(handed.deliver());
+  const auto stamps = handed.take();
+  EXPECT_EQ(of(0, stamps), from(0, 1, 3));
+  EXPECT_EQ(of(2, stamps), from(2, 1, 2));
+  EXPECT_EQ(ranks.network.receives(), 1u); // 3, asked of rank 0 alone
+  post(ranks[1], 1, 1, 1, 1);              // to itself, through its own ring
+  ranks[1].collect_all(handed.deliver());
+  EXPECT_EQ(handed.take(), from(1, 1, 1));
+  for (unsigned poll = 3; poll < StampMail::kPollsPerProgress; ++poll) {
+    ranks[1].collect_all(handed.deliver());
+  }
+  EXPECT_EQ(ranks.network.receives(), 1u);
+  ranks[1].collect_all(handed.deliver());
+  EXPECT_EQ(ranks.network.receives(), 2u); // for MPI's progress
+  EXPECT_TRUE(handed.take().empty());
+  EXPECT_TRUE(handed.intact());
+  EXPECT_EQ(ranks.network.sent(), 1u);
 }
 
 // A sender and a receiver on two threads, as two processes of a node, with a ring small

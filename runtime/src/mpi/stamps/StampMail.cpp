@@ -1,5 +1,7 @@
 #include "mpi/stamps/StampMail.hpp"
 
+#include <algorithm>
+
 namespace vcmon::runtime::mpi {
 
 StampMail::StampMail(int world_size, std::span<const PeerRings> rings, StampMessages& messages)
@@ -11,6 +13,8 @@ StampMail::StampMail(int world_size, std::span<const PeerRings> rings, StampMess
     inbound_[peer].ring = ring.from_peer;
     ring_sources_.push_back(ring.peer);
   }
+  all_ringed_ = std::all_of(inbound_.begin(), inbound_.end(),
+                            [](const Inbound& from) { return from.ring.valid(); });
 }
 
 void StampMail::post(int dest, StampMessage message) {
