@@ -2,10 +2,37 @@
  * linked with libvcmon) three times, calls it and unloads it. libvcmon's initial-exec TLS then
  * comes from what glibc keeps spare in the static TLS block, a few hundred bytes: with the
  * activation stack in TLS (12 KB) the dlopen failed ("cannot allocate memory in static TLS
- * block") and the program with it. Prints "plugin total T" once per load on rank 0. */
+ * block") and the program with it. Prints "plugin total T" once per load on rank 0, and fails
+ * when a thread of the monitor outlives an unload. */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
+
+/* Threads of this process named vcmon-*: none may outlive the library whose code they run (a
+ * signal thread left behind by each unload started, under load, in unmapped code). */
+static int vcmon_threads(void) {
+  int count = 0;
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == NULL) {
+    return 0;
+  }
+  for (struct dirent* task; (task = readdir(tasks)) != NULL;) {
+    char path[300];
+    char name[32] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", task->d_name);
+    FILE* comm = fopen(path, "r");
+    if (comm != NULL) {
+      if (fgets(name, sizeof name, comm) != NULL && strncmp(name, "vcmon-", 6) == 0) {
+        ++count;
+      }
+      fclose(comm);
+    }
+  }
+  closedir(tasks);
+  return count;
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -30,6 +57,11 @@ int main(int argc, char** argv) {
       printf("plugin total %ld\n", total);
     }
     dlclose(plugin);
+    const int left = vcmon_threads();
+    if (left != 0) {
+      fprintf(stderr, "dlopen_host: rank %d: %d vcmon threads outlived the plugin\n", rank, left);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
   }
   MPI_Finalize();
   return 0;

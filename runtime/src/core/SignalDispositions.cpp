@@ -70,6 +70,12 @@ void restore_default_action(int signal) {
   taken[signal].store(false, std::memory_order_release);
 }
 
+void release_signal(int signal) {
+  if (is_taken(signal)) {
+    restore_default_action(signal);
+  }
+}
+
 } // namespace vcmon::runtime
 
 using vcmon::runtime::action_of;

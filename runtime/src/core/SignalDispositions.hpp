@@ -14,4 +14,8 @@ bool take_signal(int signal, void (*handler)(int));
 // Restores the default disposition of `signal`. Async-signal-safe.
 void restore_default_action(int signal);
 
+// Gives back `signal` if vcmon's handler is still installed for it (the default disposition):
+// libvcmon is being unloaded, and the handler with it.
+void release_signal(int signal);
+
 } // namespace vcmon::runtime
