@@ -14,9 +14,9 @@ namespace {
 class ConfigTest : public ::testing::Test {
 protected:
   void TearDown() override {
-    for (const char* name :
-         {"VCMON_DISABLE", "VCMON_OUTPUT", "VCMON_INJECT_PROBE_NS", "VCMON_TEST_CLOCK_OFFSET_NS",
-          "VCMON_DEADLOCK", "VCMON_OVERFLOW_RECORDS", "VCMON_STAMP_RING"}) {
+    for (const char* name : {"VCMON_DISABLE", "VCMON_OUTPUT", "VCMON_INJECT_PROBE_NS",
+                             "VCMON_TEST_CLOCK_OFFSET_NS", "VCMON_TEST_ESTIMATE_OFFSETS",
+                             "VCMON_DEADLOCK", "VCMON_OVERFLOW_RECORDS", "VCMON_STAMP_RING"}) {
       unsetenv(name);
     }
   }
@@ -34,6 +34,7 @@ TEST_F(ConfigTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(config.output_dir, std::filesystem::current_path().string());
   EXPECT_EQ(config.inject_probe_ns, 0u);
   EXPECT_EQ(config.test_clock_offset_ns, 0);
+  EXPECT_FALSE(config.test_estimate_offsets);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
   EXPECT_EQ(config.overflow_records, 8192u);
   EXPECT_EQ(config.stamp_ring_slots, 128u);
@@ -45,6 +46,7 @@ TEST_F(ConfigTest, ValidValuesAreTaken) {
   setenv("VCMON_OUTPUT", "/tmp", 1);
   setenv("VCMON_INJECT_PROBE_NS", "2000000", 1);
   setenv("VCMON_TEST_CLOCK_OFFSET_NS", "-5000", 1);
+  setenv("VCMON_TEST_ESTIMATE_OFFSETS", "1", 1);
   setenv("VCMON_DEADLOCK", "nullmsg", 1);
   setenv("VCMON_OVERFLOW_RECORDS", "1000", 1);
   setenv("VCMON_STAMP_RING", "0", 1);
@@ -53,6 +55,7 @@ TEST_F(ConfigTest, ValidValuesAreTaken) {
   EXPECT_EQ(config.output_dir, "/tmp");
   EXPECT_EQ(config.inject_probe_ns, 2'000'000u);
   EXPECT_EQ(config.test_clock_offset_ns, -5000);
+  EXPECT_TRUE(config.test_estimate_offsets);
   EXPECT_EQ(config.deadlock, DeadlockMode::NullMessage);
   EXPECT_EQ(config.overflow_records, 1024u); // rounded up to a power of two
   EXPECT_EQ(config.stamp_ring_slots, 0u);
@@ -72,6 +75,7 @@ TEST_F(ConfigTest, EachInvalidValueGivesOneLineAndTheDefault) {
   EXPECT_EQ(config.output_dir, std::filesystem::current_path().string());
   EXPECT_EQ(config.inject_probe_ns, 0u);
   EXPECT_EQ(config.test_clock_offset_ns, 0);
+  EXPECT_FALSE(config.test_estimate_offsets);
   EXPECT_EQ(config.deadlock, DeadlockMode::Cycle);
   EXPECT_EQ(config.overflow_records, 8192u);
   EXPECT_EQ(config.stamp_ring_slots, 128u);

@@ -120,6 +120,7 @@ Config Config::from_environment(bool report_problems) {
   config.inject_probe_ns = env.read<std::uint64_t>(setting("VCMON_INJECT_PROBE_NS"));
   config.test_clock_offset_ns = env.read<std::int64_t>(setting("VCMON_TEST_CLOCK_OFFSET_NS"));
   config.test_offset_error_ns = env.read<std::int64_t>(setting("VCMON_TEST_OFFSET_ERROR_NS"));
+  config.test_estimate_offsets = env.read<int>(setting("VCMON_TEST_ESTIMATE_OFFSETS")) == 1;
   config.deadlock = env.read<DeadlockMode>(setting("VCMON_DEADLOCK"));
   config.lookahead_ns = env.read<std::uint64_t>(setting("VCMON_LOOKAHEAD_NS"));
   config.deadlock_timeout_ms = env.read<std::uint64_t>(setting("VCMON_DEADLOCK_TIMEOUT_MS"));

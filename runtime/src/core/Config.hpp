@@ -26,6 +26,7 @@ struct Config {
   std::uint64_t inject_probe_ns = 0;           // VCMON_INJECT_PROBE_NS
   std::int64_t test_clock_offset_ns = 0;       // VCMON_TEST_CLOCK_OFFSET_NS (rank r: r × N)
   std::int64_t test_offset_error_ns = 0;       // VCMON_TEST_OFFSET_ERROR_NS (rank r: r × N)
+  bool test_estimate_offsets = false;          // VCMON_TEST_ESTIMATE_OFFSETS
   DeadlockMode deadlock = DeadlockMode::Cycle; // VCMON_DEADLOCK
   std::uint64_t lookahead_ns = default_of("VCMON_LOOKAHEAD_NS"); // null messages
   std::uint64_t deadlock_timeout_ms = default_of("VCMON_DEADLOCK_TIMEOUT_MS");

@@ -101,6 +101,8 @@ public:
   // (once the instance exists: the ABI reaches the monitor through it).
   void add_dispatch_cost();
   const vclock::ClockSource& clock_source() const { return source_; }
+  // The clock's source, to adopt another process's rate (mpi/clock/ClockOffset.hpp).
+  vclock::ClockSource& clock_source() { return source_; }
   ThreadRecordsList& thread_records_list() { return threads_; }
   // The calling thread's stack and records (attached on its first probe).
   ThreadState& this_thread() {

@@ -2,6 +2,7 @@
 
 #include "core/Log.hpp"
 #include "core/YieldingCompletion.hpp"
+#include "mpi/layer/NodeKey.hpp"
 #include "mpi/layer/NodeSegment.hpp"
 #include "mpi/layer/PrivateWorld.hpp"
 #include "mpi/layer/RunningAnswers.hpp"
@@ -11,33 +12,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
-#include <functional>
 #include <new>
 #include <optional>
-#include <string>
 #include <unistd.h>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
 
 namespace {
-
-// Equal for two processes exactly when they share a node (and so its /dev/shm): the host name
-// with the boot's id, which tells apart hosts cloned under one name.
-std::uint64_t node_key() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  std::string key = host;
-  if (std::FILE* boot = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-    char id[64] = {};
-    if (std::fgets(id, sizeof id, boot) != nullptr) {
-      key += id;
-    }
-    std::fclose(boot);
-  }
-  return std::hash<std::string>{}(key);
-}
 
 // What each rank tells the others at MPI_Init.
 struct Introduction {

@@ -105,7 +105,8 @@ void start_layer(std::uint64_t called_vt) {
     // Rank r's clock minus rank 0's. The common time base starts at the earliest rank's start
     // (a rank that started before rank 0 would see its main entered at a negative time): each
     // rank says how far its own start lies before rank 0's, and the furthest sets the base.
-    const std::int64_t offset = ClockOffset::estimate(world.duplicate, clock) -
+    const std::int64_t offset = ClockOffset::measure(world.duplicate, monitor.clock_source(), clock,
+                                                     monitor.config().test_estimate_offsets) -
                                 monitor.config().test_offset_error_ns * rank;
     // PMPI_Init's return, and this rank's start, in rank 0's base (with the testing offset).
     const std::int64_t rebase =

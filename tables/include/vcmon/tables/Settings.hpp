@@ -64,6 +64,11 @@ inline constexpr Setting kSettings[] = {
      .unit = "nanoseconds",
      .effect = "testing: rank r's estimated clock offset is r × N ns short, so its clock reads "
                "r × N ns ahead of rank 0's after the correction, as a wrong estimate leaves it"},
+    {.name = "VCMON_TEST_ESTIMATE_OFFSETS",
+     .kind = SettingKind::Choice,
+     .choices = {"0", "1"},
+     .effect = "testing: `1`: clock offsets are estimated by round trips as between hosts, also "
+               "between ranks of one host (which otherwise compute them exactly)"},
     {.name = "VCMON_DEADLOCK",
      .kind = SettingKind::Choice,
      .choices = {"cycle", "nullmsg"},
