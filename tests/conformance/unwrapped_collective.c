@@ -8,6 +8,8 @@
  *   idup         MPI_Barrier on a communicator made by MPI_Comm_idup (not monitored)
  *   idup_dup     MPI_Allreduce on an MPI_Comm_dup of such a communicator
  *   idup_wait    MPI_Ibarrier on such a communicator, then MPI_Wait
+ *   idup_p2p     on such a communicator, MPI_Send to the master (64 KiB: by rendezvous, so it
+ *                waits for the master's receive) then MPI_Recv of its answer
  * LEVEL: multiple (MPI_THREAD_MULTIPLE, as many programs ask for whether or not they use
  * threads) or single. `squat`: before MPI_Init every rank takes its stamp segment's name in
  * /dev/shm (as squatted_stamp_segment does), so that the job has no node segment, as ranks on
@@ -28,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { kRounds = 20, kTag = 4 };
+enum { kRounds = 20, kTag = 4, kBlockInts = 16384 };
 
 static void spin_ms(double ms) {
   const double start = MPI_Wtime();
@@ -53,10 +55,12 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int file = strcmp(mode, "file") == 0, read = strcmp(mode, "read") == 0;
   const int idup_dup = strcmp(mode, "idup_dup") == 0, idup_wait = strcmp(mode, "idup_wait") == 0;
-  const int idup = idup_dup || idup_wait || strcmp(mode, "idup") == 0;
+  const int idup_p2p = strcmp(mode, "idup_p2p") == 0;
+  const int idup = idup_dup || idup_wait || idup_p2p || strcmp(mode, "idup") == 0;
   if (!file && !read && !idup && strcmp(mode, "allreduce_c") != 0) {
     if (rank == 0)
-      fprintf(stderr, "usage: unwrapped_collective file|read|allreduce_c|idup|idup_dup|idup_wait "
+      fprintf(stderr, "usage: unwrapped_collective "
+                      "file|read|allreduce_c|idup|idup_dup|idup_wait|idup_p2p "
                       "[multiple|single [squat]]\n");
     MPI_Finalize();
     return 2;
@@ -112,6 +116,27 @@ int main(int argc, char** argv) {
       MPI_Request barrier;
       MPI_Ibarrier(copy, &barrier);
       MPI_Wait(&barrier, MPI_STATUS_IGNORE);
+    } else if (idup_p2p) {
+      static int block[kBlockInts];
+      MPI_Status status;
+      int got = -1;
+      if (rank == 0) {
+        for (int worker = 1; worker < size; ++worker) {
+          MPI_Recv(block, kBlockInts, MPI_INT, worker, kTag, copy, &status);
+          MPI_Get_count(&status, MPI_INT, &got);
+          combined += got + block[0] + block[kBlockInts - 1] + status.MPI_SOURCE;
+          for (int i = 0; i < kBlockInts; ++i)
+            block[i] = value + worker + i;
+          MPI_Send(block, kBlockInts, MPI_INT, worker, kTag, copy);
+        }
+      } else {
+        for (int i = 0; i < kBlockInts; ++i)
+          block[i] = value - i;
+        MPI_Send(block, kBlockInts, MPI_INT, 0, kTag, copy);
+        MPI_Recv(block, kBlockInts, MPI_INT, 0, kTag, copy, &status);
+        MPI_Get_count(&status, MPI_INT, &got);
+        combined += got + block[0] + block[kBlockInts - 1] + status.MPI_SOURCE + status.MPI_TAG;
+      }
     } else if (idup) {
       MPI_Barrier(copy);
     } else {

@@ -10,6 +10,12 @@
  *              it must not wait there for members that never come, and the report must name
  *              MPI_Bcast
  *   handle     MPI_Barrier on a communicator handle MPI never made (rank 1): the same
+ *   idup_send  MPI_Send to rank 99 on an MPI_Comm_idup communicator (rank 1), whose blocking
+ *              sends the layer may run as their nonblocking twins, polled: the report must
+ *              name MPI_Send
+ *   idup_truncate  MPI_Recv of one long where rank 0 sends two, on such a communicator (rank
+ *              1), whose blocking receives the layer first waits for polled (MPI_Iprobe): the
+ *              report must name MPI_Recv and the truncation
  *
  * What vcmon did before (found 2026-11-30): making a communicator's shadow, it switched the new
  * communicator's error handler off and set it back, and MPI_COMM_WORLD's at MPI_Init, which
@@ -43,7 +49,7 @@ int main(int argc, char** argv) {
     const int group = rank < size / 2 ? 0 : 1;
     MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? size / 2 : 0, 7, &made);
-  } else if (strcmp(mode, "idup") == 0) {
+  } else if (strcmp(mode, "idup") == 0 || strncmp(mode, "idup_", 5) == 0) {
     MPI_Request request;
     MPI_Comm_idup(MPI_COMM_WORLD, &made, &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
@@ -51,7 +57,8 @@ int main(int argc, char** argv) {
     made = (MPI_Comm)0x84000123;
   } else {
     if (rank == 0)
-      fprintf(stderr, "usage: mpiexec -n EVEN fatal_errors split|cart|dup|intercomm|idup|handle\n");
+      fprintf(stderr, "usage: mpiexec -n EVEN fatal_errors "
+                      "split|cart|dup|intercomm|idup|idup_send|idup_truncate|handle\n");
     MPI_Finalize();
     return 2;
   }
@@ -66,6 +73,12 @@ int main(int argc, char** argv) {
     MPI_Allreduce(rank == 0 ? MPI_IN_PLACE : &value, &sum, 1, MPI_LONG, MPI_SUM, made);
   } else if (rank == 1 && strcmp(mode, "idup") == 0) {
     MPI_Bcast(&value, 1, MPI_LONG, 99, made);
+  } else if (strcmp(mode, "idup_truncate") == 0) {
+    const long pair[2] = {rank, rank};
+    if (rank == 0)
+      MPI_Send(pair, 2, MPI_LONG, 1, 0, made);
+    else if (rank == 1)
+      MPI_Recv(&value, 1, MPI_LONG, 0, 0, made, MPI_STATUS_IGNORE);
   } else if (rank == 1 && strcmp(mode, "handle") == 0) {
     MPI_Barrier(made);
   } else if (rank == 1) {

@@ -160,4 +160,20 @@ private:
   const MPI_Request& entry_;
 };
 
+// A wait for a message on a communicator the layer does not monitor (UnshadowedCommunicators):
+// only MPI knows whom it waits for, so the process answers as running, and the wait is the
+// program's own time, its clock running on, as for a request the layer does not track.
+class UnmonitoredWait final : public BlockedCall {
+public:
+  using BlockedCall::BlockedCall;
+
+  bool keeps_clock_running() const override { return true; }
+
+private:
+  void describe_wait(deadlock::ProcessState& state, bool) const override {
+    state.activity = deadlock::Activity::Running;
+    state.waits_on.clear();
+  }
+};
+
 } // namespace vcmon::runtime::mpi

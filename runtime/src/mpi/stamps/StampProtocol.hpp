@@ -80,7 +80,13 @@ public:
   template <typename Count>
   static std::optional<std::uint64_t> checked_bytes(const Shadow& shadow, Count count,
                                                     MPI_Datatype datatype, int dest, int tag) {
-    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= shadow.peers || tag < 0 ||
+    return checked_bytes(shadow.peers, count, datatype, dest, tag);
+  }
+  // The same on a communicator of `peers` ranks.
+  template <typename Count>
+  static std::optional<std::uint64_t> checked_bytes(int peers, Count count, MPI_Datatype datatype,
+                                                    int dest, int tag) {
+    if (count < 0 || datatype == MPI_DATATYPE_NULL || dest < 0 || dest >= peers || tag < 0 ||
         tag > Layer::tag_ub()) {
       return std::nullopt;
     }
@@ -96,9 +102,14 @@ public:
   template <typename Count>
   static bool receivable(const Shadow& shadow, Count count, MPI_Datatype datatype, int source,
                          int tag) {
+    return receivable(shadow.peers, count, datatype, source, tag);
+  }
+  // The same on a communicator of `peers` ranks.
+  template <typename Count>
+  static bool receivable(int peers, Count count, MPI_Datatype datatype, int source, int tag) {
     return count >= 0 && datatype != MPI_DATATYPE_NULL &&
            (source == MPI_ANY_SOURCE || source == MPI_PROC_NULL ||
-            (source >= 0 && source < shadow.peers)) &&
+            (source >= 0 && source < peers)) &&
            (tag == MPI_ANY_TAG || (tag >= 0 && tag <= Layer::tag_ub()));
   }
 

@@ -20,6 +20,7 @@
 #include "mpi/stamps/StampProtocol.hpp"
 #include "mpi/wildcard/WildcardReceive.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
+#include "mpi/wrappers/PolledRequest.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
@@ -141,6 +142,8 @@ public:
     const int rc = may_wait ? wait_for_send(*monitor, context, *send, ipmpi)
                    : send && send->bytes > kAlwaysEagerBytes
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
+                   : !send && waits_unshadowed(context, mode, message)
+                       ? run_polled(*monitor, context, ipmpi)
                        : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const vclock::Moment end = vclock::Moment::at(monitor->clock(), end_ns);
@@ -150,6 +153,25 @@ public:
       sent(*monitor, *send, rc, &end, update);
     }
     return rc;
+  }
+
+  // Whether a blocking send on a communicator the layer does not monitor may wait for its
+  // receiver, and so runs as its nonblocking twin polled: the communicator is unshadowed
+  // (UnshadowedCommunicators: across nodes nothing answers for a process blocked in MPI there),
+  // the send is not buffered (MPI_Ibsend fails for lack of buffer space where MPI_Bsend
+  // would report it), and MPI accepts its arguments, so an erroneous send still fails as itself.
+  template <typename Count>
+  static bool waits_unshadowed(LayerContext& context, SendMode mode,
+                               const MessageArguments<Count>& message) {
+    if (mode == SendMode::Buffered || !context.unshadowed.contains(message.comm)) {
+      return false;
+    }
+    int peers = 0;
+    PMPI_Comm_size(message.comm, &peers);
+    const auto bytes = StampProtocol::checked_bytes(peers, message.count, message.datatype,
+                                                    message.peer, message.tag);
+    return bytes && (mode == SendMode::Synchronous || *bytes > kEagerBytes ||
+                     context.pending.deferred.any());
   }
 
   // A blocking send the layer does not poll: it says so while it is in PMPI (UnpolledCall),
@@ -380,6 +402,9 @@ public:
     const Shadow* shadow =
         context != nullptr ? context->stamps.shadows().find(message.comm) : nullptr;
     if (shadow == nullptr || message.peer == MPI_PROC_NULL || !awaits_stamp(*shadow, message)) {
+      if (shadow == nullptr && context != nullptr) {
+        await_unshadowed_message(*monitor, *context, message.peer, message.tag, message.comm);
+      }
       return pmpi(message.peer, status);
     }
     PendingWork& pending = context->pending;

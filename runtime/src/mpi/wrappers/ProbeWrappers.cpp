@@ -17,6 +17,7 @@
 #include "mpi/wildcard/WildcardReceive.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 #include "mpi/wrappers/PointToPoint.hpp"
+#include "mpi/wrappers/PolledRequest.hpp"
 #include "mpi/wrappers/ProbedMessages.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
@@ -80,6 +81,10 @@ int blocking_probe(MpiFunction function, int source, int tag, MPI_Comm comm, MPI
                    MPI_Message* message, Call&& pmpi) {
   const std::optional<MonitoredProbe> probe = monitored_probe(source, tag, comm);
   if (!probe) {
+    Monitor* monitor = Layer::monitor();
+    if (LayerContext* context = layer_parts(monitor).context) {
+      await_unshadowed_message(*monitor, *context, source, tag, comm);
+    }
     return pmpi(source, status);
   }
   auto& [monitor, context, shadow, probed] = *probe;
