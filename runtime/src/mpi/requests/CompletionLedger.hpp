@@ -72,6 +72,11 @@ public:
   }
   ~CompletionCharge() {
     ledger_.charge(monitor_, call_vt_, update_.any() ? update_.latest() : end_vt_);
+    if (!update_.any()) {
+      // The record ends at end_vt_, and the clock goes on from there (CallTime.hpp); with an
+      // update it continues from the latest completion instead.
+      monitor_.clock().hold(end_vt_);
+    }
   }
   CompletionCharge(const CompletionCharge&) = delete;
   CompletionCharge& operator=(const CompletionCharge&) = delete;
