@@ -2,7 +2,7 @@
  * must be counted exactly (records are never corrupted) and the profile is still written at
  * exit. profile_check's "threads" scenario holds the expected values.
  * With the argument "signals" [PERIOD_US], one thread instead, while a timer signal every 20 us
- * (or PERIOD_US) runs a handler with probes (SA_NODEFER: handlers nest): a handler that
+ * (or PERIOD_US) runs a handler with probes (handlers nest, up to 4 deep): a handler that
  * interrupts a probe has its activation left out, and main's records must stay exact. Before
  * (found 2026-11-30) the handler's probe ran on a frame pushed but not filled in, and the
  * program crashed in about one run of three. profile_check's "Signals" scenario. */
@@ -63,14 +63,21 @@ static void on_alarm(void) {
   }
 }
 
-/* Nested at most 4 deep: where the handler takes longer than the timer's period, nesting
- * without end overflowed the stack. */
+/* Nested at most 4 deep: SIGALRM is blocked while a handler runs, and a handler less than 4
+ * deep unblocks it around its probes. With SA_NODEFER and a depth count alone, a loaded host
+ * (a CI rehearsal beside other tests, 2026-12-02: 16 runs of 20) delivered each new alarm
+ * before the interrupted handler's first instruction ran, and the frames overflowed the stack. */
 static void take_alarm(int signal) {
   static volatile sig_atomic_t nesting;
   (void)signal;
   if (nesting < 4) {
     ++nesting;
+    sigset_t alarm;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &alarm, NULL);
     on_alarm();
+    pthread_sigmask(SIG_BLOCK, &alarm, NULL);
     --nesting;
   }
 }
@@ -81,7 +88,7 @@ static void steps_under_signals(long period_us) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = take_alarm;
-  action.sa_flags = SA_RESTART | SA_NODEFER;
+  action.sa_flags = SA_RESTART;
   sigaction(SIGALRM, &action, NULL);
   const struct itimerval every = {{0, period_us}, {0, period_us}}, off = {{0, 0}, {0, 0}};
   setitimer(ITIMER_REAL, &every, NULL);
