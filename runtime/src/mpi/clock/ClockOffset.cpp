@@ -4,31 +4,15 @@
 #include "mpi/layer/NodeKey.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <functional>
 #include <limits>
-#include <string>
 #include <time.h>
+#include <unordered_map>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
 enum Tag { kYourTurn = 1, kPing = 2, kDone = 3, kAllDone = 4 };
-
-// Equal for two processes exactly when they read the same CLOCK_MONOTONIC: their node, and
-// the offsets of their time namespace (a container may run with its own).
-std::uint64_t clock_domain_key() {
-  std::string key = std::to_string(node_key());
-  if (std::FILE* offsets = std::fopen("/proc/self/timens_offsets", "r")) {
-    char line[128] = {};
-    while (std::fgets(line, sizeof line, offsets) != nullptr) {
-      key += line;
-    }
-    std::fclose(offsets);
-  }
-  return std::hash<std::string>{}(key);
-}
 
 // What each rank tells the others first: its domain and its clock's rate (0: not a cycle
 // counter).
@@ -125,12 +109,11 @@ std::int64_t ClockOffset::measure(MPI_Comm comm, vclock::ClockSource& source,
   // Each rank's leader: the lowest rank of its domain.
   std::vector<int> leader_of(count);
   std::vector<int> remote_leaders; // of the domains rank 0 is not in
+  std::unordered_map<std::uint64_t, int> leader_of_domain;
   for (std::size_t r = 0; r < count; ++r) {
-    const auto first = std::find_if(domains.begin(), domains.end(), [&](const auto& domain) {
-      return domain.key == domains[r].key;
-    });
-    leader_of[r] = static_cast<int>(first - domains.begin());
-    if (leader_of[r] == static_cast<int>(r) && domains[r].key != domains[0].key) {
+    const auto [entry, first] = leader_of_domain.try_emplace(domains[r].key, static_cast<int>(r));
+    leader_of[r] = entry->second;
+    if (first && domains[r].key != domains[0].key) {
       remote_leaders.push_back(static_cast<int>(r));
     }
   }
