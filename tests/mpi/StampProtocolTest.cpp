@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -164,6 +165,58 @@ TEST_F(StampProtocolTest, AClaimPostedFirstTakesTheNextStampOfItsSourceAndTag) {
   const std::optional<PendingStamp> other = rank1.stamps.peek(*rank1.world, 0, 4);
   ASSERT_TRUE(other.has_value());
   EXPECT_EQ(other->stamp.bytes, 40u);
+}
+
+// MPI gives the first message to a wildcard receive posted before a named one: the named
+// receive's stamp is the second, whichever arrived first.
+TEST_F(StampProtocolTest, AWildcardPostedFirstHoldsBackTheStampsItMayTakeUntilItSettles) {
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(100, 10)); // here before both
+  PostedStamp wildcard;
+  rank1.stamps.drain();
+  rank1.stamps.hold_back(*rank1.world, 5, wildcard);
+  PostedStamp named;
+  rank1.stamps.claim(*rank1.world, 0, 5, named);
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(200, 20));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 6, stamp_at(300, 30)); // a tag it cannot take
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, named));
+  // Nothing it may take is a candidate for anyone else meanwhile.
+  EXPECT_FALSE(rank1.stamps.peek(*rank1.world, 0, 5).has_value());
+  const std::optional<PendingStamp> other_tag = rank1.stamps.peek(*rank1.world, 0, 6);
+  ASSERT_TRUE(other_tag.has_value());
+  EXPECT_EQ(other_tag->stamp.bytes, 30u);
+
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, 0, 5));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard).bytes, 10u);
+  EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, named));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named).bytes, 20u);
+}
+
+TEST_F(StampProtocolTest, AWildcardThatTookNothingLetsWhatItHeldBackGoInOrder) {
+  PostedStamp wildcard;
+  rank1.stamps.hold_back(*rank1.world, MPI_ANY_TAG, wildcard);
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(100, 10));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(200, 20));
+  rank1.stamps.drain();
+  EXPECT_FALSE(rank1.stamps.peek(*rank1.world, 0, 5).has_value());
+
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, std::nullopt, 0)); // cancelled
+  EXPECT_FALSE(rank1.stamps.claimed(wildcard));
+  EXPECT_EQ(rank1.stamps.take(*rank1.world, 0, 5).bytes, 10u);
+  EXPECT_EQ(rank1.stamps.take(*rank1.world, 0, 5).bytes, 20u);
+}
+
+TEST_F(StampProtocolTest, AWildcardSettlesOnlyAfterAnEarlierOneThatMayTakeTheSameMessages) {
+  PostedStamp first;
+  PostedStamp second;
+  rank1.stamps.hold_back(*rank1.world, 5, first);
+  rank1.stamps.hold_back(*rank1.world, MPI_ANY_TAG, second);
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(100, 10));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(200, 20));
+  EXPECT_FALSE(rank1.stamps.settle(*rank1.world, second, 0, 5)); // MPI gave `first` the first
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, first, 0, 5));
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, second, 0, 5));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, first).bytes, 10u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second).bytes, 20u);
 }
 
 TEST_F(StampProtocolTest, AStampOfACommunicatorNotYetMadeWaitsForIt) {

@@ -48,6 +48,9 @@ namespace {
 // not per instance: a thread runs in one process's layer, and another thread of it must wait
 // for the lock, not skip its progress.
 thread_local bool progressing = false;
+// Settling a receive polls for its stamp, and the poll settles the others (settle_matched): not
+// this one again.
+thread_local bool settling = false;
 
 int query(void* extra, MPI_Status* status) {
   const auto& receive = *static_cast<const DeferredReceive*>(extra);
@@ -110,14 +113,6 @@ bool both_complete(DeferredReceive& receive) {
   return true;
 }
 
-// Posts `receive` undecided, from MPI_ANY_SOURCE: it takes its message in MPI's order.
-void post_undecided(DeferredReceive& receive) {
-  receive.wildcard.reset();
-  receive.state = DeferredReceive::State::Posted;
-  PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, MPI_ANY_SOURCE, receive.tag,
-               receive.comm, &receive.real);
-}
-
 // Decided: the message whose stamp is `chosen`.
 void post_decided(StampProtocol& stamps, DeferredReceive& receive, const PendingStamp& chosen) {
   const Shadow& shadow = *receive.shadow;
@@ -132,18 +127,15 @@ void post_decided(StampProtocol& stamps, DeferredReceive& receive, const Pending
                receive.comm, &receive.real);
 }
 
-// The stamp of a completed receive, taken: the chosen one, or (posted undecided) the next from
-// the actual source with the actual tag; nullopt when no message was consumed.
+// The stamp of a completed receive, taken: the chosen one, or (posted undecided) the one it
+// settled with; nullopt when no message was consumed.
 std::optional<vclock::MessageStamp> take_stamp(StampProtocol& stamps, DeferredReceive& receive) {
   const Shadow& shadow = *receive.shadow;
   if (!Receipt::consumed_request(receive.error, receive.status)) {
     stamps.abandon(shadow, receive.stamp);
     return std::nullopt;
   }
-  if (receive.decided) {
-    return stamps.finish(shadow, receive.stamp);
-  }
-  return stamps.take(shadow, receive.status.MPI_SOURCE, receive.status.MPI_TAG);
+  return stamps.finish(shadow, receive.stamp);
 }
 
 // A receive the program freed completed: counted, with no time (nobody waited for it).
@@ -167,9 +159,12 @@ void finish(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
 
 } // namespace
 
-DeferredReceives::DeferredReceives() = default;
+DeferredReceives::DeferredReceives(StampProtocol& stamps) : stamps_(stamps) {
+  stamps_.settled_by(this);
+}
 
 DeferredReceives::~DeferredReceives() {
+  stamps_.settled_by(nullptr);
   for (std::unique_ptr<DeferredReceive>& receive : receives_) {
     if (!receive->freed_by_mpi.load(std::memory_order_acquire)) {
       static_cast<void>(receive.release());
@@ -210,6 +205,43 @@ bool DeferredReceives::must_post_undecided(const Shadow& shadow) {
   }
   post_undecided_on(shadow);
   return true;
+}
+
+void DeferredReceives::post_undecided(DeferredReceive& receive) {
+  receive.wildcard.reset();
+  receive.state = DeferredReceive::State::Posted;
+  stamps_.hold_back(*receive.shadow, receive.tag, receive.stamp);
+  PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, MPI_ANY_SOURCE, receive.tag,
+               receive.comm, &receive.real);
+}
+
+bool DeferredReceives::settled(DeferredReceive& receive) {
+  if (receive.stamp.state != PostedStamp::State::Wildcard) {
+    return true;
+  }
+  if (settling) {
+    return false;
+  }
+  const std::optional<int> source = Receipt::consumed_request(receive.error, receive.status)
+                                        ? std::optional<int>(receive.status.MPI_SOURCE)
+                                        : std::nullopt;
+  settling = true;
+  const bool done = stamps_.settle(*receive.shadow, receive.stamp, source, receive.status.MPI_TAG);
+  settling = false;
+  return done;
+}
+
+void DeferredReceives::settle_matched() {
+  if (settling || !any()) {
+    return;
+  }
+  const CallerLock guard(lock_);
+  for (const auto& receive : receives_) {
+    if (receive->state == DeferredReceive::State::Posted &&
+        receive->stamp.state == PostedStamp::State::Wildcard && both_complete(*receive)) {
+      settled(*receive);
+    }
+  }
 }
 
 void DeferredReceives::post_undecided_on(const Shadow& shadow) {
@@ -338,7 +370,8 @@ void DeferredReceives::progress(Monitor& monitor, StampProtocol& stamps,
         held.push_back(&receive);
       }
     }
-    if (receive.state == DeferredReceive::State::Posted && both_complete(receive)) {
+    if (receive.state == DeferredReceive::State::Posted && both_complete(receive) &&
+        settled(receive)) {
       finish(monitor, stamps, receive);
       active_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -387,7 +420,11 @@ std::optional<std::uint64_t> DeferredReceives::present_arrival(StampProtocol& st
     return receive->post.vt; // its message is here or on its way: nobody else must act
   }
   const StampProtocol::Hold hold(stamps);
-  return receive->shadow->inbox.earliest_candidate(receive->tag);
+  // Posted undecided, the stamps it may take wait held back for it.
+  const StampInbox& candidates = receive->state == DeferredReceive::State::Posted
+                                     ? receive->shadow->held_back
+                                     : receive->shadow->inbox;
+  return candidates.earliest_candidate(receive->tag);
 }
 
 bool DeferredReceives::refers_to(const Shadow& shadow) {

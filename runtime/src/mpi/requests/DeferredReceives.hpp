@@ -45,9 +45,12 @@ namespace vcmon::runtime::mpi {
 
 struct __attribute__((visibility("hidden"))) DeferredReceive;
 
-class __attribute__((visibility("hidden"))) DeferredReceives final : public WaitingWork {
+class __attribute__((visibility("hidden"))) DeferredReceives final : public WaitingWork,
+                                                                     StampProtocol::Settler {
 public:
-  DeferredReceives();
+  // The process's, with its stamp protocol, which undecided receives posted to MPI hold
+  // stamps back in (StampProtocol::hold_back) and which calls settle_matched.
+  explicit DeferredReceives(StampProtocol& stamps);
   // A receive whose generalized request MPI still holds (the program never completed it) may
   // still be queried or freed by MPI up to PMPI_Finalize, after the context is gone: it is
   // left allocated.
@@ -106,6 +109,8 @@ public:
   // Another receive or probe on `shadow`'s communicator is about to match: the undecided ones
   // there are posted first, as MPI_ANY_SOURCE (MPI gives them the first messages).
   void before_matching(const Shadow& shadow);
+  // Settles the undecided receives posted to MPI that have matched (StampProtocol::settle).
+  void settle_matched() override;
   // A call the layer cannot poll is about to start: every undecided receive is posted.
   void before_unpolled() {
     if (any()) {
@@ -163,6 +168,12 @@ private:
   bool matched_by(StampProtocol& stamps, const DeferredReceive& receive, std::uint64_t now_vt);
   // Posts the undecided receives on `shadow`, in the order they were posted (the lock held).
   void post_undecided_on(const Shadow& shadow);
+  // Posts `receive` undecided, from MPI_ANY_SOURCE: it takes its message in MPI's order, and
+  // holds back the stamps it may take until it settles.
+  void post_undecided(DeferredReceive& receive);
+  // Whether posted `receive`, its real receive complete, has settled its stamp (an undecided
+  // one waits for those posted before it).
+  bool settled(DeferredReceive& receive);
   // Hands the program `receive`'s generalized request and keeps the receive; false when MPI
   // could not start one.
   bool started(std::unique_ptr<DeferredReceive>& receive, MPI_Request* request);
@@ -173,6 +184,7 @@ private:
   // In the order they were posted: a communicator's first undecided receive is decided first,
   // as MPI gives its first message to the receive posted first.
   std::vector<std::unique_ptr<DeferredReceive>> receives_;
+  StampProtocol& stamps_;
   // The receives by their generalized request. An entry may outlive its receive's report (MPI
   // may then give the handle to another request, which a new receive's entry replaces); it
   // goes when the receive is dropped.

@@ -15,7 +15,7 @@ namespace vcmon::runtime::mpi {
 
 class __attribute__((visibility("hidden"))) PendingWork {
 public:
-  explicit PendingWork(StampProtocol& stamps) : stamps(stamps) {}
+  explicit PendingWork(StampProtocol& stamps) : stamps(stamps), deferred(stamps) {}
   PendingWork(const PendingWork&) = delete;
   PendingWork& operator=(const PendingWork&) = delete;
 

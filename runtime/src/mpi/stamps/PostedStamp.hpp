@@ -13,7 +13,9 @@ struct PostedStamp {
   enum class State : unsigned char {
     None,    // not claimed (a wildcard, a matched-probe receive): taken at completion
     Pending, // in its shadow's claims, waiting for the stamp
-    Held     // the stamp is in `entry`
+    Held,    // the stamp is in `entry`
+    Wildcard // a receive from MPI_ANY_SOURCE posted to MPI: in its shadow's claims, holding
+             // back the stamps it may take until it matched (StampProtocol::hold_back)
   };
   State state = State::None;
   PendingStamp entry;

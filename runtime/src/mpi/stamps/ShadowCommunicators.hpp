@@ -47,9 +47,13 @@ struct Shadow {
   mutable std::atomic<std::uint64_t> entered_by_all{0};
   // Stamps that have arrived and that no posted receive claimed.
   mutable StampInbox inbox;
-  // Nonblocking receives from a specific source waiting for their stamp, in the order they
-  // were posted (the order in which MPI matches them).
+  // Nonblocking receives from a specific source waiting for their stamp, and receives from
+  // MPI_ANY_SOURCE posted to MPI undecided, in the order they were posted (the order in which
+  // MPI matches them).
   mutable std::vector<PostedStamp*> claims;
+  // Stamps that such a receive from MPI_ANY_SOURCE may take, until it has matched: no receive
+  // posted after it may claim them (StampProtocol::hold_back).
+  mutable StampInbox held_back;
 
   // The peer index of world rank `rank`, or -1.
   int peer_of(std::int32_t rank) const {

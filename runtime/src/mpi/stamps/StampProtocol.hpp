@@ -188,7 +188,9 @@ public:
   void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
     const Hold hold(*this);
     collect_until_filed(shadow, source, tag);
-    if (const auto pulled = take_filed(shadow, source, tag)) {
+    // Behind a receive from MPI_ANY_SOURCE that may take the stamp here, it waits its turn.
+    const auto pulled = holds_back(shadow, tag) ? std::nullopt : take_filed(shadow, source, tag);
+    if (pulled) {
       posted.entry = *pulled;
       posted.state = PostedStamp::State::Held;
       return;
@@ -244,6 +246,60 @@ public:
     unclaim(shadow, posted);
   }
 
+  // A receive from MPI_ANY_SOURCE with `tag`, posted to MPI undecided (DeferredReceives): MPI
+  // gives it the first message that matches, before any receive posted after it, and only its
+  // completion tells which. Until it settles, the stamps it may take (those here now and those
+  // to come) are held back from the receives posted after it: a receive from a named source
+  // posted next claimed the stamp of the message the wildcard took, and then waited for one
+  // that never came (docs/pmpi.md, "Stamps"). `marker` must not move until settled.
+  void hold_back(const Shadow& shadow, int tag, PostedStamp& marker) {
+    const Hold hold(*this);
+    marker.entry = {MPI_ANY_SOURCE, tag, {}};
+    marker.state = PostedStamp::State::Wildcard;
+    StampInbox kept;
+    for (std::size_t i = 0; i < shadow.inbox.size(); ++i) {
+      (tag_matches(tag, shadow.inbox[i].tag) ? shadow.held_back : kept).add(shadow.inbox[i]);
+    }
+    shadow.inbox = std::move(kept);
+    shadow.claims.push_back(&marker);
+    wildcards_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // The receive of `marker` completed, having taken the message from `source` with `tag`
+  // (nullopt: none, it was cancelled or failed). Its stamp, the first from `source` it held back,
+  // is then held in `marker` (finish gives it), and the stamps it held back go to the receives
+  // posted after it, or to the inbox. False, with nothing done, while a receive from
+  // MPI_ANY_SOURCE posted before it may take the same messages and has not settled: MPI gave
+  // that one the earlier message.
+  bool settle(const Shadow& shadow, PostedStamp& marker, std::optional<int> source, int tag) {
+    if (source && !first_wildcard(shadow, marker)) {
+      return false;
+    }
+    std::optional<PendingStamp> taken;
+    if (source) {
+      poll_until([&] { return (taken = take_held_back(shadow, *source, tag)).has_value(); });
+    }
+    const Hold hold(*this);
+    unclaim(shadow, marker);
+    if (taken) {
+      marker.entry = *taken;
+      marker.state = PostedStamp::State::Held;
+    }
+    return true;
+  }
+
+  // What settles the receives from MPI_ANY_SOURCE posted to MPI once they have matched (the
+  // process's DeferredReceives): a receive waiting here for a stamp one of them holds back
+  // calls it as it polls.
+  class Settler {
+  public:
+    virtual void settle_matched() = 0;
+
+  protected:
+    ~Settler() = default;
+  };
+  void settled_by(Settler* settler) { settler_ = settler; }
+
   // Files every stamp that has arrived, from anyone (wildcard decisions).
   void drain() {
     const Hold hold(*this);
@@ -283,13 +339,54 @@ public:
 private:
   static constexpr unsigned kPollsPerYield = 64;
 
-  // A stamp that was sent is there within a few polls (between nodes, in flight).
-  template <typename Ready> static void poll_until(Ready&& ready) {
+  // A stamp that was sent is there within a few polls (between nodes, in flight), or once the
+  // receive from MPI_ANY_SOURCE that holds it back has settled.
+  template <typename Ready> void poll_until(Ready&& ready) {
     for (unsigned polls = 1; !ready(); ++polls) {
       if (polls % kPollsPerYield == 0) {
+        if (settler_ != nullptr && wildcards_.load(std::memory_order_relaxed) != 0) {
+          settler_->settle_matched();
+        }
         sched_yield();
       }
     }
+  }
+
+  // Whether a receive from MPI_ANY_SOURCE that may take a message with `tag` holds back stamps.
+  static bool holds_back(const Shadow& shadow, int tag) {
+    return std::any_of(shadow.claims.begin(), shadow.claims.end(), [&](const PostedStamp* posted) {
+      return posted->state == PostedStamp::State::Wildcard &&
+             (tag_matches(posted->entry.tag, tag) || tag == MPI_ANY_TAG);
+    });
+  }
+
+  // Whether no receive from MPI_ANY_SOURCE posted before `marker` may take its messages.
+  bool first_wildcard(const Shadow& shadow, const PostedStamp& marker) {
+    const Hold hold(*this);
+    for (const PostedStamp* posted : shadow.claims) {
+      if (posted == &marker) {
+        return true;
+      }
+      if (posted->state == PostedStamp::State::Wildcard &&
+          (tag_matches(posted->entry.tag, marker.entry.tag) || marker.entry.tag == MPI_ANY_TAG)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The first held-back stamp from `source` matching `tag`, if it has arrived.
+  std::optional<PendingStamp> take_held_back(const Shadow& shadow, int source, int tag) {
+    const Hold hold(*this);
+    adopt_orphans();
+    std::optional<std::size_t> index = shadow.held_back.find(source, tag);
+    if (!index) {
+      mail_.collect(shadow.world_rank_of(source), [&](int sender, const StampMessage& message) {
+        file(sender, message);
+        return (index = shadow.held_back.find(source, tag)).has_value();
+      });
+    }
+    return index ? std::optional<PendingStamp>(shadow.held_back.take(*index)) : std::nullopt;
   }
 
   // The private functions below run under the lock (Hold).
@@ -302,9 +399,18 @@ private:
     return std::nullopt;
   }
 
-  static void unclaim(const Shadow& shadow, PostedStamp& posted) {
+  void unclaim(const Shadow& shadow, PostedStamp& posted) {
     if (posted.state == PostedStamp::State::Pending) {
       std::erase(shadow.claims, &posted);
+    } else if (posted.state == PostedStamp::State::Wildcard) {
+      // What it held back goes to the receives after it, in the order it arrived.
+      std::erase(shadow.claims, &posted);
+      wildcards_.fetch_sub(1, std::memory_order_relaxed);
+      StampInbox waiting;
+      std::swap(waiting, shadow.held_back);
+      for (std::size_t i = 0; i < waiting.size(); ++i) {
+        deliver(shadow, waiting[i]);
+      }
     }
     posted.state = PostedStamp::State::None;
   }
@@ -363,32 +469,51 @@ private:
     }
   }
 
-  // To the first receive that claimed a stamp like it, else to the end of the inbox (true).
+  enum class Filing { Claimed, HeldBack, Unclaimed };
+
+  // To the first receive that claimed a stamp like it, else held back for a receive from
+  // MPI_ANY_SOURCE posted before any that did, else to the end of the inbox (true).
   static bool deliver(const Shadow& shadow, const PendingStamp& entry) {
-    if (claim_for(shadow, entry)) {
+    switch (claim_for(shadow, entry)) {
+    case Filing::Claimed:
       return false;
+    case Filing::HeldBack:
+      shadow.held_back.add(entry);
+      return false;
+    case Filing::Unclaimed:
+      break;
     }
     shadow.inbox.add(entry);
     return true;
   }
   // The same for a stamp given back: it is again the first of its source.
   static void file_first(const Shadow& shadow, const PendingStamp& entry) {
-    if (!claim_for(shadow, entry)) {
+    switch (claim_for(shadow, entry)) {
+    case Filing::Claimed:
+      return;
+    case Filing::HeldBack:
+      shadow.held_back.put_back(entry);
+      return;
+    case Filing::Unclaimed:
       shadow.inbox.put_back(entry);
     }
   }
 
-  static bool claim_for(const Shadow& shadow, const PendingStamp& entry) {
+  static Filing claim_for(const Shadow& shadow, const PendingStamp& entry) {
     for (auto it = shadow.claims.begin(); it != shadow.claims.end(); ++it) {
       PostedStamp& posted = **it;
-      if (posted.entry.source == entry.source && tag_matches(posted.entry.tag, entry.tag)) {
+      if (posted.state == PostedStamp::State::Wildcard) {
+        if (tag_matches(posted.entry.tag, entry.tag)) {
+          return Filing::HeldBack;
+        }
+      } else if (posted.entry.source == entry.source && tag_matches(posted.entry.tag, entry.tag)) {
         posted.entry = entry;
         posted.state = PostedStamp::State::Held;
         shadow.claims.erase(it);
-        return true;
+        return Filing::Claimed;
       }
     }
-    return false;
+    return Filing::Unclaimed;
   }
 
   StampMail& mail_;
@@ -399,6 +524,10 @@ private:
   SenderBounds bounds_;
   // Stamps of communicators this process has yet to make.
   std::vector<StampMessage> orphans_;
+  // Receives from MPI_ANY_SOURCE posted to MPI that hold back stamps (hold_back), and what
+  // settles them.
+  std::atomic<unsigned> wildcards_{0};
+  Settler* settler_ = nullptr;
 };
 
 } // namespace vcmon::runtime::mpi
