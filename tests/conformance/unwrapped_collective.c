@@ -10,6 +10,7 @@
  *   idup_wait    MPI_Ibarrier on such a communicator, then MPI_Wait
  *   idup_p2p     on such a communicator, MPI_Send to the master (64 KiB: by rendezvous, so it
  *                waits for the master's receive) then MPI_Recv of its answer
+ *   idup_waitall the same exchange as MPI_Irecv and MPI_Isend, completed by one MPI_Waitall
  * LEVEL: multiple (MPI_THREAD_MULTIPLE, as many programs ask for whether or not they use
  * threads) or single. `squat`: before MPI_Init every rank takes its stamp segment's name in
  * /dev/shm (as squatted_stamp_segment does), so that the job has no node segment, as ranks on
@@ -27,6 +28,7 @@
 #include "rank_log.h"
 #include "scratch_file.h"
 
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,12 +57,13 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int file = strcmp(mode, "file") == 0, read = strcmp(mode, "read") == 0;
   const int idup_dup = strcmp(mode, "idup_dup") == 0, idup_wait = strcmp(mode, "idup_wait") == 0;
-  const int idup_p2p = strcmp(mode, "idup_p2p") == 0;
+  const int idup_waitall = strcmp(mode, "idup_waitall") == 0;
+  const int idup_p2p = idup_waitall || strcmp(mode, "idup_p2p") == 0;
   const int idup = idup_dup || idup_wait || idup_p2p || strcmp(mode, "idup") == 0;
   if (!file && !read && !idup && strcmp(mode, "allreduce_c") != 0) {
     if (rank == 0)
       fprintf(stderr, "usage: unwrapped_collective "
-                      "file|read|allreduce_c|idup|idup_dup|idup_wait|idup_p2p "
+                      "file|read|allreduce_c|idup|idup_dup|idup_wait|idup_p2p|idup_waitall "
                       "[multiple|single [squat]]\n");
     MPI_Finalize();
     return 2;
@@ -132,8 +135,19 @@ int main(int argc, char** argv) {
       } else {
         for (int i = 0; i < kBlockInts; ++i)
           block[i] = value - i;
-        MPI_Send(block, kBlockInts, MPI_INT, 0, kTag, copy);
-        MPI_Recv(block, kBlockInts, MPI_INT, 0, kTag, copy, &status);
+        if (idup_waitall) {
+          static int answer[kBlockInts];
+          MPI_Request requests[2];
+          MPI_Status statuses[2];
+          MPI_Irecv(answer, kBlockInts, MPI_INT, 0, kTag, copy, &requests[0]);
+          MPI_Isend(block, kBlockInts, MPI_INT, 0, kTag, copy, &requests[1]);
+          MPI_Waitall(2, requests, statuses);
+          memcpy(block, answer, sizeof answer);
+          status = statuses[0];
+        } else {
+          MPI_Send(block, kBlockInts, MPI_INT, 0, kTag, copy);
+          MPI_Recv(block, kBlockInts, MPI_INT, 0, kTag, copy, &status);
+        }
         MPI_Get_count(&status, MPI_INT, &got);
         combined += got + block[0] + block[kBlockInts - 1] + status.MPI_SOURCE + status.MPI_TAG;
       }

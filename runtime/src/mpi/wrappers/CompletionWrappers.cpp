@@ -12,6 +12,7 @@
 #include "mpi/requests/LayerWork.hpp"
 #include "mpi/requests/RequestCompletion.hpp"
 #include "mpi/requests/RequestsWait.hpp"
+#include "mpi/requests/TestallUnsafeRequests.hpp"
 #include "mpi/wrappers/LayerContext.hpp"
 #include "vcmon/vclock/Moment.hpp"
 
@@ -20,13 +21,14 @@
 #include <cstddef>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 namespace vcmon::runtime::mpi {
 namespace {
 
-// The never-blocking twin of Waitany and Waitsome (Testany, Testsome): the result of the call
-// once it completed a request (or found none active), nothing otherwise. `nullptr` for the
-// other calls.
+// The never-blocking twin of a blocking completion call (Wait's Test, Waitall's Testall,
+// Waitany's Testany, Waitsome's Testsome): the result of the call once it would have returned,
+// nothing otherwise. `nullptr` for the never-blocking calls.
 template <typename Attempt>
 constexpr bool has_attempt = !std::is_null_pointer_v<std::remove_cvref_t<Attempt>>;
 
@@ -46,8 +48,8 @@ template <typename Attempt, typename Run> auto attempt_through(Attempt& attempt,
 }
 
 // Runs a blocking completion call once it would return, waiting in the layer meanwhile.
-// `attempt`: its never-blocking twin, if an OR-wait (see has_attempt). `call`: when the call
-// was entered, if the caller has read it (else read here).
+// `attempt`: its never-blocking twin (see has_attempt). `call`: when the call was entered, if
+// the caller has read it (else read here).
 template <typename Call, typename Attempt>
 int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
               std::span<const MPI_Request> requests, RequestsWait::Needs needs, Call&& pmpi,
@@ -71,30 +73,43 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
   }
   // Only MPI can tell when requests the layer does not track end, and MPI_Request_get_status,
   // which the layer's loop polls, does not: it never runs the poll function of ROMIO's file
-  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. A call
-  // with a never-blocking twin (Wait's Test, Waitany's Testany, Waitsome's Testsome) polls it
-  // in the layer's loop, where the rank answers state requests as running: blocked in MPI, only
-  // a thread of its node could answer for it, and across nodes a wildcard decision that had to
-  // rule it out waited for ever (an MPI_Ibarrier on an MPI_Comm_idup communicator, then
-  // MPI_Wait). Beside requests the layer tracks, waiting for those alone hung a Waitany that
-  // plain MPI ends with its file request, before the program sends what its other request
-  // needs. Waitall blocks in MPI for them once the layer's loop has seen the others end;
-  // meanwhile its rank is answered for on its node, running (as it describes itself).
+  // requests (extended generalized ones), and MPI_Wait on an MPI_File_iwrite_at hung. The call's
+  // never-blocking twin (Wait's Test, Waitall's Testall, Waitany's Testany, Waitsome's
+  // Testsome) is polled in the layer's loop instead, where the rank answers state requests as
+  // running: blocked in MPI, only a thread of its node could answer for it, and across nodes a
+  // wildcard decision that had to rule it out waited for ever (an MPI_Ibarrier or an
+  // MPI_Isend/MPI_Irecv pair on an MPI_Comm_idup communicator, then MPI_Wait or MPI_Waitall).
+  // Beside requests the layer tracks, waiting for those alone hung a Waitany that plain MPI
+  // ends with its file request, before the program sends what its other request needs.
+  // MPICH's Testall mishandles generalized and partitioned requests: a Waitall over one of them
+  // waits for the layer's part, then blocks in MPI (its rank answered for on its node,
+  // running, as it describes itself).
+  TestallUnsafeRequests& unsafe = TestallUnsafeRequests::process();
   if constexpr (has_attempt<Attempt>) {
-    std::optional<int> rc;
-    WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
-      rc = attempt();
-      return rc.has_value();
-    });
-    return *rc;
-  } else {
-    if (!wait.tracks_none()) {
-      WaitPolicy::wait_until(*monitor, context->control, wait,
-                             [&] { return wait.layer_part_done(); });
+    if (function != MpiFunction::Waitall || !unsafe.among(requests)) {
+      std::optional<int> rc;
+      WaitPolicy::wait_until(*monitor, context->control, wait, [&] {
+        rc = attempt();
+        return rc.has_value();
+      });
+      return *rc;
     }
+  }
+  if (!wait.tracks_none()) {
+    WaitPolicy::wait_until(*monitor, context->control, wait,
+                           [&] { return wait.layer_part_done(); });
+  }
+  const std::vector<MPI_Request> handles(requests.begin(), requests.end());
+  const int rc = [&] {
     const UnpolledCall inside(entry.rt, UnpolledWait::Others);
     return pmpi();
+  }();
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) {
+      unsafe.freed(handles[i]);
+    }
   }
+  return rc;
 }
 
 // Runs a completion call: a blocking one once it would return, waiting in the layer
@@ -170,7 +185,11 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
         monitor != nullptr ? pending->deferred.receive_of(handle) : nullptr;
     if (deferred == nullptr) {
       const CallTime time(monitor, function);
-      return run(status, nullptr);
+      const int rc = run(status, nullptr);
+      if (*request == MPI_REQUEST_NULL) {
+        TestallUnsafeRequests::process().freed(handle);
+      }
+      return rc;
     }
     const vclock::Moment call = vclock::Moment::now(monitor->clock());
     const int rc = run(status, &call);
@@ -202,7 +221,7 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
 
 // Several requests: Waitall/Testall/Waitany/Testany/Waitsome/Testsome. `pmpi(MPI_Status*)`
 // runs the call; `each_completed(visit)` then calls visit(request index, status) for every
-// request it completed. `attempt(MPI_Status*)`: Waitany's and Waitsome's never-blocking twin
+// request it completed. `attempt(MPI_Status*)`: a blocking call's never-blocking twin
 // (has_attempt), else nullptr.
 template <typename Call, typename EachCompleted, typename Attempt = std::nullptr_t>
 int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_Status* statuses,
@@ -364,7 +383,12 @@ extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   return complete_many(
       MpiFunction::Waitall, count, requests, statuses, true, RequestsWait::Needs::All,
-      [&](MPI_Status* st) { return PMPI_Waitall(count, requests, st); }, all_of(count, nullptr));
+      [&](MPI_Status* st) { return PMPI_Waitall(count, requests, st); }, all_of(count, nullptr),
+      [&](MPI_Status* st) {
+        int flag = 0;
+        const int rc = PMPI_Testall(count, requests, &flag, st);
+        return attempt_result(rc, flag != 0);
+      });
 }
 
 extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
@@ -508,7 +532,11 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   TrackedRequest* tracked =
       monitor != nullptr && handle != MPI_REQUEST_NULL ? table->find(handle) : nullptr;
   if (tracked == nullptr) {
-    return PMPI_Request_free(request);
+    const int rc = PMPI_Request_free(request);
+    if (rc == MPI_SUCCESS) {
+      TestallUnsafeRequests::process().freed(handle);
+    }
+    return rc;
   }
   if (tracked->kind == TrackedRequest::Kind::Receive) {
     LayerWork work(*monitor, *pending);

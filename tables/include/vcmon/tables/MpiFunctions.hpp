@@ -168,6 +168,8 @@
 // (FileCollectiveWrappers.cpp). MPI_Comm_idup notes communicators whose collectives the layer
 // enters polled (UnshadowedCommunicators.hpp); MPI_Comm_create_errhandler keeps the program's
 // handlers out of the layer's own looks at requests (ProgramErrorHandlers.hpp).
+// MPI_Grequest_start, the nonblocking MPI-IO calls and the partitioned inits note the requests
+// MPICH's MPI_Testall mishandles (TestallUnsafeRequests.hpp).
 #define VCMON_MPI_UNRECORDED(X)                                                                    \
   X(Init_thread)                                                                                   \
   X(Comm_idup)                                                                                     \
@@ -201,4 +203,28 @@
   X(File_write_all_c)                                                                              \
   X(File_read_at_all)                                                                              \
   X(File_read_at_all_c)                                                                            \
-  X(File_write_at_all) X(File_write_at_all_c)
+  X(File_write_at_all)                                                                             \
+  X(File_write_at_all_c)                                                                           \
+  X(Grequest_start)                                                                                \
+  X(File_iread)                                                                                    \
+  X(File_iread_c)                                                                                  \
+  X(File_iread_all)                                                                                \
+  X(File_iread_all_c)                                                                              \
+  X(File_iread_shared)                                                                             \
+  X(File_iread_shared_c)                                                                           \
+  X(File_iwrite)                                                                                   \
+  X(File_iwrite_c)                                                                                 \
+  X(File_iwrite_all)                                                                               \
+  X(File_iwrite_all_c)                                                                             \
+  X(File_iwrite_shared)                                                                            \
+  X(File_iwrite_shared_c)                                                                          \
+  X(File_iread_at)                                                                                 \
+  X(File_iread_at_c)                                                                               \
+  X(File_iread_at_all)                                                                             \
+  X(File_iread_at_all_c)                                                                           \
+  X(File_iwrite_at)                                                                                \
+  X(File_iwrite_at_c)                                                                              \
+  X(File_iwrite_at_all)                                                                            \
+  X(File_iwrite_at_all_c)                                                                          \
+  X(Psend_init)                                                                                    \
+  X(Precv_init)
