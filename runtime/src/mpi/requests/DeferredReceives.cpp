@@ -187,7 +187,7 @@ void DeferredReceives::drop_finished() {
 }
 
 bool DeferredReceives::must_post_undecided(const Shadow& shadow) {
-  if (shadow.inter) {
+  if (shadow.inter || shadow.posted_wildcards.load(std::memory_order_relaxed) != 0) {
     return true;
   }
   std::size_t undecided = 0;

@@ -160,8 +160,9 @@ private:
   // list while a loop walks it.
   void drop_finished();
   // Whether a new wildcard receive on `shadow` goes to MPI undecided: on an intercommunicator,
-  // behind an undecided receive already posted there (MPI's order decides behind it), or as
-  // the one beyond kMaxUndecided, which first posts the undecided ones there.
+  // behind an undecided receive already posted there or a wildcard posted to MPI as it is that
+  // has yet to take its stamp (MPI's order decides behind them), or as the one beyond
+  // kMaxUndecided, which first posts the undecided ones there.
   bool must_post_undecided(const Shadow& shadow);
   // Whether undecided `receive` would have matched a message by virtual time `now_vt`: more of
   // its messages were sent by then than undecided receives before it may take (the lock held).

@@ -11,6 +11,17 @@
 #include <vector>
 
 namespace vcmon::runtime::mpi {
+namespace {
+
+// A receive from MPI_ANY_SOURCE posted to MPI as it is has taken its stamp, or none
+// (Shadow::posted_wildcards).
+void wildcard_settled(const TrackedRequest& request) {
+  if (request.kind == TrackedRequest::Kind::Receive && request.peer == MPI_ANY_SOURCE) {
+    request.shadow->posted_wildcards.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+} // namespace
 
 void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
                                   TrackedRequest& request, const MPI_Status& status, int error,
@@ -68,6 +79,7 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
   if (request.persistent()) {
     request.active = false;
   } else {
+    wildcard_settled(request);
     table.erase(request);
   }
 }
@@ -162,6 +174,7 @@ void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps) {
                         {tracked->site, *tracked->shadow, tracked->post, 0, tracked->context},
                         error, status);
       }
+      wildcard_settled(*tracked);
       table.erase(*tracked);
     }
     count_.fetch_sub(1, std::memory_order_relaxed);

@@ -54,6 +54,10 @@ struct Shadow {
   // Stamps that such a receive from MPI_ANY_SOURCE may take, until it has matched: no receive
   // posted after it may claim them (StampProtocol::hold_back).
   mutable StampInbox held_back;
+  // Nonblocking receives from MPI_ANY_SOURCE the layer posted to MPI as they are (not deferred)
+  // that have yet to take their stamp: a wildcard deferred meanwhile would be decided among
+  // stamps of messages MPI gives them (DeferredReceives::must_post_undecided).
+  mutable std::atomic<unsigned> posted_wildcards{0};
 
   // The peer index of world rank `rank`, or -1.
   int peer_of(std::int32_t rank) const {

@@ -527,6 +527,8 @@ public:
       inserted->stamp = {PostedStamp::State::Held, *held};
     } else if (inserted != nullptr && source != MPI_ANY_SOURCE) {
       stamps.claim(posted.shadow, source, tag, inserted->stamp);
+    } else if (inserted != nullptr) {
+      posted.shadow.posted_wildcards.fetch_add(1, std::memory_order_relaxed);
     }
   }
 
