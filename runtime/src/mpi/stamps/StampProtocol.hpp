@@ -188,8 +188,10 @@ public:
   void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
     const Hold hold(*this);
     collect_until_filed(shadow, source, tag);
-    // Behind a receive from MPI_ANY_SOURCE that may take the stamp here, it waits its turn.
-    const auto pulled = holds_back(shadow, tag) ? std::nullopt : take_filed(shadow, source, tag);
+    // Behind a receive from MPI_ANY_SOURCE that may take the stamp here, it waits its turn (the
+    // count first: thousands of receives may be pending in the claims).
+    const bool behind = wildcards_.load(std::memory_order_relaxed) != 0 && holds_back(shadow, tag);
+    const auto pulled = behind ? std::nullopt : take_filed(shadow, source, tag);
     if (pulled) {
       posted.entry = *pulled;
       posted.state = PostedStamp::State::Held;
