@@ -469,8 +469,7 @@ bool DeferredReceives::matched_by(StampProtocol& stamps, const DeferredReceive& 
     }
     // An earlier one that may take a message this one may take (either with MPI_ANY_TAG).
     before += other->state == DeferredReceive::State::Undecided &&
-                      other->shadow == receive.shadow &&
-                      (tag_matches(other->tag, receive.tag) || receive.tag == MPI_ANY_TAG)
+                      other->shadow == receive.shadow && tags_overlap(other->tag, receive.tag)
                   ? 1
                   : 0;
   }

@@ -27,6 +27,12 @@ inline bool tag_matches(int receive_tag, int message_tag) {
   return receive_tag == MPI_ANY_TAG || receive_tag == message_tag;
 }
 
+// Whether two receives with tags `a` and `b` may take the same message (either with
+// MPI_ANY_TAG, or the same tag).
+inline bool tags_overlap(int a, int b) {
+  return tag_matches(a, b) || b == MPI_ANY_TAG;
+}
+
 // A ring of slots (capacity a power of two, grown by doubling when full): receives take their
 // stamp from at or near the front, and a program whose receiver lags its sender keeps thousands
 // of stamps here. As a vector, every take moved all the others: 12 000 iterations of a

@@ -354,27 +354,25 @@ private:
     }
   }
 
+  // Whether `posted` is a receive from MPI_ANY_SOURCE that may take what a receive with `tag`
+  // may take.
+  static bool wildcard_for(const PostedStamp* posted, int tag) {
+    return posted->state == PostedStamp::State::Wildcard && tags_overlap(posted->entry.tag, tag);
+  }
+
   // Whether a receive from MPI_ANY_SOURCE that may take a message with `tag` holds back stamps.
   static bool holds_back(const Shadow& shadow, int tag) {
-    return std::any_of(shadow.claims.begin(), shadow.claims.end(), [&](const PostedStamp* posted) {
-      return posted->state == PostedStamp::State::Wildcard &&
-             (tag_matches(posted->entry.tag, tag) || tag == MPI_ANY_TAG);
-    });
+    return std::any_of(shadow.claims.begin(), shadow.claims.end(),
+                       [&](const PostedStamp* posted) { return wildcard_for(posted, tag); });
   }
 
   // Whether no receive from MPI_ANY_SOURCE posted before `marker` may take its messages.
   bool first_wildcard(const Shadow& shadow, const PostedStamp& marker) {
     const Hold hold(*this);
-    for (const PostedStamp* posted : shadow.claims) {
-      if (posted == &marker) {
-        return true;
-      }
-      if (posted->state == PostedStamp::State::Wildcard &&
-          (tag_matches(posted->entry.tag, marker.entry.tag) || marker.entry.tag == MPI_ANY_TAG)) {
-        return false;
-      }
-    }
-    return true;
+    const auto mine = std::find(shadow.claims.begin(), shadow.claims.end(), &marker);
+    return std::none_of(shadow.claims.begin(), mine, [&](const PostedStamp* posted) {
+      return wildcard_for(posted, marker.entry.tag);
+    });
   }
 
   // The first held-back stamp from `source` matching `tag`, if it has arrived.
