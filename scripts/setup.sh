@@ -6,11 +6,11 @@ packages=(build-essential cmake ninja-build mpich libmpich-dev
   clang-16 libclang-16-dev libclang-cpp16-dev libclang-rt-16-dev llvm-16-dev
   libboost-graph-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  gfortran chromium jq pkg-config libomp-16-dev libotf2-trace-dev otf2-tools)
+  gfortran chromium jq pkg-config libomp-16-dev libotf2-trace-dev otf2-tools gdb)
 # gfortran: vcmon-mpifort's test; chromium: the HTML report's browser test; jq: the live query
 # test; pkg-config: the installed vcmon.pc's test; libomp-16-dev: the omp.h Clang parses
 # OpenMP units with; libotf2-trace-dev, otf2-tools: the event trace the paper's data-volume
-# benchmark compares profiles with.
+# benchmark compares profiles with; gdb: the stacks compare.sh prints of a run that hangs.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")

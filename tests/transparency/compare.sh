@@ -6,7 +6,8 @@
 # the monitored run adds its summary line there; but see --stderr-part.)
 # Options:
 #   --timeout S          limit of each run, in seconds (default 25); a run that reaches it is
-#                        reported as a hang
+#                        reported as a hang, with every rank's threads' stacks (gdb) when gdb
+#                        can attach: a hang seen once in CI is then a hang one can read
 #   --env VAR=VALUE      set for every run, plain and monitored (repeatable)
 #   --monitored-env VAR=VALUE   set for the monitored runs only (repeatable)
 #   --runs N             run the monitored build N times (default 1), each compared with the
@@ -54,32 +55,82 @@ arguments=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# stacks PID: the backtrace of every thread of every process under PID that runs $program_run
+# (the ranks, below mpiexec and its proxy), from gdb, all ranks at once (one at a time took
+# over 20 s a rank beside other tests); nothing when gdb is missing.
+stacks() {
+  command -v gdb >/dev/null || return 0
+  local pid pids=()
+  for pid in $(descendants "$1"); do
+    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$program_run" ] || continue
+    pids+=("$pid")
+    timeout 60 gdb -p "$pid" -batch -nx -ex 'set print frame-arguments none' \
+      -ex 'thread apply all bt 30' </dev/null >"$work/stack.$pid" 2>/dev/null &
+  done
+  wait
+  for pid in ${pids[@]+"${pids[@]}"}; do
+    echo "=== process $pid"
+    grep -E '^(Thread|#)' "$work/stack.$pid" |
+      sed -E 's/ \(([A-Za-z_0-9]+=\.\.\.(, )?)*\)//; s/^(#[0-9]+ +)0x[0-9a-f]+ in /\1/'
+    rm -f "$work/stack.$pid"
+  done
+}
+descendants() { # descendants PID: every process below PID
+  local child
+  for child in $(pgrep -P "$1"); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
 run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to $work/NAME.*
-  local name=$1 program=$2
+  local name=$1 program_run=$2
   shift 2
   mkdir -p "$work/$name.profiles"
-  local start end
+  local start end job watchdog
   start=$(date +%s.%N)
-  (cd "$work" && env VCMON_OUTPUT="$work/$name.profiles" "$@" \
-    timeout -k 5 "$per_run_timeout" "$mpiexec" -n "$ranks" "$program" "${arguments[@]}" \
-    </dev/null >"$work/$name.out" 2>"$work/$name.err")
+  # The run's own limit only ends a run the watchdog could not (mpiexec ignoring SIGTERM).
+  (cd "$work" && exec env VCMON_OUTPUT="$work/$name.profiles" "$@" \
+    timeout -k 5 $((per_run_timeout + 60)) "$mpiexec" -n "$ranks" "$program_run" \
+    "${arguments[@]}" </dev/null >"$work/$name.out" 2>"$work/$name.err") &
+  job=$!
+  # At the limit: the stacks first, then SIGTERM (timeout passes it on to mpiexec, mpiexec to
+  # the ranks, which write their partial profiles).
+  (
+    sleep "$per_run_timeout" </dev/null >/dev/null 2>&1
+    kill -0 "$job" 2>/dev/null || exit 0 # ended (and reaped) in time: the sleep was cut short
+    touch "$work/$name.hung"
+    stacks "$job" >"$work/$name.stacks" 2>&1
+    kill -TERM "$job" 2>/dev/null
+  ) </dev/null >/dev/null 2>&1 &
+  watchdog=$!
+  wait "$job"
   echo $? >"$work/$name.status"
+  pkill -P "$watchdog" 2>/dev/null
+  kill "$watchdog" 2>/dev/null
+  wait "$watchdog" 2>/dev/null
   end=$(date +%s.%N)
   echo "$start $end" | awk '{printf "%.2f\n", $2 - $1}' >"$work/$name.seconds"
 }
 
 outcome() { # outcome NAME: "exit status N" or "hang (no end within S s)"
-  local status
-  status=$(cat "$work/$1.status")
-  case $status in
+  if [ -e "$work/$1.hung" ]; then
+    echo "hang (no end within $per_run_timeout s)"
+    return
+  fi
+  case $(cat "$work/$1.status") in
   124 | 137) echo "hang (no end within $per_run_timeout s)" ;;
-  *) echo "exit status $status" ;;
+  *) echo "exit status $(cat "$work/$1.status")" ;;
   esac
 }
 
 show_run() { # show_run NAME
   echo "--- $1: $(outcome "$1") after $(cat "$work/$1.seconds") s, stderr:"
   head -c 20000 "$work/$1.err"
+  if [ -s "$work/$1.stacks" ]; then
+    echo "--- $1: the ranks' threads at the limit:"
+    head -c 40000 "$work/$1.stacks"
+  fi
 }
 
 stderr_parts() { # stderr_parts NAME...
