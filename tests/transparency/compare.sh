@@ -55,14 +55,14 @@ arguments=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# stacks PID: the backtrace of every thread of every process under PID that runs $program_run
-# (the ranks, below mpiexec and its proxy), from gdb, all ranks at once (one at a time took
-# over 20 s a rank beside other tests); nothing when gdb is missing.
+# stacks PID PROGRAM: the backtrace of every thread of every process under PID that runs
+# PROGRAM (the ranks, below mpiexec and its proxy), from gdb, all ranks at once (one at a time
+# took over 20 s a rank beside other tests); nothing when gdb is missing.
 stacks() {
   command -v gdb >/dev/null || return 0
   local pid pids=()
   for pid in $(descendants "$1"); do
-    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$program_run" ] || continue
+    [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$2" ] || continue
     pids+=("$pid")
     timeout 60 gdb -p "$pid" -batch -nx -ex 'set print frame-arguments none' \
       -ex 'thread apply all bt 30' </dev/null >"$work/stack.$pid" 2>/dev/null &
@@ -84,14 +84,14 @@ descendants() { # descendants PID: every process below PID
 }
 
 run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to $work/NAME.*
-  local name=$1 program_run=$2
+  local name=$1 program=$2
   shift 2
   mkdir -p "$work/$name.profiles"
   local start end job watchdog
   start=$(date +%s.%N)
   # The run's own limit only ends a run the watchdog could not (mpiexec ignoring SIGTERM).
   (cd "$work" && exec env VCMON_OUTPUT="$work/$name.profiles" "$@" \
-    timeout -k 5 $((per_run_timeout + 60)) "$mpiexec" -n "$ranks" "$program_run" \
+    timeout -k 5 $((per_run_timeout + 60)) "$mpiexec" -n "$ranks" "$program" \
     "${arguments[@]}" </dev/null >"$work/$name.out" 2>"$work/$name.err") &
   job=$!
   # At the limit: the stacks first, then SIGTERM (timeout passes it on to mpiexec, mpiexec to
@@ -100,7 +100,7 @@ run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to
     sleep "$per_run_timeout" </dev/null >/dev/null 2>&1
     kill -0 "$job" 2>/dev/null || exit 0 # ended (and reaped) in time: the sleep was cut short
     touch "$work/$name.hung"
-    stacks "$job" >"$work/$name.stacks" 2>&1
+    stacks "$job" "$program" >"$work/$name.stacks" 2>&1
     kill -TERM "$job" 2>/dev/null
   ) </dev/null >/dev/null 2>&1 &
   watchdog=$!
@@ -114,14 +114,14 @@ run() { # run NAME PROGRAM VAR=VALUE...: stdout, stderr, exit status, seconds to
 }
 
 outcome() { # outcome NAME: "exit status N" or "hang (no end within S s)"
-  if [ -e "$work/$1.hung" ]; then
+  local status
+  status=$(cat "$work/$1.status")
+  # The watchdog marks the runs it ended; timeout's own statuses are runs it could not.
+  if [ -e "$work/$1.hung" ] || [ "$status" = 124 ] || [ "$status" = 137 ]; then
     echo "hang (no end within $per_run_timeout s)"
-    return
+  else
+    echo "exit status $status"
   fi
-  case $(cat "$work/$1.status") in
-  124 | 137) echo "hang (no end within $per_run_timeout s)" ;;
-  *) echo "exit status $(cat "$work/$1.status")" ;;
-  esac
 }
 
 show_run() { # show_run NAME
