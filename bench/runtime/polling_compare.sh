@@ -5,7 +5,8 @@
 # RUNS rounds (default 5) each run both builds under `MPIEXEC -n 2` (which goes first
 # alternates); the message comes after DELAY_MS (default 500). Monitored runs read virtual time
 # (VCMON_WTIME=virtual). The table gives medians: the wall time of mpiexec, the polls made, and
-# when the program saw the message by its own clock; and monitored/plain ratios
+# when the program saw the message by its own clock; and monitored/plain ratios, with the
+# lowest and highest of the rounds' own wall ratios
 # (docs/pmpi.md, "Probes"). Fails when a run fails or a program reports a wrong value.
 set -euo pipefail
 if [ $# -lt 3 ]; then
@@ -61,14 +62,23 @@ awk "$(cat "$here/../stats.awk")"'
     for (i = 1; i <= count[v, c]; ++i) x[i] = a[v, c, i]
     return median(x, count[v, c])
   }
+  # The spread of the wall ratio: each round ran both builds, so its own ratio.
+  function ratio_range(c,    i, r, lo, hi) {
+    for (i = 1; i <= count["vcmon", c]; ++i) {
+      r = wall["vcmon", c, i] / wall["plain", c, i]
+      if (i == 1 || r < lo) lo = r
+      if (i == 1 || r > hi) hi = r
+    }
+    return sprintf("%.2f-%.2f", lo, hi)
+  }
   END {
-    printf "%-14s %9s %12s %9s | %9s %7s %12s %7s %9s\n", "loop", "plain s", "polls", \
-      "seen s", "vcmon s", "wall x", "polls", "polls x", "seen s"
+    printf "%-14s %9s %12s %9s | %9s %7s %11s %12s %7s %9s\n", "loop", "plain s", "polls", \
+      "seen s", "vcmon s", "wall x", "rounds x", "polls", "polls x", "seen s"
     for (i = 1; i <= ncases; ++i) {
       c = cases[i]
       pw = med(wall, "plain", c); pp = med(polls, "plain", c)
       vw = med(wall, "vcmon", c); vp = med(polls, "vcmon", c)
-      printf "%-14s %9.3f %12d %9.4f | %9.3f %7.2f %12d %7.2f %9.4f\n", c, pw, pp, \
-        med(seen, "plain", c), vw, vw / pw, vp, vp / pp, med(seen, "vcmon", c)
+      printf "%-14s %9.3f %12d %9.4f | %9.3f %7.2f %11s %12d %7.2f %9.4f\n", c, pw, pp, \
+        med(seen, "plain", c), vw, vw / pw, ratio_range(c), vp, vp / pp, med(seen, "vcmon", c)
     }
   }' "$work/results"

@@ -71,6 +71,9 @@ struct ThreadState {
   ActivationStack stack;
   ThreadRecords* records;
   std::uint64_t last_vt_ns; // latest virtual time a probe of this thread read
+  // Counts this thread's MPI calls that made a record and its reads of MPI_Wtime in virtual
+  // time: a poll knows by it whether the thread did anything in MPI since its previous poll.
+  std::uint64_t mpi_events;
   // A probe of this thread is running: a signal handler that runs instrumented code in the
   // middle of it (its stack or context tree half updated) has its probes ignored.
   bool in_probe;

@@ -256,10 +256,11 @@ StatementContext Monitor::statement_context(tables::SiteId site) {
 
 ProbeCore::ComRecordRef Monitor::com_record(tables::SiteId site, std::int32_t partner,
                                             const StatementContext& opened) {
+  ThreadState& thread = this_thread();
+  ++thread.mpi_events;
   if (partner < tables::ComRecord::kCollective) {
     return {};
   }
-  ThreadState& thread = this_thread();
   ThreadRecords& records = *thread.records;
   ComSlots* slots = nullptr;
   if (site >= kSyntheticCommBase) {

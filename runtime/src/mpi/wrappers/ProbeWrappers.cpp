@@ -2,7 +2,8 @@
 // message's sender has sent (a wildcard decides which message by virtual time: docs/design.md,
 // "Wildcard receives in virtual order"), then lets PMPI probe exactly that source. A nonblocking
 // probe reports a message only once it is safe and its virtual send time has passed on this
-// process's clock, so that a polling loop sees what it would have seen unmonitored. Every probe is
+// process's clock, so that a polling loop sees what it would have seen unmonitored; a loop that
+// only spins on one poll takes the message as soon as it is safe (`spins`). Every probe is
 // a record of its own (docs/runtime.md, "Accounting"): one that found a message holds its waiting
 // per partner, as a receive would, and the clock goes on from the message's arrival; a poll that
 // found nothing holds its own time. The layer notes which communicator an Mprobe'd message belongs
@@ -10,6 +11,7 @@
 #include "mpi/clock/CallTime.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/control/ControlChannel.hpp"
+#include "mpi/layer/CallerCounters.hpp"
 #include "mpi/layer/Layer.hpp"
 #include "mpi/requests/DeferredReceives.hpp"
 #include "mpi/requests/LayerWork.hpp"
@@ -119,6 +121,36 @@ struct Poll {
 };
 thread_local Poll poll __attribute__((tls_model("initial-exec"))){nullptr, 0, nullptr};
 
+// A loop that does nothing but poll spins, unmonitored, until the message arrives, and then
+// takes it: a poll that repeats this thread's previous MPI call, an empty poll of the same
+// message, within kSpinGapNs of program time, may take a safe message whose virtual arrival
+// lies ahead of its clock and go on from that arrival, as MPI_Probe would. Without it such a
+// loop reached a late sender's arrival only at the pace its polls left its clock: the layer's
+// part of each poll is intrusion, so a 0.5 s wait took 3-7 s of real time. Any other MPI call
+// between the polls (MPI_Wtime in virtual time included) keeps the horizon: that call could
+// have seen something unmonitored before the message came. Only where one thread at a time
+// calls MPI: with MPI_THREAD_MULTIPLE a thread that resumes from a later arrival raises the
+// floor of every thread of the process (docs/runtime.md, "Threads"), and another thread may act
+// between this one's polls.
+constexpr std::uint64_t kSpinGapNs = 10'000;
+struct EmptyPoll {
+  const Shadow* shadow; // nullptr: the thread's last poll found its message
+  MpiFunction function;
+  int source;
+  int tag;
+  std::uint64_t entry_vt;
+  std::uint64_t mpi_events; // the thread's count (ThreadState::mpi_events) as it returned
+};
+thread_local EmptyPoll last_empty_poll __attribute__((tls_model("initial-exec"))){};
+
+bool spins(const EmptyPoll& last, MpiFunction function, const Shadow& shadow, int source, int tag,
+           std::uint64_t entry_vt, std::uint64_t mpi_events) {
+  return !CallerCounters::concurrent_callers() && last.shadow == &shadow &&
+         last.function == function && last.source == source && last.tag == tag &&
+         last.mpi_events == mpi_events && entry_vt >= last.entry_vt &&
+         entry_vt - last.entry_vt <= kSpinGapNs;
+}
+
 WildcardReceive& polling_decision(Monitor& monitor, LayerContext& context, const Shadow& shadow,
                                   int tag, MpiFunction function, tables::SiteId site,
                                   std::uint64_t vt) {
@@ -141,6 +173,16 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   }
   auto& [monitor, context, shadow, probed] = *probe;
   std::optional<PendingStamp> ready;
+  ThreadState& thread = monitor.this_thread();
+  const std::optional<std::uint64_t> horizon =
+      spins(last_empty_poll, function, shadow, source, tag, probed.vt, thread.mpi_events)
+          ? std::nullopt
+          : std::optional<std::uint64_t>(probed.vt);
+  // Until it returns empty, the poll is no spin's predecessor.
+  last_empty_poll.shadow = nullptr;
+  const auto returned_empty = [&] {
+    last_empty_poll = {&shadow, function, source, tag, probed.vt, thread.mpi_events};
+  };
   {
     LayerWork work(monitor, context.pending);
     context.control.serve_if_due(probed);
@@ -151,12 +193,12 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
       WildcardReceive& wildcard =
           polling_decision(monitor, context, shadow, tag, function,
                            monitor.comm_site(index_of(function)), probed.vt);
-      ready = wildcard.attempt(probed.vt, true, StampLock::Wait::No);
+      ready = wildcard.attempt(horizon, true, StampLock::Wait::No);
     } else if (const StampProtocol::Hold stamps(context.stamps, StampLock::Wait::No);
                !stamps.missed()) {
       context.stamps.drain();
       ready = context.stamps.peek(shadow, source, tag);
-      if (ready && ready->stamp.send_vt_ns > probed.vt) {
+      if (ready && horizon && ready->stamp.send_vt_ns > *horizon) {
         ready.reset();
       }
     }
@@ -174,6 +216,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
       *message = MPI_MESSAGE_NULL;
     }
     record_call_time(monitor, function, probed.vt); // a poll that found nothing
+    returned_empty();
     return rc;
   }
   MPI_Status local;
@@ -193,6 +236,7 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
           *st, message, context.probed);
   } else if (rc == MPI_SUCCESS) {
     record_call_time(monitor, function, probed.vt);
+    returned_empty();
   }
   return rc;
 }
