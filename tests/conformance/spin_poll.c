@@ -13,8 +13,9 @@
  * iterations, rank 2 sleeps 250 ms; each sends its MPI_Wtime at the send. Run with
  * VCMON_INJECT_PROBE_NS=50000 and VCMON_WTIME=virtual: the loop costs rank 1 300 ms more in
  * real time, charged to intrusion, so rank 2 sends first in real time and rank 1 first in
- * virtual time (MPI_Wtime). Rank 0 prints the order it took the messages in, whether it saw each
- * no earlier than its sender's MPI_Wtime at the send, and, in give-up mode, that it gave up.
+ * virtual time (MPI_Wtime). Rank 0 prints whether it took the messages in the order they were
+ * sent (by the senders' MPI_Wtime; in source mode, the order it chose), whether it saw each no
+ * earlier than its sender's MPI_Wtime at the send, and, in give-up mode, that it gave up.
  *
  * A loop that only polls takes its message as soon as it is safe, at its virtual arrival
  * (docs/pmpi.md, "Probes"), rather than crawling there at the pace of its polls' own cost
@@ -28,7 +29,7 @@
 #include "rank_log.h"
 #include "sleep_ms.h"
 
-enum { kTag = 7, kWorkLoopLine = 89, kPollLoopLine = 107 };
+enum { kTag = 7, kWorkLoopLine = 113, kPollLoopLine = 134 };
 
 /* The static table vcmon-instrument would emit: rank 1's loop, rank 0's bounded polling loop. */
 static const vcmon_site_desc sites[] = {
@@ -59,9 +60,32 @@ static double take(int source, int improbe, MPI_Status* status) {
   return sent;
 }
 
-static void log_taken(const MPI_Status* status, double sent, double seen) {
-  rank_log("took rank %d's message; seen no earlier than sent: %s", status->MPI_SOURCE,
-           seen >= sent - 1e-3 ? "yes" : "no");
+/* What rank 0 saw of the two messages, in the order it took them. */
+struct taken {
+  int source[2];
+  double sent[2]; /* the sender's MPI_Wtime just before its send */
+  double seen[2]; /* rank 0's MPI_Wtime once it had the message */
+};
+
+/* Logs whether each message was seen no earlier than it was sent and, unless the program chose
+ * the order itself, whether the messages were taken in the order they were sent. Under load the
+ * senders' order varies from run to run, plain too; and a sender held off the core between its
+ * reading and its send sends later than it read, so it reads MPI_Wtime after the send as well
+ * (tag kTag + 2): the order is wrong only where the message taken first was read after the
+ * other had surely been sent. */
+static void log_taken(const struct taken* t, int ordered_by_time) {
+  double after[3] = {0, 0, 0};
+  for (int source = 1; source <= 2; ++source)
+    MPI_Recv(&after[source], 1, MPI_DOUBLE, source, kTag + 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int seen_after_sent = 1;
+  for (int k = 0; k < 2; ++k)
+    seen_after_sent = seen_after_sent && t->seen[k] >= t->sent[k] - 1e-3;
+  rank_log("no message seen before it was sent: %s", seen_after_sent ? "yes" : "no");
+  if (ordered_by_time)
+    rank_log("messages taken in the order they were sent: %s",
+             t->sent[0] <= after[t->source[1]] ? "yes" : "no");
+  else
+    rank_log("took rank %d's message, then rank %d's", t->source[0], t->source[1]);
 }
 
 int main(int argc, char** argv) {
@@ -94,8 +118,11 @@ int main(int argc, char** argv) {
     }
     const double sent = MPI_Wtime();
     MPI_Send(&sent, 1, MPI_DOUBLE, 0, kTag, MPI_COMM_WORLD);
+    const double after = MPI_Wtime();
+    MPI_Send(&after, 1, MPI_DOUBLE, 0, kTag + 2, MPI_COMM_WORLD);
   } else if (rank == 0) {
     MPI_Status status;
+    struct taken taken;
     if (give_up) {
       const double start = MPI_Wtime();
       const int go = 1;
@@ -111,16 +138,19 @@ int main(int argc, char** argv) {
       vcmon_loop_exit(poll_loop);
       rank_log("found a message within 300 ms: %s", found ? "yes" : "no");
       for (int k = 0; k < 2; ++k) {
-        double sent;
-        MPI_Recv(&sent, 1, MPI_DOUBLE, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &status);
-        log_taken(&status, sent, MPI_Wtime());
+        MPI_Recv(&taken.sent[k], 1, MPI_DOUBLE, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &status);
+        taken.seen[k] = MPI_Wtime();
+        taken.source[k] = status.MPI_SOURCE;
       }
+      log_taken(&taken, 1);
     } else {
+      const int named = strcmp(mode, "source") == 0;
       for (int k = 0; k < 2; ++k) {
-        const int source = strcmp(mode, "source") ? MPI_ANY_SOURCE : 2 - k;
-        const double sent = take(source, strcmp(mode, "improbe") == 0, &status);
-        log_taken(&status, sent, MPI_Wtime());
+        taken.sent[k] = take(named ? 2 - k : MPI_ANY_SOURCE, strcmp(mode, "improbe") == 0, &status);
+        taken.seen[k] = MPI_Wtime();
+        taken.source[k] = status.MPI_SOURCE;
       }
+      log_taken(&taken, !named);
     }
   }
   rank_log_print();
