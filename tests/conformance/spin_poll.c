@@ -18,8 +18,8 @@
  * earlier than its sender's MPI_Wtime at the send, and, in give-up mode, that it gave up.
  *
  * A loop that only polls takes its message as soon as it is safe, at its virtual arrival
- * (docs/pmpi.md, "Probes"), rather than crawling there at the pace of its polls' own cost
- * (10 s of real time for a 2 s wait before 2026-12-03). It must still take the messages in
+ * (docs/pmpi.md, "Loops that only poll"), rather than crawling there at the pace of its polls' own
+ * cost (10 s of real time for a 2 s wait before 2026-12-03). It must still take the messages in
  * virtual order, never see one before its virtual arrival, and a loop bounded by MPI_Wtime
  * must give up as it would unmonitored.
  *

@@ -126,9 +126,10 @@ thread_local Poll poll __attribute__((tls_model("initial-exec"))){nullptr, 0, nu
 // message, within kSpinGapNs of program time, may take a safe message whose virtual arrival
 // lies ahead of its clock and go on from that arrival, as MPI_Probe would. Without it such a
 // loop reached a late sender's arrival only at the pace its polls left its clock: the layer's
-// part of each poll is intrusion, so a 0.5 s wait took 3-7 s of real time. Any other MPI call
-// between the polls (MPI_Wtime in virtual time included) keeps the horizon: that call could
-// have seen something unmonitored before the message came. Only where one thread at a time
+// part of each poll is intrusion, so a 0.5 s wait took 3-7 times plain's real time
+// (bench_polling, docs/transparency.md). Any other MPI call between the polls (MPI_Wtime in
+// virtual time included) keeps the horizon: that call could have seen something unmonitored
+// before the message came. Only where one thread at a time
 // calls MPI: with MPI_THREAD_MULTIPLE a thread that resumes from a later arrival raises the
 // floor of every thread of the process (docs/runtime.md, "Threads"), and another thread may act
 // between this one's polls.
@@ -174,17 +175,19 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
   auto& [monitor, context, shadow, probed] = *probe;
   std::optional<PendingStamp> ready;
   ThreadState& thread = monitor.this_thread();
-  const std::optional<std::uint64_t> horizon =
-      spins(last_empty_poll, function, shadow, source, tag, probed.vt, thread.mpi_events)
-          ? std::nullopt
-          : std::optional<std::uint64_t>(probed.vt);
-  // Until it returns empty, the poll is no spin's predecessor.
-  last_empty_poll.shadow = nullptr;
+  // A poll that found nothing holds its own time, and may be the one a spin repeats.
   const auto returned_empty = [&] {
+    record_call_time(monitor, function, probed.vt);
     last_empty_poll = {&shadow, function, source, tag, probed.vt, thread.mpi_events};
   };
   {
     LayerWork work(monitor, context.pending);
+    const std::optional<std::uint64_t> horizon =
+        spins(last_empty_poll, function, shadow, source, tag, probed.vt, thread.mpi_events)
+            ? std::nullopt
+            : std::optional<std::uint64_t>(probed.vt);
+    // Until it returns empty, the poll is no spin's predecessor.
+    last_empty_poll.shadow = nullptr;
     context.control.serve_if_due(probed);
     // When another thread is filing or reading stamps, this poll finds nothing yet.
     if (source == MPI_ANY_SOURCE) {
@@ -215,7 +218,6 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     if (message != nullptr) {
       *message = MPI_MESSAGE_NULL;
     }
-    record_call_time(monitor, function, probed.vt); // a poll that found nothing
     returned_empty();
     return rc;
   }
@@ -235,7 +237,6 @@ int polling_probe(MpiFunction function, int source, int tag, MPI_Comm comm, int*
     found(monitor, context.pending, monitor.comm_site(index_of(function)), shadow, probed, *ready,
           *st, message, context.probed);
   } else if (rc == MPI_SUCCESS) {
-    record_call_time(monitor, function, probed.vt);
     returned_empty();
   }
   return rc;
