@@ -1,9 +1,11 @@
-/* stranded_receive wait|waitany|recv: an ERRONEOUS program (a real deadlock). Rank 1 sends rank 0
+/* stranded_receive wait|waitany|recv|split: an ERRONEOUS program (a real deadlock). Rank 1 sends rank 0
  * one message with tag 73 and enters MPI_Barrier; rank 0 receives twice with that tag, first from
  * any source, then from rank 1, and the wildcard takes the only message:
  *   wait     MPI_Irecv(MPI_ANY_SOURCE), MPI_Irecv(1), then MPI_Wait on each in turn
  *   waitany  the same two receives, completed by two MPI_Waitany calls
  *   recv     MPI_Recv(MPI_ANY_SOURCE), then MPI_Recv(1)
+ *   split    as recv, and the other ranks wait in MPI_Comm_split instead of MPI_Barrier (the
+ *            report names the constructor, not the layer's barrier that enters it)
  * Further ranks wait in MPI_Barrier. Unmonitored, rank 0's second wait never ends and the job
  * hangs. The wildcard is decided while rank 0 waits for it (the nonblocking modes post it before
  * the named receive, which MPI must then leave unmatched).
@@ -23,9 +25,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const char* mode = argc > 1 ? argv[1] : "";
   const int wait = strcmp(mode, "wait") == 0, waitany = strcmp(mode, "waitany") == 0;
-  if (!wait && !waitany && strcmp(mode, "recv") != 0) {
+  const int split = strcmp(mode, "split") == 0;
+  if (!wait && !waitany && !split && strcmp(mode, "recv") != 0) {
     if (rank == 0)
-      fprintf(stderr, "usage: %s wait|waitany|recv\n", argv[0]);
+      fprintf(stderr, "usage: %s wait|waitany|recv|split\n", argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   int first = -1, second = -1, value = 42;
@@ -48,7 +51,13 @@ int main(int argc, char** argv) {
   } else if (rank == 1) {
     MPI_Send(&value, 1, MPI_INT, 0, kTag, MPI_COMM_WORLD);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  if (split) {
+    MPI_Comm halves;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &halves);
+    MPI_Comm_free(&halves);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   rank_log("values %d %d", first, second);
   rank_log_print();
   MPI_Finalize();

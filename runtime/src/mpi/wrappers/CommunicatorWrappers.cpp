@@ -30,20 +30,20 @@ namespace {
 // A constructor collective over `parent` first waits, polled, until every member has entered
 // it (a nonblocking barrier on the parent's shadow): a member blocked inside PMPI could not
 // answer the control channel, and a wildcard decider waiting for its answer would never join.
-void enter_collectively(MPI_Comm parent) {
+void enter_collectively(MpiFunction function, MPI_Comm parent) {
   Monitor* monitor = Layer::monitor();
   LayerContext* const context = monitor != nullptr ? &LayerContext::process() : nullptr;
   const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(parent) : nullptr;
   if (shadow == nullptr) {
     if (context != nullptr && context->unshadowed.contains(parent)) {
-      enter_unshadowed(*monitor, *context, parent);
+      enter_unshadowed(*monitor, *context, function, parent);
     }
     return;
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(shadow->duplicate, &barrier);
   MembersEntered entered(*shadow, barrier);
-  const CollectiveWait wait({index_of(MpiFunction::Barrier), tables::kNoSite},
+  const CollectiveWait wait(polled_place(*monitor, function),
                             vclock::Moment::now(monitor->clock()).vt, *shadow,
                             shadow->collectives_entered++, entered.request());
   WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return entered.poll(); });
@@ -61,7 +61,7 @@ template <typename Call, typename Update>
 int communicator_call(MpiFunction function, MPI_Comm parent, Call&& pmpi, Update&& update) {
   Monitor* monitor = Layer::monitor();
   const CallTime time(monitor, function);
-  enter_collectively(parent);
+  enter_collectively(function, parent);
   const UnpolledCall inside(entry_rt(monitor));
   const int rc = pmpi();
   if (rc == MPI_SUCCESS && monitor != nullptr) {
