@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compare.sh MPIEXEC MPICC VCMON_MPICC LIBVCMON_DIR [RUNS=8] [RANKS=2]
-# The proxy applications beside this script (cg, hydro, particles, kernels), each built with
+# The proxy applications beside this script (cg, hydro, particles, kernels, farm), each built with
 # CFLAGS (-O3) three ways and run four ways under `MPIEXEC -n RANKS`:
 #   plain         built with MPICC
 #   linked        compiled with MPICC, linked with libvcmon ahead of MPI (MPI_* interposed,
