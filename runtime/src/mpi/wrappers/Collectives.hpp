@@ -49,7 +49,7 @@ public:
     const auto [monitor, context, pending, shadow] = participation(comm);
     if (shadow == nullptr) {
       return context != nullptr && context->unshadowed.contains(comm)
-                 ? unshadowed(*monitor, *context, function, root, comm, pmpi)
+                 ? unshadowed(*monitor, *context, root, comm, pmpi)
                  : pmpi();
     }
     // Roots of intercommunicators (MPI_ROOT, MPI_PROC_NULL) are MPI's to check.
@@ -159,14 +159,14 @@ private:
 
   // A blocking collective on an unshadowed (intra)communicator: entered polled, then run.
   template <typename Call>
-  static int unshadowed(Monitor& monitor, LayerContext& context, MpiFunction function, int root,
-                        MPI_Comm comm, Call&& pmpi) {
+  static int unshadowed(Monitor& monitor, LayerContext& context, int root, MPI_Comm comm,
+                        Call&& pmpi) {
     int members = 0;
     PMPI_Comm_size(comm, &members);
     if (rejected_root(root, members)) {
       return pmpi();
     }
-    enter_unshadowed(monitor, context, function, comm);
+    enter_unshadowed(monitor, context, comm);
     return unpolled(pmpi);
   }
 

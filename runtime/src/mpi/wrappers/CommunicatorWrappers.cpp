@@ -36,16 +36,17 @@ void enter_collectively(MpiFunction function, MPI_Comm parent) {
   const Shadow* shadow = context != nullptr ? context->stamps.shadows().find(parent) : nullptr;
   if (shadow == nullptr) {
     if (context != nullptr && context->unshadowed.contains(parent)) {
-      enter_unshadowed(*monitor, *context, function, parent);
+      enter_unshadowed(*monitor, *context, parent);
     }
     return;
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   PMPI_Ibarrier(shadow->duplicate, &barrier);
   MembersEntered entered(*shadow, barrier);
-  const CollectiveWait wait(polled_place(*monitor, function),
-                            vclock::Moment::now(monitor->clock()).vt, *shadow,
-                            shadow->collectives_entered++, entered.request());
+  // A deadlock report names the program's call at its statement, not this barrier under it.
+  const tables::SiteId site = monitor->comm_site(index_of(function));
+  const CollectiveWait wait({index_of(function), site}, vclock::Moment::now(monitor->clock()).vt,
+                            *shadow, shadow->collectives_entered++, entered.request());
   WaitPolicy::wait_until(*monitor, context->control, wait, [&] { return entered.poll(); });
 }
 

@@ -45,9 +45,6 @@ bool known(MPI_File file) {
          }) == MPI_SUCCESS;
 }
 
-// File calls have no index among the recorded functions: a deadlock report says "MPI" there.
-constexpr WaitPlace kUnnamedPlace{~0u, tables::kNoSite};
-
 // `twin` posts the nonblocking twin (it takes the request to fill); `pmpi` is the blocking call.
 template <typename Twin, typename Call>
 int polled_file_collective(MPI_File file, MPI_Status* status, Twin&& twin, Call&& pmpi) {
@@ -62,7 +59,7 @@ int polled_file_collective(MPI_File file, MPI_Status* status, Twin&& twin, Call&
       return MPI_SUCCESS;
     }
     posted = true;
-    return wait_polled(*monitor, LayerContext::process(), kUnnamedPlace, request, status);
+    return wait_polled(*monitor, LayerContext::process(), request, status);
   });
   if (!posted) {
     return pmpi();
@@ -84,7 +81,7 @@ template <typename Call> int entered_file_read(MPI_File file, Call&& pmpi) {
       char nothing = 0;
       MPI_Request entry = MPI_REQUEST_NULL;
       if (PMPI_File_iread_at_all(file, 0, &nothing, 0, MPI_BYTE, &entry) == MPI_SUCCESS) {
-        wait_polled(*monitor, LayerContext::process(), kUnnamedPlace, entry, MPI_STATUS_IGNORE);
+        wait_polled(*monitor, LayerContext::process(), entry, MPI_STATUS_IGNORE);
       }
       return MPI_SUCCESS;
     });

@@ -148,7 +148,7 @@ public:
                    : send && send->bytes > kAlwaysEagerBytes
                        ? unpolled(entry.start, send->shadow->world_rank_of(send->dest), pmpi)
                    : !send && waits_unshadowed(context, mode, message)
-                       ? run_polled(*monitor, context, function, ipmpi)
+                       ? run_polled(*monitor, context, ipmpi)
                        : pmpi();
     const std::uint64_t end_ns = monitor->clock().source().now_ns();
     const vclock::Moment end = vclock::Moment::at(monitor->clock(), end_ns);

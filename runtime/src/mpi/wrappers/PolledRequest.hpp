@@ -18,16 +18,10 @@
 
 namespace vcmon::runtime::mpi {
 
-// Where a polled wait for `function` waits, as a deadlock report names it: the user's call at
-// its statement, not the layer's request under it.
-inline WaitPlace polled_place(Monitor& monitor, MpiFunction function) {
-  return {index_of(function), monitor.comm_site(index_of(function))};
-}
-
 // Returns what the MPI_Test that completed `request` (or failed) returned.
-inline int wait_polled(Monitor& monitor, LayerContext& context, WaitPlace place,
-                       MPI_Request& request, MPI_Status* status) {
-  const RequestsWait wait(context.pending, context.requests, place,
+inline int wait_polled(Monitor& monitor, LayerContext& context, MPI_Request& request,
+                       MPI_Status* status) {
+  const RequestsWait wait(context.pending, context.requests, {~0u, tables::kNoSite},
                           vclock::Moment::now(monitor.clock()).vt, {&request, 1},
                           RequestsWait::Needs::All);
   int tested = MPI_SUCCESS;
@@ -41,13 +35,10 @@ inline int wait_polled(Monitor& monitor, LayerContext& context, WaitPlace place,
 
 // Starts `start(MPI_Request*)`, a blocking call's nonblocking twin, and waits for it polled:
 // the blocking call's effect and error code.
-template <typename Start>
-int run_polled(Monitor& monitor, LayerContext& context, MpiFunction function, Start&& start) {
+template <typename Start> int run_polled(Monitor& monitor, LayerContext& context, Start&& start) {
   MPI_Request request = MPI_REQUEST_NULL;
   const int rc = start(&request);
-  return rc != MPI_SUCCESS ? rc
-                           : wait_polled(monitor, context, polled_place(monitor, function), request,
-                                         MPI_STATUS_IGNORE);
+  return rc != MPI_SUCCESS ? rc : wait_polled(monitor, context, request, MPI_STATUS_IGNORE);
 }
 
 // Before a blocking receive or probe of `source` and `tag` on `comm`, which the layer does not
@@ -77,11 +68,10 @@ inline void await_unshadowed_message(Monitor& monitor, LayerContext& context, in
 // entered the collective this process is about to call on it: a nonblocking barrier on `comm`
 // itself, which every member adds at the same place. Once it completed, the collective
 // completes without waiting for anyone outside it.
-inline void enter_unshadowed(Monitor& monitor, LayerContext& context, MpiFunction function,
-                             MPI_Comm comm) {
+inline void enter_unshadowed(Monitor& monitor, LayerContext& context, MPI_Comm comm) {
   MPI_Request entry = MPI_REQUEST_NULL;
   if (PMPI_Ibarrier(comm, &entry) == MPI_SUCCESS) {
-    wait_polled(monitor, context, polled_place(monitor, function), entry, MPI_STATUS_IGNORE);
+    wait_polled(monitor, context, entry, MPI_STATUS_IGNORE);
   }
 }
 
