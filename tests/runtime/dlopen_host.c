@@ -37,7 +37,7 @@ static int vcmon_threads(void) {
 
 /* vcmon_threads() once it is 0, or after 2 s. A joined thread has ended for pthread_join as soon
  * as the kernel clears its tid, a moment before its task leaves /proc/self/task: the sanitized
- * CI run saw one there right after dlclose (1 in 3 loads). A thread left behind stays. */
+ * CI run saw one there right after a dlclose. A thread left behind stays. */
 static int vcmon_threads_settled(void) {
   int left = vcmon_threads();
   for (int waited_ms = 0; left != 0 && waited_ms < 2000; ++waited_ms) {
