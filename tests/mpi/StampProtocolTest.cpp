@@ -160,7 +160,7 @@ TEST_F(StampProtocolTest, AClaimPostedFirstTakesTheNextStampOfItsSourceAndTag) {
   rank0.stamps.send_stamp(clock, *rank0.world, 1, 4, stamp_at(100, 40)); // another tag
   rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(200, 50));
   EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, posted));
-  EXPECT_EQ(rank1.stamps.finish(*rank1.world, posted).bytes, 50u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, posted, 5).bytes, 50u);
   // The other tag's stamp waits in the inbox for its own receive.
   const std::optional<PendingStamp> other = rank1.stamps.peek(*rank1.world, 0, 4);
   ASSERT_TRUE(other.has_value());
@@ -186,9 +186,9 @@ TEST_F(StampProtocolTest, AWildcardPostedFirstHoldsBackTheStampsItMayTakeUntilIt
   EXPECT_EQ(other_tag->stamp.bytes, 30u);
 
   ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, 0, 5));
-  EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard).bytes, 10u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard, 5).bytes, 10u);
   EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, named));
-  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named).bytes, 20u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 5).bytes, 20u);
 }
 
 TEST_F(StampProtocolTest, AWildcardThatTookNothingLetsWhatItHeldBackGoInOrder) {
@@ -215,8 +215,51 @@ TEST_F(StampProtocolTest, AWildcardSettlesOnlyAfterAnEarlierOneThatMayTakeTheSam
   EXPECT_FALSE(rank1.stamps.settle(*rank1.world, second, 0, 5)); // MPI gave `first` the first
   ASSERT_TRUE(rank1.stamps.settle(*rank1.world, first, 0, 5));
   ASSERT_TRUE(rank1.stamps.settle(*rank1.world, second, 0, 5));
-  EXPECT_EQ(rank1.stamps.finish(*rank1.world, first).bytes, 10u);
-  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second).bytes, 20u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, first, 5).bytes, 10u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second, 5).bytes, 20u);
+}
+
+// An earlier wildcard that may not take the message's tag need never match: it does not hold
+// up a later one that took a message of that tag.
+TEST_F(StampProtocolTest, AWildcardSettlesBehindAnEarlierOneThatCannotTakeItsMessagesTag) {
+  PostedStamp first;
+  PostedStamp second;
+  rank1.stamps.hold_back(*rank1.world, 5, first);
+  rank1.stamps.hold_back(*rank1.world, MPI_ANY_TAG, second);
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 9, stamp_at(100, 10));
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, second, 0, 9));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second, 9).bytes, 10u);
+  EXPECT_FALSE(rank1.stamps.settle(*rank1.world, second, 0, 5)); // a tag-5 message: `first`'s
+}
+
+// Irecv(MPI_ANY_SOURCE, 7), then Irecv(0, MPI_ANY_TAG) with rank 0's tag-9 stamp already here:
+// the named receive took that message, which the wildcard cannot take, so its stamp is that
+// one, whether or not the wildcard ever matches.
+TEST_F(StampProtocolTest, AClaimBehindAWildcardTakesTheStampOfATagTheWildcardCannotTake) {
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 9, stamp_at(100, 10));
+  rank1.stamps.drain();
+  PostedStamp wildcard;
+  rank1.stamps.hold_back(*rank1.world, 7, wildcard);
+  PostedStamp named;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, named);
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, named)); // it waits behind the wildcard
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 9).bytes, 10u);
+}
+
+// The same claim behind a wildcard that may take the message's tag waits for it to settle:
+// MPI gave the wildcard the first such message.
+TEST_F(StampProtocolTest, AClaimBehindAWildcardThatMayTakeItsTagWaitsForItToSettle) {
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 7, stamp_at(100, 10));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 7, stamp_at(200, 20));
+  rank1.stamps.drain();
+  PostedStamp wildcard;
+  rank1.stamps.hold_back(*rank1.world, MPI_ANY_TAG, wildcard);
+  PostedStamp named;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, named);
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, named));
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, 0, 7));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 7).bytes, 20u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard, 7).bytes, 10u);
 }
 
 TEST_F(StampProtocolTest, AStampOfACommunicatorNotYetMadeWaitsForIt) {

@@ -181,7 +181,7 @@ std::optional<int> CompletionOrder::complete_first(Monitor& monitor, PendingWork
   const std::uint64_t end_ns = monitor.clock().source().now_ns();
   CompletionCharge charge(monitor, pending, function, call, end_ns);
   decision.record(index_of(function), stamp, first_candidate_rt, decided.rt);
-  RequestCompletion::completed(monitor, stamps, table, tracked, *st, rc, {call.vt, decided.rt},
+  RequestCompletion::completed(monitor, pending, table, tracked, *st, rc, {call.vt, decided.rt},
                                monitor.clock().real_at(end_ns), charge.update());
   return rc;
 }

@@ -24,7 +24,8 @@ struct __attribute__((visibility("hidden"))) DeferredReceive {
   MPI_Comm comm = MPI_COMM_NULL;
   void* buffer = nullptr;
   MPI_Count count = 0;
-  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  MPI_Datatype datatype = MPI_DATATYPE_NULL; // until posted, a duplicate of a derived one
+  bool owns_datatype = false;                // `datatype` is that duplicate
   int tag = 0;
   vclock::Moment post;
   StatementContext context;                // the Irecv statement's calling context
@@ -67,6 +68,13 @@ int forget(void* extra) {
   return MPI_SUCCESS;
 }
 
+// Whether `datatype` is one the program can free (a derived one).
+bool derived(MPI_Datatype datatype) {
+  int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+  PMPI_Type_get_envelope(datatype, &integers, &addresses, &datatypes, &combiner);
+  return combiner != MPI_COMBINER_NAMED;
+}
+
 std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePost& posted,
                                            void* buffer,
                                            const MessageArguments<MPI_Count>& message) {
@@ -77,11 +85,28 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
   receive->comm = message.comm;
   receive->buffer = buffer;
   receive->count = message.count;
+  // The program may free a derived datatype once MPI_Irecv returned (MPI keeps what a pending
+  // receive uses), and make another under the same handle: posted later with the handle, the
+  // receive crashed in MPI or unpacked by the new type. It keeps a duplicate until posted.
   receive->datatype = message.datatype;
+  if (derived(message.datatype) &&
+      PMPI_Type_dup(message.datatype, &receive->datatype) == MPI_SUCCESS) {
+    receive->owns_datatype = true;
+  } else {
+    receive->datatype = message.datatype;
+  }
   receive->tag = message.tag;
   receive->post = posted.post;
   receive->context = posted.context;
   return receive;
+}
+
+// Posted (MPI holds the datatype now) or cancelled before: its duplicate goes.
+void release_datatype(DeferredReceive& receive) {
+  if (receive.owns_datatype) {
+    receive.owns_datatype = false;
+    PMPI_Type_free(&receive.datatype);
+  }
 }
 
 // Its decision starts: the earliest virtual arrival, once safe (WildcardReceive).
@@ -123,8 +148,9 @@ void post_decided(StampProtocol& stamps, DeferredReceive& receive, const Pending
   // The chosen stamp is the first of its source with this tag: the claim takes it, and MPI
   // gives the receive that source's first such message.
   stamps.claim(shadow, chosen.source, receive.tag, receive.stamp);
-  PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, chosen.source, receive.tag,
-               receive.comm, &receive.real);
+  receive.error = PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, chosen.source,
+                               receive.tag, receive.comm, &receive.real);
+  release_datatype(receive);
 }
 
 // The stamp of a completed receive, taken: the chosen one, or (posted undecided) the one it
@@ -135,7 +161,7 @@ std::optional<vclock::MessageStamp> take_stamp(StampProtocol& stamps, DeferredRe
     stamps.abandon(shadow, receive.stamp);
     return std::nullopt;
   }
-  return stamps.finish(shadow, receive.stamp);
+  return stamps.finish(shadow, receive.stamp, receive.status.MPI_TAG);
 }
 
 // A receive the program freed completed: counted, with no time (nobody waited for it).
@@ -159,12 +185,14 @@ void finish(Monitor& monitor, StampProtocol& stamps, DeferredReceive& receive) {
 
 } // namespace
 
-DeferredReceives::DeferredReceives(StampProtocol& stamps) : stamps_(stamps) {
-  stamps_.settled_by(this);
-}
+DeferredReceives::DeferredReceives(StampProtocol& stamps) : stamps_(stamps) {}
 
 DeferredReceives::~DeferredReceives() {
-  stamps_.settled_by(nullptr);
+  int finalized = 1;
+  PMPI_Finalized(&finalized);
+  if (checking_ != MPI_COMM_NULL && finalized == 0) {
+    PMPI_Comm_free(&checking_);
+  }
   for (std::unique_ptr<DeferredReceive>& receive : receives_) {
     if (!receive->freed_by_mpi.load(std::memory_order_acquire)) {
       static_cast<void>(receive.release());
@@ -184,6 +212,27 @@ void DeferredReceives::drop_finished() {
     return true;
   });
   held_.fetch_sub(static_cast<unsigned>(dropped), std::memory_order_relaxed);
+}
+
+bool DeferredReceives::accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message) {
+  if ((buffer != nullptr || message.count == 0) && !derived(message.datatype)) {
+    return true; // a predefined datatype is committed; what else MPI checks, the caller did
+  }
+  if (checking_ == MPI_COMM_NULL) {
+    if (PMPI_Comm_dup(MPI_COMM_SELF, &checking_) != MPI_SUCCESS) {
+      checking_ = MPI_COMM_NULL;
+      return false;
+    }
+    PMPI_Comm_set_errhandler(checking_, MPI_ERRORS_RETURN);
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (PMPI_Irecv_c(buffer, message.count, message.datatype, MPI_ANY_SOURCE, message.tag, checking_,
+                   &request) != MPI_SUCCESS) {
+    return false;
+  }
+  PMPI_Cancel(&request);
+  PMPI_Wait(&request, MPI_STATUS_IGNORE);
+  return true;
 }
 
 bool DeferredReceives::must_post_undecided(const Shadow& shadow) {
@@ -211,8 +260,9 @@ void DeferredReceives::post_undecided(DeferredReceive& receive) {
   receive.wildcard.reset();
   receive.state = DeferredReceive::State::Posted;
   stamps_.hold_back(*receive.shadow, receive.tag, receive.stamp);
-  PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, MPI_ANY_SOURCE, receive.tag,
-               receive.comm, &receive.real);
+  receive.error = PMPI_Irecv_c(receive.buffer, receive.count, receive.datatype, MPI_ANY_SOURCE,
+                               receive.tag, receive.comm, &receive.real);
+  release_datatype(receive);
 }
 
 bool DeferredReceives::settled(DeferredReceive& receive) {
@@ -281,7 +331,7 @@ bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, Wildcard
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
   drop_finished();
-  if (must_post_undecided(shadow)) {
+  if (must_post_undecided(shadow) || !accepted_by_mpi(buffer, message)) {
     return false;
   }
   std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
@@ -313,6 +363,7 @@ int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, WildcardTr
     stamps.claim(shadow, message.peer, message.tag, receive->stamp);
     receive->error = PMPI_Irecv_c(buffer, message.count, message.datatype, message.peer,
                                   message.tag, message.comm, &receive->real);
+    release_datatype(*receive);
     // The arguments were checked, so this is MPI failing: the request completes with the
     // error once the send has, which must not be left behind with its data.
   } else if (must_post_undecided(shadow)) {
@@ -491,6 +542,7 @@ void DeferredReceives::cancel(StampProtocol& stamps, MPI_Request request, std::u
   if (receive->state == DeferredReceive::State::Undecided) {
     // Nothing posted: it is cancelled at once, as MPI cancels a receive not yet matched.
     receive->wildcard.reset();
+    release_datatype(*receive);
     receive->state = DeferredReceive::State::Done;
     receive->status = MPI_Status{};
     receive->status.MPI_SOURCE = MPI_ANY_SOURCE;

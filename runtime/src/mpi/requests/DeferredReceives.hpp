@@ -22,7 +22,6 @@
 #include "core/MpiFunctionTable.hpp"
 #include "mpi/clock/ClockUpdate.hpp"
 #include "mpi/control/ControlChannel.hpp"
-#include "mpi/control/WaitingWork.hpp"
 #include "mpi/layer/MessageArguments.hpp"
 #include "mpi/requests/Receipt.hpp"
 #include "mpi/stamps/ShadowCommunicators.hpp"
@@ -45,11 +44,10 @@ namespace vcmon::runtime::mpi {
 
 struct __attribute__((visibility("hidden"))) DeferredReceive;
 
-class __attribute__((visibility("hidden"))) DeferredReceives final : public WaitingWork,
-                                                                     StampProtocol::Settler {
+class __attribute__((visibility("hidden"))) DeferredReceives {
 public:
   // The process's, with its stamp protocol, which undecided receives posted to MPI hold
-  // stamps back in (StampProtocol::hold_back) and which calls settle_matched.
+  // stamps back in (StampProtocol::hold_back).
   explicit DeferredReceives(StampProtocol& stamps);
   // A receive whose generalized request MPI still holds (the program never completed it) may
   // still be queried or freed by MPI up to PMPI_Finalize, after the context is gone: it is
@@ -67,8 +65,8 @@ public:
   // MPI_Irecv of `message` (its source MPI_ANY_SOURCE, arguments checked) into `buffer`, as
   // `posted`: hands the program a generalized request in `*request` and returns true; false
   // when it cannot be deferred (an intercommunicator, an undecided receive already posted as
-  // MPI_ANY_SOURCE on the communicator, kMaxUndecided undecided there already): the caller
-  // posts it to MPI.
+  // MPI_ANY_SOURCE on the communicator, kMaxUndecided undecided there already, arguments MPI
+  // rejects): the caller posts it to MPI.
   // `control`: the process's channel, over which the decision asks (and its stamp protocol);
   // `trace`: the process's, where the decision is traced.
   bool defer(Monitor& monitor, ControlChannel& control, WildcardTrace& trace, MpiFunction function,
@@ -96,9 +94,9 @@ public:
   // completed.
   void progress(Monitor& monitor, StampProtocol& stamps, std::optional<std::uint64_t> horizon,
                 bool may_ask);
-  // What a waiting call does (WaitingWork, through the process's ControlChannel): progress
+  // What a waiting call does (WaitingWork, through the process's PendingWork): progress
   // without a horizon, asking other ranks; true when any deferred receive was unfinished.
-  bool progress_waiting(Monitor& monitor, StampProtocol& stamps) override {
+  bool progress_waiting(Monitor& monitor, StampProtocol& stamps) {
     if (!any()) {
       return false;
     }
@@ -110,7 +108,7 @@ public:
   // there are posted first, as MPI_ANY_SOURCE (MPI gives them the first messages).
   void before_matching(const Shadow& shadow);
   // Settles the undecided receives posted to MPI that have matched (StampProtocol::settle).
-  void settle_matched() override;
+  void settle_matched();
   // A call the layer cannot poll is about to start: every undecided receive is posted.
   void before_unpolled() {
     if (any()) {
@@ -159,6 +157,12 @@ private:
   // Dropped only here, under the lock, so that a free callback inside MPI never changes the
   // list while a loop walks it.
   void drop_finished();
+  // Whether MPI accepts a receive of `message` into `buffer`. A derived datatype may be
+  // uncommitted, and a null buffer wrong for the datatype, which only MPI can tell: such a
+  // receive is posted on a communicator of this process alone (`checking_`, where nothing
+  // matches) and cancelled. Deferred unchecked, MPI_Irecv returned success where MPI fails it,
+  // and the receive later took its message and completed without data.
+  bool accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message);
   // Whether a new wildcard receive on `shadow` goes to MPI undecided: on an intercommunicator,
   // behind an undecided receive already posted there or a wildcard posted to MPI as it is that
   // has yet to take its stamp (MPI's order decides behind them), or as the one beyond
@@ -194,6 +198,7 @@ private:
   std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
   std::atomic<unsigned> active_{0};
   std::atomic<unsigned> held_{0};
+  MPI_Comm checking_ = MPI_COMM_NULL; // accepted_by_mpi's, made at its first need
 };
 
 } // namespace vcmon::runtime::mpi

@@ -48,7 +48,7 @@ public:
   // before it is then stale). For work whose cost continue_from re-derives anyway.
   static bool enter(Monitor& monitor, PendingWork& pending) {
     const bool moved = pending.layer_requests.poll(monitor);
-    pending.orphans.poll(monitor, pending.stamps);
+    pending.orphans.poll(monitor, pending.stamps, pending.posted_wildcards);
     if (pending.deferred.any()) {
       pending.deferred.progress(monitor, pending.stamps, std::nullopt, false);
     }

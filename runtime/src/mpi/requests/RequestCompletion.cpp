@@ -23,10 +23,11 @@ void wildcard_settled(const TrackedRequest& request) {
 
 } // namespace
 
-void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
+void RequestCompletion::completed(Monitor& monitor, PendingWork& pending, RequestTable& table,
                                   TrackedRequest& request, const MPI_Status& status, int error,
                                   const vclock::Moment& call, std::uint64_t end_rt,
                                   ClockUpdate& update) {
+  StampProtocol& stamps = pending.stamps;
   if (request.persistent() && !request.active) {
     return; // an inactive persistent request completes at once, with an empty status
   }
@@ -39,13 +40,15 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
     break;
   case TrackedRequest::Kind::Receive:
   case TrackedRequest::Kind::PersistentReceive:
+    pending.posted_wildcards.completed(request, error, status);
     if (!Receipt::consumed_request(error, status)) {
       stamps.abandon(*request.shadow, request.stamp);
     } else {
       // The stamp claimed when the receive was posted, else (nullptr) taken in Receipt.
       const bool claimed = stamps.claimed(request.stamp);
       const vclock::MessageStamp stamp =
-          claimed ? stamps.finish(*request.shadow, request.stamp) : vclock::MessageStamp{};
+          claimed ? stamps.finish(*request.shadow, request.stamp, status.MPI_TAG)
+                  : vclock::MessageStamp{};
       Receipt::taken(monitor, stamps,
                      {request.site, *request.shadow, request.post, request.own_ns, request.context},
                      {call, end_rt, error, status}, update, claimed ? &stamp : nullptr);
@@ -85,7 +88,8 @@ void RequestCompletion::completed(Monitor& monitor, StampProtocol& stamps, Reque
 }
 
 void RequestCompletion::starting(Monitor& monitor, PendingWork& pending,
-                                 const EntryReduction& reduction, TrackedRequest& request) {
+                                 const EntryReduction& reduction, MPI_Request handle,
+                                 TrackedRequest& request) {
   StampProtocol& stamps = pending.stamps;
   LayerRequests& layer_requests = pending.layer_requests;
   if (request.kind == TrackedRequest::Kind::PersistentReceive) {
@@ -101,8 +105,12 @@ void RequestCompletion::starting(Monitor& monitor, PendingWork& pending,
         CollectiveEntry(request.post, request.call));
     return;
   }
-  if (request.kind == TrackedRequest::Kind::PersistentReceive && request.peer != MPI_ANY_SOURCE) {
-    stamps.claim(*request.shadow, request.peer, request.tag, request.stamp);
+  if (request.kind == TrackedRequest::Kind::PersistentReceive) {
+    if (request.peer != MPI_ANY_SOURCE) {
+      stamps.claim(*request.shadow, request.peer, request.tag, request.stamp);
+    } else {
+      pending.posted_wildcards.posting(handle, request);
+    }
   }
   if (request.kind != TrackedRequest::Kind::PersistentSend) {
     return;
@@ -117,8 +125,10 @@ void RequestCompletion::starting(Monitor& monitor, PendingWork& pending,
       {request.post.vt, request.post.rt, request.bytes, request.synchronous ? kSynchronous : 0});
 }
 
-void RequestCompletion::start_failed(StampProtocol& stamps, TrackedRequest& request) {
+void RequestCompletion::start_failed(PendingWork& pending, TrackedRequest& request) {
+  StampProtocol& stamps = pending.stamps;
   request.active = false;
+  pending.posted_wildcards.forget(request);
   if (stamps.claimed(request.stamp)) {
     stamps.abandon(*request.shadow, request.stamp);
   }
@@ -128,7 +138,8 @@ void RequestCompletion::start_failed(StampProtocol& stamps, TrackedRequest& requ
   }
 }
 
-void RequestCompletion::freed(StampProtocol& stamps, RequestTable& table, TrackedRequest& request) {
+void RequestCompletion::freed(PendingWork& pending, RequestTable& table, TrackedRequest& request) {
+  StampProtocol& stamps = pending.stamps;
   // A freed request that is still active completes unseen: a synchronous send's reply still
   // comes, unused.
   if (request.layer != nullptr) {
@@ -146,7 +157,7 @@ void OrphanedReceives::add(RequestTable& table, MPI_Request handle) {
   count_.fetch_add(1, std::memory_order_relaxed);
 }
 
-void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps) {
+void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps, PostedWildcards& posted) {
   const std::lock_guard lock(mutex_);
   std::erase_if(orphans_, [&](const Orphan& orphan) {
     RequestTable& table = *orphan.table;
@@ -162,10 +173,12 @@ void OrphanedReceives::poll_now(Monitor& monitor, StampProtocol& stamps) {
       return false;
     }
     if (tracked != nullptr) {
+      posted.completed(*tracked, error, status); // before a poll may read its freed handle
       if (!Receipt::consumed_request(error, status)) {
         stamps.abandon(*tracked->shadow, tracked->stamp);
       } else if (stamps.claimed(tracked->stamp)) {
-        const vclock::MessageStamp stamp = stamps.finish(*tracked->shadow, tracked->stamp);
+        const vclock::MessageStamp stamp =
+            stamps.finish(*tracked->shadow, tracked->stamp, status.MPI_TAG);
         Receipt::unseen(monitor, stamps,
                         {tracked->site, *tracked->shadow, tracked->post, 0, tracked->context},
                         error, status, &stamp);

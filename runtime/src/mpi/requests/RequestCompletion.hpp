@@ -22,26 +22,30 @@ namespace vcmon::runtime::mpi {
 struct __attribute__((visibility("hidden"))) DeferredReceive;
 class DeferredReceives;
 class PendingWork;
+class PostedWildcards;
 
 class RequestCompletion {
 public:
   // `request` (an entry of `table`) completed with `status` and `error` in a call entered at
-  // `call` whose PMPI part returned at real time `end_rt`.
-  static void completed(Monitor& monitor, StampProtocol& stamps, RequestTable& table,
+  // `call` whose PMPI part returned at real time `end_rt`. A receive from MPI_ANY_SOURCE posted
+  // as it is settles first (PostedWildcards::completed): a caller that completed several at
+  // once, or polls before this, settles each of them first.
+  static void completed(Monitor& monitor, PendingWork& pending, RequestTable& table,
                         TrackedRequest& request, const MPI_Status& status, int error,
                         const vclock::Moment& call, std::uint64_t end_rt, ClockUpdate& update);
 
   // Before PMPI_Start: a persistent send stamps, a persistent receive notes its post (after the
   // undecided deferred receives on its communicator are posted), a persistent collective posts
   // its entry reduction (with the process's `reduction`), each posting the layer's own request
-  // from `pending`'s.
+  // from `pending`'s; one from MPI_ANY_SOURCE, the program's `handle`, holds back the stamps
+  // it may take (PostedWildcards).
   static void starting(Monitor& monitor, PendingWork& pending, const EntryReduction& reduction,
-                       TrackedRequest& request);
+                       MPI_Request handle, TrackedRequest& request);
   // PMPI_Start failed: undo what starting() did.
-  static void start_failed(StampProtocol& stamps, TrackedRequest& request);
+  static void start_failed(PendingWork& pending, TrackedRequest& request);
 
   // MPI_Request_free of a tracked request (an entry of `table`) succeeded.
-  static void freed(StampProtocol& stamps, RequestTable& table, TrackedRequest& request);
+  static void freed(PendingWork& pending, RequestTable& table, TrackedRequest& request);
 };
 
 // The receives the program freed while active (MPI_Request_free): MPI would complete them
@@ -55,10 +59,11 @@ public:
   // Keeps `handle`, tracked in `table`: the orphan keeps its table, since not every LayerWork
   // is given one.
   void add(RequestTable& table, MPI_Request handle);
-  // Completes the orphans whose messages came; one load when there are none.
-  void poll(Monitor& monitor, StampProtocol& stamps) {
+  // Completes the orphans whose messages came (`posted`: where one from MPI_ANY_SOURCE settles);
+  // one load when there are none.
+  void poll(Monitor& monitor, StampProtocol& stamps, PostedWildcards& posted) {
     if (count_.load(std::memory_order_relaxed) != 0) {
-      poll_now(monitor, stamps);
+      poll_now(monitor, stamps, posted);
     }
   }
   // How many wait for their message.
@@ -72,7 +77,7 @@ private:
     RequestTable* table; // which tracks it
   };
 
-  void poll_now(Monitor& monitor, StampProtocol& stamps);
+  void poll_now(Monitor& monitor, StampProtocol& stamps, PostedWildcards& posted);
 
   std::mutex mutex_;
   std::vector<Orphan> orphans_;

@@ -46,7 +46,10 @@ struct TrackedRequest {
   std::uint64_t own_ns = 0;      // the posting call's own time (nonblocking calls)
   StatementContext context;      // receives: the posting statement's calling context
   LayerRequest* layer = nullptr; // SyncSend, active synchronous PersistentSend, collectives
-  PostedStamp stamp;             // receives from a specific source, while active
+  PostedStamp stamp;             // receives: claimed (a specific source) or a marker, while active
+  // A receive from MPI_ANY_SOURCE posted as it is: its index in PostedWildcards until settled.
+  static constexpr std::uint32_t kNoWildcardSlot = UINT32_MAX;
+  std::uint32_t wildcard_slot = kNoWildcardSlot;
 
   bool persistent() const {
     return kind == Kind::PersistentSend || kind == Kind::PersistentReceive ||

@@ -10,22 +10,33 @@
 
 namespace vcmon::runtime::mpi {
 
-bool RequestsWait::would_return(std::span<const MPI_Request> requests, Needs needs) {
+bool RequestsWait::would_return() const {
   bool any_active = false;
-  for (const MPI_Request request : requests) {
-    if (request == MPI_REQUEST_NULL) {
+  for (const MPI_Request request : requests_) {
+    if (passed_over(request)) {
       continue;
     }
     const bool done = request_done(request);
-    if (needs == Needs::All && !done) {
+    if (needs_ == Needs::All && !done) {
       return false;
     }
-    if (needs == Needs::One && done) {
+    if (needs_ == Needs::One && done) {
       return true;
     }
     any_active = true;
   }
-  return needs == Needs::All || !any_active;
+  return needs_ == Needs::All || !any_active;
+}
+
+bool RequestsWait::passed_over(MPI_Request request) const {
+  if (request == MPI_REQUEST_NULL) {
+    return true;
+  }
+  if (needs_ == Needs::All) {
+    return false; // complete at once, as its status says
+  }
+  const TrackedRequest* tracked = table_.find(request);
+  return tracked != nullptr && tracked->persistent() && !tracked->active;
 }
 
 RequestsWait::FirstLook RequestsWait::first_look() const {
@@ -35,7 +46,7 @@ RequestsWait::FirstLook RequestsWait::first_look() const {
   bool untracked_seen = false;
   bool all_done = true; // of the tracked requests so far
   for (const MPI_Request request : requests_) {
-    if (request == MPI_REQUEST_NULL) {
+    if (passed_over(request)) {
       continue;
     }
     any_active = true;
@@ -66,7 +77,7 @@ RequestsWait::FirstLook RequestsWait::first_look() const {
 
 bool RequestsWait::layer_part_done() const {
   if (needs_ == Needs::One) {
-    return would_return(requests_, needs_);
+    return would_return();
   }
   return std::ranges::all_of(requests_, [&](MPI_Request request) {
     if (request == MPI_REQUEST_NULL || untracked(request)) {

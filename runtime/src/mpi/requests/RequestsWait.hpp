@@ -27,8 +27,8 @@ public:
   // Whether the completion call would return now: all of the requests complete (Needs::All),
   // or one of them (also when none is active, as MPI returns at once then). Takes no lock:
   // deciders ask it while they hold the deferred receives'.
-  static bool would_return(std::span<const MPI_Request> requests, Needs needs);
-  bool satisfied() const override { return would_return(requests_, needs_); }
+  bool would_return() const;
+  bool satisfied() const override { return would_return(); }
   // What a first look at the requests finds. It polls only requests the layer tracks or
   // defers: MPI_Request_get_status on a complete generalized request runs the program's
   // query_fn, once more than plain MPI does.
@@ -51,6 +51,11 @@ public:
 private:
   void describe_wait(deadlock::ProcessState& state, bool) const override;
   bool untracked(MPI_Request request) const;
+  // Whether the call passes over `request` as MPI does a null one: an inactive persistent
+  // request, which MPI_Request_get_status shows complete, in a call that needs one request.
+  // Counted as complete, it sent a Waitany over it and a deferred wildcard receive straight to
+  // PMPI, which waited for ever for the request only the layer completes.
+  bool passed_over(MPI_Request request) const;
 
   PendingWork& pending_;
   RequestTable& table_;

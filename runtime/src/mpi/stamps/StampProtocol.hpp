@@ -223,9 +223,10 @@ public:
     return posted.state == PostedStamp::State::Held;
   }
 
-  // The claimed stamp, once the receive took its data (sent after the stamp: waits if needed).
-  vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted) {
-    poll_until([&] { return arrived(shadow, posted); });
+  // The claimed stamp, once the receive took its data, a message with `tag` (sent after the
+  // stamp: waits if needed).
+  vclock::MessageStamp finish(const Shadow& shadow, PostedStamp& posted, int tag) {
+    poll_until([&] { return arrived(shadow, posted) || take_behind(shadow, posted, tag); });
     posted.state = PostedStamp::State::None;
     return posted.entry.stamp;
   }
@@ -271,10 +272,11 @@ public:
   // (nullopt: none, it was cancelled or failed). Its stamp, the first from `source` it held back,
   // is then held in `marker` (finish gives it), and the stamps it held back go to the receives
   // posted after it, or to the inbox. False, with nothing done, while a receive from
-  // MPI_ANY_SOURCE posted before it may take the same messages and has not settled: MPI gave
-  // that one the earlier message.
+  // MPI_ANY_SOURCE posted before it that may take a message with `tag` has not settled: MPI
+  // gave that one the earlier message (so it has matched: one that may not take `tag` does
+  // not hold this one up, as it may never match).
   bool settle(const Shadow& shadow, PostedStamp& marker, std::optional<int> source, int tag) {
-    if (source && !first_wildcard(shadow, marker)) {
+    if (source && !first_wildcard(shadow, marker, tag)) {
       return false;
     }
     std::optional<PendingStamp> taken;
@@ -290,9 +292,15 @@ public:
     return true;
   }
 
+  // settle(), polling until the receives posted before `marker` have settled.
+  void settle_in_turn(const Shadow& shadow, PostedStamp& marker, std::optional<int> source,
+                      int tag) {
+    poll_until([&] { return settle(shadow, marker, source, tag); });
+  }
+
   // What settles the receives from MPI_ANY_SOURCE posted to MPI once they have matched (the
-  // process's DeferredReceives): a receive waiting here for a stamp one of them holds back
-  // calls it as it polls.
+  // process's PendingWork): a receive waiting here for a stamp one of them holds back calls it
+  // as it polls.
   class Settler {
   public:
     virtual void settle_matched() = 0;
@@ -366,13 +374,44 @@ private:
                        [&](const PostedStamp* posted) { return wildcard_for(posted, tag); });
   }
 
-  // Whether no receive from MPI_ANY_SOURCE posted before `marker` may take its messages.
-  bool first_wildcard(const Shadow& shadow, const PostedStamp& marker) {
+  // Whether no receive from MPI_ANY_SOURCE posted before `marker` may take a message with
+  // `tag`.
+  bool first_wildcard(const Shadow& shadow, const PostedStamp& marker, int tag) {
     const Hold hold(*this);
     const auto mine = std::find(shadow.claims.begin(), shadow.claims.end(), &marker);
-    return std::none_of(shadow.claims.begin(), mine, [&](const PostedStamp* posted) {
-      return wildcard_for(posted, marker.entry.tag);
+    return std::none_of(shadow.claims.begin(), mine,
+                        [&](const PostedStamp* posted) { return wildcard_for(posted, tag); });
+  }
+
+  // A claim that waits behind a receive from MPI_ANY_SOURCE (claim) while its own stamp is in
+  // the inbox, its receive having taken a message with `tag`: it takes that stamp once no receive
+  // posted before it can take it, i.e. no unsettled wildcard that may take `tag` (it would have
+  // taken the message) and no claim from the same source. Its message is then that source's
+  // first with `tag` not taken by an earlier receive. Otherwise the claim waited for the
+  // wildcard to settle, which need never happen: `Irecv(MPI_ANY_SOURCE, 7)`,
+  // `Irecv(1, MPI_ANY_TAG)`, a tag-9 message from rank 1 already here, `Wait` on the second hung
+  // until a tag-7 message came (conformance.posted_wildcard.late-anytag).
+  bool take_behind(const Shadow& shadow, PostedStamp& posted, int tag) {
+    const Hold hold(*this);
+    if (posted.state != PostedStamp::State::Pending || !tag_matches(posted.entry.tag, tag)) {
+      return false;
+    }
+    const int source = posted.entry.source;
+    const auto mine = std::find(shadow.claims.begin(), shadow.claims.end(), &posted);
+    const bool held_up = std::any_of(shadow.claims.begin(), mine, [&](const PostedStamp* other) {
+      return other->state == PostedStamp::State::Wildcard
+                 ? tag_matches(other->entry.tag, tag)
+                 : other->entry.source == source && tags_overlap(other->entry.tag, tag);
     });
+    const std::optional<PendingStamp> taken =
+        held_up ? std::nullopt : take_filed(shadow, source, tag);
+    if (!taken) {
+      return false;
+    }
+    shadow.claims.erase(mine);
+    posted.entry = *taken;
+    posted.state = PostedStamp::State::Held;
+    return true;
   }
 
   // The first held-back stamp from `source` matching `tag`, if it has arrived.

@@ -66,8 +66,7 @@ int wait_then(Monitor* monitor, LayerContext* context, MpiFunction function,
     return pmpi();
   case RequestsWait::FirstLook::WaitsTracked: // the loop polls every request, no lookups
     return WaitPolicy::block(
-        *monitor, context->control, wait,
-        [&] { return RequestsWait::would_return(requests, needs); }, pmpi);
+        *monitor, context->control, wait, [&] { return wait.would_return(); }, pmpi);
   case RequestsWait::FirstLook::Untracked:
     break;
   }
@@ -213,8 +212,10 @@ int complete_one(MpiFunction function, MPI_Request* request, MPI_Status* status,
     return rc;
   }
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
+  // Before any poll (the charge's LayerWork) may read its handle, which MPI freed.
+  pending->posted_wildcards.completed(*tracked, rc, *st);
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
-  RequestCompletion::completed(*monitor, *stamps, *table, *tracked, *st, rc, call,
+  RequestCompletion::completed(*monitor, *pending, *table, *tracked, *st, rc, call,
                                monitor->clock().real_at(end_ns), charge.update());
   return rc;
 }
@@ -253,28 +254,40 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
       attempt_through(attempt, completing));
   const std::uint64_t end_ns = monitor->clock().source().now_ns();
   const std::uint64_t end_rt = monitor->clock().real_at(end_ns);
-  CompletionCharge charge(*monitor, *pending, function, call, end_ns);
-  ClockUpdate& update = charge.update();
-  each_completed(st, [&](int index, MPI_Status& status) {
-    // MPI_ERR_IN_STATUS: MPI stopped at a failed request, and says of those it did not complete
-    // MPI_ERR_PENDING; they stay active, and so does what the layer knows of them.
+  // MPI_ERR_IN_STATUS: MPI stopped at a failed request, and says of those it did not complete
+  // MPI_ERR_PENDING; they stay active, and so does what the layer knows of them.
+  const auto still_pending = [&](const MPI_Status& status) {
     int error_class = MPI_SUCCESS;
     if (rc == MPI_ERR_IN_STATUS) {
       PMPI_Error_class(status.MPI_ERROR, &error_class);
     }
-    const bool still_pending = error_class == MPI_ERR_PENDING;
+    return error_class == MPI_ERR_PENDING;
+  };
+  // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
+  const auto error_of = [&](const MPI_Status& status) {
+    return rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
+  };
+  // Every wildcard receive posted as it is that the call completed settles before any poll
+  // (the charge's LayerWork, an earlier request's stamp) may read its handle, which MPI freed.
+  each_completed(st, [&](int index, MPI_Status& status) {
+    if (TrackedRequest* tracked = batch.tracked(index);
+        tracked != nullptr && !still_pending(status)) {
+      pending->posted_wildcards.completed(*tracked, error_of(status), status);
+    }
+  });
+  CompletionCharge charge(*monitor, *pending, function, call, end_ns);
+  ClockUpdate& update = charge.update();
+  each_completed(st, [&](int index, MPI_Status& status) {
     if (DeferredReceive* const deferred = batch.deferred(index)) {
-      if (still_pending) {
+      if (still_pending(status)) {
         return; // its message may have come: it is reported when it completes
       }
       DeferredReceives::report_status(*deferred, status, rc == MPI_ERR_IN_STATUS);
       pending->deferred.completed(*monitor, *stamps, *deferred, call, end_rt, update);
     } else if (TrackedRequest* tracked = batch.tracked(index)) {
-      // MPI_ERR_IN_STATUS: each status carries its own code; else they all share rc.
-      const int error = rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
-      if (!still_pending) {
-        RequestCompletion::completed(*monitor, *stamps, *table, *tracked, status, error, call,
-                                     end_rt, update);
+      if (!still_pending(status)) {
+        RequestCompletion::completed(*monitor, *pending, *table, *tracked, status, error_of(status),
+                                     call, end_rt, update);
       }
     } else if (batch.untracked(index)) {
       // Waiting for it was the program's own time: the clock runs on to its completion (as
@@ -444,12 +457,12 @@ extern "C" int MPI_Start(MPI_Request* request) {
   }
   {
     LayerWork work(*monitor, *pending);
-    RequestCompletion::starting(*monitor, *pending, context->entry_reduction, *tracked);
+    RequestCompletion::starting(*monitor, *pending, context->entry_reduction, *request, *tracked);
   }
   const int rc = PMPI_Start(request);
   if (rc != MPI_SUCCESS) {
     LayerWork work(*monitor, *pending);
-    RequestCompletion::start_failed(*stamps, *tracked);
+    RequestCompletion::start_failed(*pending, *tracked);
   }
   return rc;
 }
@@ -467,7 +480,8 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
     LayerWork work(*monitor, *pending);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::starting(*monitor, *pending, context->entry_reduction, *tracked);
+        RequestCompletion::starting(*monitor, *pending, context->entry_reduction, requests[i],
+                                    *tracked);
       }
     }
   }
@@ -476,7 +490,7 @@ extern "C" int MPI_Startall(int count, MPI_Request requests[]) {
     LayerWork work(*monitor, *pending);
     for (int i = 0; i < count; ++i) {
       if (TrackedRequest* tracked = batch.tracked(i)) {
-        RequestCompletion::start_failed(*stamps, *tracked);
+        RequestCompletion::start_failed(*pending, *tracked);
       }
     }
   }
@@ -544,12 +558,14 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
   }
+  // Looked at no more once MPI may have freed it (the LayerWork below polls).
+  pending->posted_wildcards.forget(*tracked);
   table->hide_while_completing(tracked);
   const int rc = PMPI_Request_free(request);
   table->show_if_alive(*request, tracked);
   if (rc == MPI_SUCCESS) {
     LayerWork work(*monitor, *pending);
-    RequestCompletion::freed(*stamps, *table, *tracked);
+    RequestCompletion::freed(*pending, *table, *tracked);
   }
   return rc;
 }

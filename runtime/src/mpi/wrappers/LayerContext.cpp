@@ -6,7 +6,7 @@ LayerContext* LayerContext::process_ = nullptr;
 
 LayerContext::LayerContext(Monitor& monitor)
     : mail(monitor.config().stamp_ring_slots), stamps(monitor.world_size(), mail.mail()),
-      pending(stamps), control(monitor, stamps, pending.deferred), entry_reduction(control),
+      pending(stamps), control(monitor, stamps, pending), entry_reduction(control),
       wildcard_trace(monitor) {}
 
 // After the private world: the control channel posts its receives there.

@@ -186,7 +186,7 @@ extern "C" int MPI_Finalize() {
       // message on the program's stdout.
       pending.stamps.drain();
       Layer::deactivate();
-      pending.orphans.poll(*monitor, pending.stamps);
+      pending.orphans.poll(*monitor, pending.stamps, pending.posted_wildcards);
       pending.orphans.free_all();
       pending.layer_requests.finish_all(*monitor);
       context.entry_reduction.close();

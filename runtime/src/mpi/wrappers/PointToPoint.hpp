@@ -479,7 +479,6 @@ public:
     if (shadow == nullptr || message.peer == MPI_PROC_NULL) {
       return pmpi();
     }
-    StampProtocol& stamps = *process;
     const vclock::Moment entry = vclock::Moment::now(monitor->clock());
     const tables::SiteId site = monitor->comm_site(index_of(function));
     if (message.peer == MPI_ANY_SOURCE && awaits_stamp(*shadow, message)) {
@@ -498,7 +497,7 @@ public:
       const std::uint64_t end_ns = monitor->clock().source().now_ns();
       const vclock::Moment returned = vclock::Moment::at(monitor->clock(), end_ns);
       LayerWork work(*monitor, context->pending, end_ns);
-      track_receive(stamps, context->requests,
+      track_receive(context->pending, context->requests,
                     {site, *shadow, entry, vclock::elapsed(entry.vt, returned.vt),
                      monitor->statement_context(site)},
                     message.peer, message.tag, *request);
@@ -508,9 +507,9 @@ public:
 
   // A nonblocking receive from `source` with `tag` posted as `posted` (`own_ns`: the posting
   // call's own time), tracked in `table`. Its stamp is claimed now (PostedStamp) from a named
-  // source, `held` when given (a matched probe's message: the probe took it), and taken at
-  // completion for a wildcard.
-  static void track_receive(StampProtocol& stamps, RequestTable& table, const ReceivePost& posted,
+  // source, `held` when given (a matched probe's message: the probe took it); a wildcard holds
+  // back the stamps it may take until it settles (PostedWildcards).
+  static void track_receive(PendingWork& pending, RequestTable& table, const ReceivePost& posted,
                             int source, int tag, MPI_Request request,
                             const PendingStamp* held = nullptr) {
     TrackedRequest tracked;
@@ -526,9 +525,10 @@ public:
     if (inserted != nullptr && held != nullptr) {
       inserted->stamp = {PostedStamp::State::Held, *held};
     } else if (inserted != nullptr && source != MPI_ANY_SOURCE) {
-      stamps.claim(posted.shadow, source, tag, inserted->stamp);
+      pending.stamps.claim(posted.shadow, source, tag, inserted->stamp);
     } else if (inserted != nullptr) {
       posted.shadow.posted_wildcards.fetch_add(1, std::memory_order_relaxed);
+      pending.posted_wildcards.posting(request, *inserted);
     }
   }
 
@@ -768,7 +768,7 @@ public:
       LayerWork work(*monitor, context.pending);
       if (rc == MPI_SUCCESS) {
         const tables::SiteId site = monitor->comm_site(index_of(function));
-        track_receive(context.stamps, context.requests,
+        track_receive(context.pending, context.requests,
                       {site, *probe.shadow, entry, 0, monitor->statement_context(site)},
                       probe.stamp.source, probe.stamp.tag, *request, &probe.stamp);
       } else {
