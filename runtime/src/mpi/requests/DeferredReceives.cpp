@@ -75,9 +75,10 @@ bool derived(MPI_Datatype datatype) {
   return combiner != MPI_COMBINER_NAMED;
 }
 
+// `derived_type`: whether the message's datatype is derived().
 std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePost& posted,
-                                           void* buffer,
-                                           const MessageArguments<MPI_Count>& message) {
+                                           void* buffer, const MessageArguments<MPI_Count>& message,
+                                           bool derived_type) {
   auto receive = std::make_unique<DeferredReceive>();
   receive->function = function;
   receive->site = posted.site;
@@ -89,11 +90,10 @@ std::unique_ptr<DeferredReceive> described(MpiFunction function, const ReceivePo
   // receive uses), and make another under the same handle: posted later with the handle, the
   // receive crashed in MPI or unpacked by the new type. It keeps a duplicate until posted.
   receive->datatype = message.datatype;
-  if (derived(message.datatype) &&
-      PMPI_Type_dup(message.datatype, &receive->datatype) == MPI_SUCCESS) {
+  MPI_Datatype kept = MPI_DATATYPE_NULL;
+  if (derived_type && PMPI_Type_dup(message.datatype, &kept) == MPI_SUCCESS) {
+    receive->datatype = kept;
     receive->owns_datatype = true;
-  } else {
-    receive->datatype = message.datatype;
   }
   receive->tag = message.tag;
   receive->post = posted.post;
@@ -214,8 +214,9 @@ void DeferredReceives::drop_finished() {
   held_.fetch_sub(static_cast<unsigned>(dropped), std::memory_order_relaxed);
 }
 
-bool DeferredReceives::accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message) {
-  if ((buffer != nullptr || message.count == 0) && !derived(message.datatype)) {
+bool DeferredReceives::accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message,
+                                       bool derived_type) {
+  if ((buffer != nullptr || message.count == 0) && !derived_type) {
     return true; // a predefined datatype is committed; what else MPI checks, the caller did
   }
   if (checking_ == MPI_COMM_NULL) {
@@ -331,10 +332,12 @@ bool DeferredReceives::defer(Monitor& monitor, ControlChannel& control, Wildcard
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
   drop_finished();
-  if (must_post_undecided(shadow) || !accepted_by_mpi(buffer, message)) {
+  const bool derived_type = derived(message.datatype);
+  if (must_post_undecided(shadow) || !accepted_by_mpi(buffer, message, derived_type)) {
     return false;
   }
-  std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
+  std::unique_ptr<DeferredReceive> receive =
+      described(function, posted, buffer, message, derived_type);
   await_decision(monitor, control, trace, *receive);
   if (!started(receive, request)) {
     return false;
@@ -352,7 +355,8 @@ int DeferredReceives::pair(Monitor& monitor, ControlChannel& control, WildcardTr
   const Shadow& shadow = posted.shadow;
   const CallerLock guard(lock_);
   drop_finished();
-  std::unique_ptr<DeferredReceive> receive = described(function, posted, buffer, message);
+  std::unique_ptr<DeferredReceive> receive =
+      described(function, posted, buffer, message, derived(message.datatype));
   receive->send = send;
   receive->send_copy = std::move(send_copy);
   if (message.peer != MPI_ANY_SOURCE) {

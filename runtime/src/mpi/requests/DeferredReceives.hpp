@@ -161,8 +161,9 @@ private:
   // uncommitted, and a null buffer wrong for the datatype, which only MPI can tell: such a
   // receive is posted on a communicator of this process alone (`checking_`, where nothing
   // matches) and cancelled. Deferred unchecked, MPI_Irecv returned success where MPI fails it,
-  // and the receive later took its message and completed without data.
-  bool accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message);
+  // and the receive later took its message and completed without data. `derived_type`: whether
+  // the datatype is a derived one.
+  bool accepted_by_mpi(void* buffer, const MessageArguments<MPI_Count>& message, bool derived_type);
   // Whether a new wildcard receive on `shadow` goes to MPI undecided: on an intercommunicator,
   // behind an undecided receive already posted there or a wildcard posted to MPI as it is that
   // has yet to take its stamp (MPI's order decides behind them), or as the one beyond

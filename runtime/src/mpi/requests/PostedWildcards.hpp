@@ -50,9 +50,6 @@ public:
   // true when one settled.
   bool settle_matched();
 
-  // Whether any receive is marked and unsettled: one load.
-  bool any() const { return !entries_.empty(); }
-
 private:
   struct Entry {
     MPI_Request handle;

@@ -399,9 +399,8 @@ private:
     const int source = posted.entry.source;
     const auto mine = std::find(shadow.claims.begin(), shadow.claims.end(), &posted);
     const bool held_up = std::any_of(shadow.claims.begin(), mine, [&](const PostedStamp* other) {
-      return other->state == PostedStamp::State::Wildcard
-                 ? tag_matches(other->entry.tag, tag)
-                 : other->entry.source == source && tags_overlap(other->entry.tag, tag);
+      return (other->state == PostedStamp::State::Wildcard || other->entry.source == source) &&
+             tag_matches(other->entry.tag, tag);
     });
     const std::optional<PendingStamp> taken =
         held_up ? std::nullopt : take_filed(shadow, source, tag);
