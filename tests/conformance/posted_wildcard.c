@@ -1,4 +1,5 @@
-/* posted_wildcard go|named-first|blocking|waitall|anytag|late-anytag|rounds|intercomm: a receive
+/* posted_wildcard go|named-first|blocking|waitall|anytag|late-anytag|two-claims|two-claims-waitall|
+ * waitall-reversed|rounds|intercomm: a receive
  * from MPI_ANY_SOURCE that the layer posts to MPI as it is (a started persistent MPI_Recv_init; a
  * nonblocking receive on an intercommunicator), then a receive that may take the same messages.
  * MPI gives rank 1's first message to the wildcard, posted first, and its second to the other:
@@ -11,6 +12,13 @@
  *   late-anytag  Irecv(ANY, 7) (deferred, then posted undecided as the next receive comes), then
  *                Irecv(1, MPI_ANY_TAG), both after rank 1's tag-9 and tag-7 messages are here;
  *                MPI_Wait on the named receive first
+ *   two-claims   Start(Recv_init(ANY, 7)), Irecv(1, MPI_ANY_TAG), Irecv(1, MPI_ANY_TAG), all after
+ *                rank 1's two tag-9 messages are here; MPI_Wait on the second named receive, then
+ *                on the first; then rank 0 tells rank 1 to send a tag-7 message for the wildcard
+ *   two-claims-waitall  the same, one MPI_Waitall listing the second named receive first
+ *   waitall-reversed  Start(Recv_init(ANY, 7)), then Irecv(ANY, 7) twice (posted to MPI as they
+ *                are, behind the first), all after rank 1's three tag-7 messages are here; one
+ *                MPI_Waitall listing them last first
  *   rounds       30 rounds, ranks 1 and 2 sending two messages each: Startall of a persistent
  *                wildcard, Irecv from 1, Irecv from 2, Irecv(ANY), one MPI_Waitall, a barrier
  *   intercomm    go, on an intercommunicator between rank 0 and the others
@@ -22,7 +30,9 @@
  * 1 sends only after rank 0's wait returned, and every run hung. In `late-anytag` (and 1 run in
  * 5 of `anytag`) the named receive's claim waited behind the wildcard while its stamp, of a tag
  * the wildcard cannot take, was already in the inbox: it got it only if the wildcard settled
- * first, and in `late-anytag` every run hung. */
+ * first, and in `late-anytag` every run hung. In `two-claims` the second named receive's claim
+ * waited for the first's, which waited for the wildcard, which never matched before rank 0's go:
+ * every run hung (until 2026-12-03, fourth session). */
 #include "rank_log.h"
 
 #include <string.h>
@@ -115,6 +125,73 @@ static void late_anytag(int rank) {
   }
 }
 
+/* two-claims: rank 1's two tag-9 messages are here (rank 0 computes for 200 ms first) before rank
+ * 0 posts a wildcard that may take only tag 7 and two receives from rank 1 with any tag; the
+ * wildcard's tag-7 message comes after rank 0's go. */
+static void two_claims(int rank, int waitall) {
+  if (rank == 1) {
+    int first = 1, second = 2, third = 3, signal = 0;
+    MPI_Send(&first, 1, MPI_INT, 0, kOtherTag, MPI_COMM_WORLD);
+    MPI_Send(&second, 1, MPI_INT, 0, kOtherTag, MPI_COMM_WORLD);
+    MPI_Recv(&signal, 1, MPI_INT, 0, kGoTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&third, 1, MPI_INT, 0, kTag, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    const double start = MPI_Wtime();
+    while (MPI_Wtime() - start < 0.2) {
+    }
+    int values[3] = {-1, -1, -1}, signal = 0;
+    MPI_Request requests[3];
+    MPI_Status statuses[3];
+    MPI_Recv_init(&values[0], 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &requests[0]);
+    MPI_Start(&requests[0]);
+    MPI_Irecv(&values[1], 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &requests[1]);
+    MPI_Irecv(&values[2], 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &requests[2]);
+    if (waitall) {
+      MPI_Request second_first[2] = {requests[2], requests[1]};
+      MPI_Status out[2];
+      MPI_Waitall(2, second_first, out);
+      statuses[2] = out[0];
+      statuses[1] = out[1];
+    } else {
+      MPI_Wait(&requests[2], &statuses[2]);
+      MPI_Wait(&requests[1], &statuses[1]);
+    }
+    MPI_Send(&signal, 1, MPI_INT, 1, kGoTag, MPI_COMM_WORLD);
+    MPI_Wait(&requests[0], &statuses[0]);
+    MPI_Request_free(&requests[0]);
+    for (int i = 0; i < 3; ++i)
+      rank_log("receive %d: value %d from %d tag %d", i, values[i], statuses[i].MPI_SOURCE,
+               statuses[i].MPI_TAG);
+  }
+}
+
+/* waitall-reversed: the layer settles the wildcards one MPI_Waitall completed in the order the
+ * program listed them; the last one posted waits for the two before it, whose handles MPI freed
+ * (before 2026-12-03, fourth session, it polled them: another request's status, or garbage). */
+static void waitall_reversed(int rank) {
+  if (rank == 1) {
+    for (int value = 1; value <= 3; ++value)
+      MPI_Send(&value, 1, MPI_INT, 0, kTag, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    const double start = MPI_Wtime();
+    while (MPI_Wtime() - start < 0.2) {
+    }
+    int values[3] = {-1, -1, -1};
+    MPI_Request requests[3];
+    MPI_Recv_init(&values[0], 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &requests[0]);
+    MPI_Start(&requests[0]);
+    for (int i = 1; i < 3; ++i)
+      MPI_Irecv(&values[i], 1, MPI_INT, MPI_ANY_SOURCE, kTag, MPI_COMM_WORLD, &requests[i]);
+    MPI_Request reversed[3] = {requests[2], requests[1], requests[0]};
+    MPI_Status statuses[3];
+    MPI_Waitall(3, reversed, statuses);
+    MPI_Request_free(&reversed[2]);
+    for (int i = 0; i < 3; ++i)
+      rank_log("receive %d: value %d from %d tag %d", i, values[i], statuses[2 - i].MPI_SOURCE,
+               statuses[2 - i].MPI_TAG);
+  }
+}
+
 /* intercomm: rank 0 alone on one side, every other rank on the other. */
 static void intercomm(int rank) {
   MPI_Comm local, inter;
@@ -149,10 +226,15 @@ int main(int argc, char** argv) {
     intercomm(rank);
   } else if (late) {
     late_anytag(rank);
+  } else if (mode_is(mode, "waitall-reversed")) {
+    waitall_reversed(rank);
+  } else if (mode_is(mode, "two-claims") || mode_is(mode, "two-claims-waitall")) {
+    two_claims(rank, mode_is(mode, "two-claims-waitall"));
   } else if (!go && !named_first && !blocking && !waitall && !anytag) {
     if (rank == 0)
       fprintf(stderr,
-              "usage: %s go|named-first|blocking|waitall|anytag|late-anytag|rounds|intercomm\n",
+              "usage: %s go|named-first|blocking|waitall|anytag|late-anytag|two-claims|"
+              "two-claims-waitall|waitall-reversed|rounds|intercomm\n",
               argv[0]);
     MPI_Abort(MPI_COMM_WORLD, 2);
   } else if (rank == 1) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -107,6 +108,18 @@ class StampProtocolTest : public ::testing::Test {
 protected:
   // The protocols lock only when several threads may call them.
   void SetUp() override { CallerCounters::set_concurrent_callers(true); }
+
+  // Rank 0's messages with `tags` are here at rank 1 (stamps sent at 100, 200... ns, of 10,
+  // 20... bytes); then `wildcard`, from MPI_ANY_SOURCE with `tag`, holds back what it may take.
+  void here_then_wildcard(std::initializer_list<int> tags, int tag, PostedStamp& wildcard) {
+    std::uint64_t n = 0;
+    for (const int sent : tags) {
+      ++n;
+      rank0.stamps.send_stamp(clock, *rank0.world, 1, sent, stamp_at(100 * n, 10 * n));
+    }
+    rank1.stamps.drain();
+    rank1.stamps.hold_back(*rank1.world, tag, wildcard);
+  }
 
   QueueNetwork network;
   Rank rank0{network, 0};
@@ -232,18 +245,32 @@ TEST_F(StampProtocolTest, AWildcardSettlesBehindAnEarlierOneThatCannotTakeItsMes
   EXPECT_FALSE(rank1.stamps.settle(*rank1.world, second, 0, 5)); // a tag-5 message: `first`'s
 }
 
-// Irecv(MPI_ANY_SOURCE, 7), then Irecv(0, MPI_ANY_TAG) with rank 0's tag-9 stamp already here:
-// the named receive took that message, which the wildcard cannot take, so its stamp is that
-// one, whether or not the wildcard ever matches.
+// Irecv(MPI_ANY_SOURCE, 7), then Irecv(0, MPI_ANY_TAG) with rank 0's tag-9 and tag-7 stamps
+// already here (whether the wildcard takes the tag-7 message is open while it is posted): once
+// the named receive took a tag-9 message, which the wildcard cannot take, its stamp is that one,
+// whether or not the wildcard ever matches.
 TEST_F(StampProtocolTest, AClaimBehindAWildcardTakesTheStampOfATagTheWildcardCannotTake) {
-  rank0.stamps.send_stamp(clock, *rank0.world, 1, 9, stamp_at(100, 10));
-  rank1.stamps.drain();
   PostedStamp wildcard;
-  rank1.stamps.hold_back(*rank1.world, 7, wildcard);
+  here_then_wildcard({9, 7}, 7, wildcard);
   PostedStamp named;
   rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, named);
   EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, named)); // it waits behind the wildcard
   EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 9).bytes, 10u);
+}
+
+// Irecv(MPI_ANY_SOURCE, 7), Irecv(0, MPI_ANY_TAG), Irecv(MPI_ANY_SOURCE, 8) with rank 0's tag-8
+// stamp already here: MPI gives the named receive that message, posted before the second
+// wildcard, and the first cannot take it. Left waiting, the claim had its stamp held back by the
+// second wildcard, which never matched, and the claim waited for it.
+TEST_F(StampProtocolTest, AClaimBehindAWildcardTakesAStampNoEarlierWildcardMayTakeWhenPosted) {
+  PostedStamp first_wildcard;
+  here_then_wildcard({8}, 7, first_wildcard);
+  PostedStamp named;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, named);
+  EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, named));
+  PostedStamp second_wildcard;
+  rank1.stamps.hold_back(*rank1.world, 8, second_wildcard);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 8).bytes, 10u);
 }
 
 // The same claim behind a wildcard that may take the message's tag waits for it to settle:
@@ -260,6 +287,81 @@ TEST_F(StampProtocolTest, AClaimBehindAWildcardThatMayTakeItsTagWaitsForItToSett
   ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, 0, 7));
   EXPECT_EQ(rank1.stamps.finish(*rank1.world, named, 7).bytes, 20u);
   EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard, 7).bytes, 10u);
+}
+
+// Irecv(MPI_ANY_SOURCE, 7), then two Irecv(0, MPI_ANY_TAG) with rank 0's two tag-9 stamps
+// already here: MPI gave the first named receive the first message and the second the second,
+// whichever completes first and whether or not the wildcard ever matches (the second waited for
+// the first, which waited for the wildcard: conformance.posted_wildcard.two-claims hung).
+TEST_F(StampProtocolTest, ClaimsOfOneSourceBehindAWildcardTakeItsStampsInPostOrder) {
+  PostedStamp wildcard;
+  here_then_wildcard({9, 9}, 7, wildcard);
+  PostedStamp first;
+  PostedStamp second;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, first);
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, second);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second, 9).bytes, 20u);
+  EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, first)); // given its stamp on the way
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, first, 9).bytes, 10u);
+  EXPECT_TRUE(rank1.stamps.claimed(wildcard)); // still holding back what it may take
+}
+
+// A claim with MPI_ANY_TAG behind a wildcard, then a claim of one tag from the same source: the
+// earlier one takes the source's first message (the later one took that message's stamp when
+// it was posted: wrong times, same outcome).
+TEST_F(StampProtocolTest, AClaimAfterAnEarlierClaimOfItsSourceBehindAWildcardTakesTheNextStamp) {
+  PostedStamp wildcard;
+  here_then_wildcard({9, 9}, 7, wildcard);
+  PostedStamp any_tag;
+  PostedStamp nine;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, any_tag);
+  rank1.stamps.claim(*rank1.world, 0, 9, nine);
+  // The wildcard cannot take the tag-9 message here, which comes before any other of rank 0's.
+  EXPECT_TRUE(rank1.stamps.arrived(*rank1.world, any_tag));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, nine, 9).bytes, 20u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, any_tag, 9).bytes, 10u);
+}
+
+// Claims of one source in post order, each of another tag: a claim that finds no stamp of its
+// tag stays pending for the next, and does not hold up the later ones.
+TEST_F(StampProtocolTest, ClaimsOfOneSourceTakeTheFirstStampsOfTheirOwnTags) {
+  PostedStamp wildcard;
+  here_then_wildcard({5, 9, 9}, 7, wildcard);
+  PostedStamp any_tag;
+  PostedStamp five;
+  PostedStamp last;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, any_tag); // MPI gives it the tag-5 message
+  rank1.stamps.claim(*rank1.world, 0, 5, five);              // so this one has none yet
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, last);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, last, 9).bytes, 20u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, any_tag, 5).bytes, 10u);
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, five));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 5, stamp_at(400, 40));
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, five, 5).bytes, 40u);
+  // The second tag-9 stamp waits for a receive to come.
+  const std::optional<PendingStamp> left = rank1.stamps.peek(*rank1.world, 0, 9);
+  ASSERT_TRUE(left.has_value());
+  EXPECT_EQ(left->stamp.bytes, 30u);
+}
+
+// A stamp held back that the earlier claim may take (the wildcard may have taken it, or the
+// claim did): the later claim waits for the wildcard to settle, and then takes its stamp.
+TEST_F(StampProtocolTest, ClaimsOfOneSourceWaitForAWildcardThatMayHaveTakenTheirMessages) {
+  PostedStamp wildcard;
+  rank1.stamps.hold_back(*rank1.world, 7, wildcard);
+  PostedStamp first;
+  PostedStamp second;
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, first);
+  rank1.stamps.claim(*rank1.world, 0, MPI_ANY_TAG, second);
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 7, stamp_at(100, 10)); // held back
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 9, stamp_at(200, 20));
+  rank0.stamps.send_stamp(clock, *rank0.world, 1, 9, stamp_at(300, 30));
+  rank1.stamps.drain();
+  EXPECT_FALSE(rank1.stamps.arrived(*rank1.world, second));
+  ASSERT_TRUE(rank1.stamps.settle(*rank1.world, wildcard, 0, 7)); // MPI gave it the tag-7 one
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, wildcard, 7).bytes, 10u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, second, 9).bytes, 30u);
+  EXPECT_EQ(rank1.stamps.finish(*rank1.world, first, 9).bytes, 20u);
 }
 
 TEST_F(StampProtocolTest, AStampOfACommunicatorNotYetMadeWaitsForIt) {

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace vcmon::runtime::mpi {
@@ -40,11 +41,17 @@ public:
   // `request` is no longer posted (its start failed) or its handle is about to go (the program
   // frees it): it is looked at no more. Its stamp is the caller's to give up.
   void forget(TrackedRequest& request) { remove(request); }
-  // A completion call reported `request` complete with `error` and `status` (its handle may be
-  // gone): it settles, once the receives from MPI_ANY_SOURCE posted before it that may have
-  // taken the same messages have. Its stamp is then claimed (StampProtocol::finish), or none
-  // when it consumed no message. Nothing when it settled already or was never marked. Called
-  // before anything may poll (a LayerWork scope, a stamp's wait): MPI freed the handle.
+  // A completion call reported `request` complete with `error` and `status`: MPI freed its
+  // handle, which is looked at no more; what MPI said stands in for it. A call that completed
+  // several notes them all before it settles any (completed): settling one waits for those
+  // posted before it, which it may have completed too, and polling a freed handle read another
+  // request's status, or garbage (conformance.receive_mix hung in 1 run in 2). Nothing when it
+  // was never marked.
+  void matched(TrackedRequest& request, int error, const MPI_Status& status);
+  // Out of the entries, `request` settles, once the receives from MPI_ANY_SOURCE posted before it
+  // that may have taken the same messages have. Its stamp is then claimed (StampProtocol::finish),
+  // or none when it consumed no message. Nothing when it settled already or was never marked.
+  // Called before anything may poll (a LayerWork scope, a stamp's wait).
   void completed(TrackedRequest& request, int error, const MPI_Status& status);
   // Settles the marked receives MPI has matched (StampProtocol::Settler, through PendingWork);
   // true when one settled.
@@ -54,6 +61,11 @@ private:
   struct Entry {
     MPI_Request handle;
     TrackedRequest* request;
+    // Once MPI said it completed (a completion call, matched, after which the handle is gone;
+    // or PMPI_Request_get_status): the source of the message it took, if any, and its tag.
+    bool known = false;
+    std::optional<int> source;
+    int tag = MPI_ANY_TAG;
   };
 
   void remove(TrackedRequest& request);

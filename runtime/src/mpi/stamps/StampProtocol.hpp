@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <sched.h>
 #include <span>
@@ -188,9 +189,11 @@ public:
   void claim(const Shadow& shadow, int source, int tag, PostedStamp& posted) {
     const Hold hold(*this);
     collect_until_filed(shadow, source, tag);
-    // Behind a receive from MPI_ANY_SOURCE that may take the stamp here, it waits its turn (the
-    // count first: thousands of receives may be pending in the claims).
-    const bool behind = wildcards_.load(std::memory_order_relaxed) != 0 && holds_back(shadow, tag);
+    // Behind a receive from MPI_ANY_SOURCE that may take the stamp here, or behind a claim of
+    // the same source waiting behind one, it waits its turn (the count first: thousands of
+    // receives may be pending in the claims).
+    const bool behind =
+        wildcards_.load(std::memory_order_relaxed) != 0 && holds_back(shadow, source, tag);
     const auto pulled = behind ? std::nullopt : take_filed(shadow, source, tag);
     if (pulled) {
       posted.entry = *pulled;
@@ -200,6 +203,12 @@ public:
     posted.entry = {source, tag, {}};
     posted.state = PostedStamp::State::Pending;
     shadow.claims.push_back(&posted);
+    if (behind) {
+      // Its stamp may be here already, of a tag no wildcard may take: left waiting, a
+      // wildcard posted next would hold it back, and it would wait for a wildcard MPI never
+      // matches.
+      take_in_post_order(shadow, std::prev(shadow.claims.end()), std::nullopt);
+    }
   }
 
   // Whether `posted` claimed a stamp (its receive is from a specific source and was posted
@@ -368,10 +377,15 @@ private:
     return posted->state == PostedStamp::State::Wildcard && tags_overlap(posted->entry.tag, tag);
   }
 
-  // Whether a receive from MPI_ANY_SOURCE that may take a message with `tag` holds back stamps.
-  static bool holds_back(const Shadow& shadow, int tag) {
-    return std::any_of(shadow.claims.begin(), shadow.claims.end(),
-                       [&](const PostedStamp* posted) { return wildcard_for(posted, tag); });
+  // Whether a receive from MPI_ANY_SOURCE that may take a message with `tag` holds back stamps,
+  // or a claim from `source` that may take such a message waits (behind one: a claim that does
+  // not wait behind one has no stamp here it may take).
+  static bool holds_back(const Shadow& shadow, int source, int tag) {
+    return std::any_of(shadow.claims.begin(), shadow.claims.end(), [&](const PostedStamp* posted) {
+      return wildcard_for(posted, tag) ||
+             (posted->state == PostedStamp::State::Pending && posted->entry.source == source &&
+              tags_overlap(posted->entry.tag, tag));
+    });
   }
 
   // Whether no receive from MPI_ANY_SOURCE posted before `marker` may take a message with
@@ -384,11 +398,11 @@ private:
   }
 
   // A claim that waits behind a receive from MPI_ANY_SOURCE (claim) while its own stamp is in
-  // the inbox, its receive having taken a message with `tag`: it takes that stamp once no receive
-  // posted before it can take it, i.e. no unsettled wildcard that may take `tag` (it would have
-  // taken the message) and no claim from the same source. Its message is then that source's
-  // first with `tag` not taken by an earlier receive. Otherwise the claim waited for the
-  // wildcard to settle, which need never happen: `Irecv(MPI_ANY_SOURCE, 7)`,
+  // the inbox, its receive having taken a message with `tag`: it takes that stamp once no
+  // unsettled wildcard posted before it may take `tag` (it would have taken the message). Its
+  // message is then its source's first with `tag`, or, behind claims of the same source that
+  // may take `tag`, the one they leave it (take_in_post_order). Otherwise the claim waited for
+  // the wildcard to settle, which need never happen: `Irecv(MPI_ANY_SOURCE, 7)`,
   // `Irecv(1, MPI_ANY_TAG)`, a tag-9 message from rank 1 already here, `Wait` on the second hung
   // until a tag-7 message came (conformance.posted_wildcard.late-anytag).
   bool take_behind(const Shadow& shadow, PostedStamp& posted, int tag) {
@@ -398,12 +412,21 @@ private:
     }
     const int source = posted.entry.source;
     const auto mine = std::find(shadow.claims.begin(), shadow.claims.end(), &posted);
-    const bool held_up = std::any_of(shadow.claims.begin(), mine, [&](const PostedStamp* other) {
-      return (other->state == PostedStamp::State::Wildcard || other->entry.source == source) &&
-             tag_matches(other->entry.tag, tag);
-    });
-    const std::optional<PendingStamp> taken =
-        held_up ? std::nullopt : take_filed(shadow, source, tag);
+    bool behind_its_source = false;
+    for (auto it = shadow.claims.begin(); it != mine; ++it) {
+      const PostedStamp& other = **it;
+      if (!tag_matches(other.entry.tag, tag)) {
+        continue;
+      }
+      if (other.state == PostedStamp::State::Wildcard) {
+        return false;
+      }
+      behind_its_source = behind_its_source || other.entry.source == source;
+    }
+    if (behind_its_source) {
+      return take_in_post_order(shadow, mine, tag);
+    }
+    const std::optional<PendingStamp> taken = take_filed(shadow, source, tag);
     if (!taken) {
       return false;
     }
@@ -411,6 +434,80 @@ private:
     posted.entry = *taken;
     posted.state = PostedStamp::State::Held;
     return true;
+  }
+
+  // The claims from the source of `*mine` up to it (claims behind a wildcard, none of which may
+  // take the stamps in the inbox) take that source's stamps there as MPI matched their
+  // receives: in post order, each the first whose tag it matches that no earlier one took.
+  // Only when that gives `*mine` a stamp (with `tag`, its message's, once known), and no stamp
+  // held back could have gone to one of them: a wildcard holding back a stamp they may take will
+  // match and settle (it, or they, took that message), and the claims wait for it. Without this,
+  // two claims from rank 1 with MPI_ANY_TAG behind `Irecv(MPI_ANY_SOURCE, 7)` with rank 1's two
+  // tag-9 stamps here hung when the program waited for the second first: it waited for the
+  // first, which waited for the wildcard (conformance.posted_wildcard.two-claims).
+  bool take_in_post_order(const Shadow& shadow, std::vector<PostedStamp*>::iterator mine,
+                          std::optional<int> tag) {
+    const int source = (*mine)->entry.source;
+    in_turn_.clear();
+    const auto taken = [&](std::size_t index) {
+      return std::any_of(in_turn_.begin(), in_turn_.end(),
+                         [&](const InTurn& turn) { return turn.index == index; });
+    };
+    for (auto it = shadow.claims.begin(); it <= mine; ++it) {
+      PostedStamp& claim = **it;
+      if (claim.state != PostedStamp::State::Pending || claim.entry.source != source) {
+        continue;
+      }
+      if (shadow.held_back.find(source, claim.entry.tag)) {
+        break; // those before it keep what they found: MPI matched them first
+      }
+      std::optional<std::size_t> index = shadow.inbox.find(source, claim.entry.tag);
+      while (index && taken(*index)) {
+        index = shadow.inbox.find(source, claim.entry.tag, *index + 1);
+      }
+      if (index) {
+        in_turn_.push_back({&claim, *index});
+      }
+    }
+    const bool found = !in_turn_.empty() && in_turn_.back().claim == *mine;
+    if (tag && (!found || shadow.inbox[in_turn_.back().index].tag != *tag)) {
+      return false;
+    }
+    for (const InTurn& turn : in_turn_) {
+      turn.claim->entry = shadow.inbox[turn.index];
+      turn.claim->state = PostedStamp::State::Held;
+      std::erase(shadow.claims, turn.claim);
+    }
+    // Highest index first: taking one moves those after it.
+    std::sort(in_turn_.begin(), in_turn_.end(),
+              [](const InTurn& a, const InTurn& b) { return a.index > b.index; });
+    for (const InTurn& turn : in_turn_) {
+      shadow.inbox.take(turn.index);
+    }
+    return found;
+  }
+
+  // After a wildcard settled, the claims that waited behind it take what their sources' stamps
+  // in the inbox give them (take_in_post_order): nothing else looks for those stamps before the
+  // program completes the claims' receives, and a Waitany ordering them by virtual arrival took
+  // them for not arrived and waited for ever (conformance.receive_mix).
+  void take_waiting_claims(const Shadow& shadow) {
+    waiting_sources_.clear();
+    for (auto it = shadow.claims.end(); it != shadow.claims.begin();) {
+      --it;
+      const PostedStamp& claim = **it;
+      if (claim.state != PostedStamp::State::Pending ||
+          std::find(waiting_sources_.begin(), waiting_sources_.end(), claim.entry.source) !=
+              waiting_sources_.end()) {
+        continue;
+      }
+      waiting_sources_.push_back(claim.entry.source);
+      // The last waiting claim of its source: all of the source's up to it take their turn.
+      const auto index = static_cast<std::size_t>(it - shadow.claims.begin());
+      take_in_post_order(shadow, it, std::nullopt);
+      it = shadow.claims.begin() +
+           static_cast<std::ptrdiff_t>(std::min(index, shadow.claims.size()));
+    }
   }
 
   // The first held-back stamp from `source` matching `tag`, if it has arrived.
@@ -449,6 +546,7 @@ private:
       for (std::size_t i = 0; i < waiting.size(); ++i) {
         deliver(shadow, waiting[i]);
       }
+      take_waiting_claims(shadow);
     }
     posted.state = PostedStamp::State::None;
   }
@@ -545,6 +643,11 @@ private:
           return Filing::HeldBack;
         }
       } else if (posted.entry.source == entry.source && tag_matches(posted.entry.tag, entry.tag)) {
+        if (!shadow.held_back.empty() && shadow.held_back.find(entry.source, posted.entry.tag)) {
+          // A wildcard before it may have taken the stamp held back, or this claim did: the
+          // later stamp waits behind it (take_in_post_order).
+          return Filing::HeldBack;
+        }
         posted.entry = entry;
         posted.state = PostedStamp::State::Held;
         shadow.claims.erase(it);
@@ -566,6 +669,13 @@ private:
   // settles them.
   std::atomic<unsigned> wildcards_{0};
   Settler* settler_ = nullptr;
+  // take_in_post_order's scratch: which claim takes which inbox entry.
+  struct InTurn {
+    PostedStamp* claim;
+    std::size_t index;
+  };
+  std::vector<InTurn> in_turn_;
+  std::vector<int> waiting_sources_; // take_waiting_claims' scratch
 };
 
 } // namespace vcmon::runtime::mpi

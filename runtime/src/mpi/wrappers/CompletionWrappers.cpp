@@ -268,12 +268,21 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
     return rc == MPI_ERR_IN_STATUS ? status.MPI_ERROR : rc;
   };
   // Every wildcard receive posted as it is that the call completed settles before any poll
-  // (the charge's LayerWork, an earlier request's stamp) may read its handle, which MPI freed.
-  each_completed(st, [&](int index, MPI_Status& status) {
-    if (TrackedRequest* tracked = batch.tracked(index);
-        tracked != nullptr && !still_pending(status)) {
-      pending->posted_wildcards.completed(*tracked, error_of(status), status);
-    }
+  // (the charge's LayerWork, an earlier request's stamp) may read its handle, which MPI freed:
+  // all are noted first, as one may wait for another to settle.
+  const auto each_posted_wildcard = [&](auto&& visit) {
+    each_completed(st, [&](int index, MPI_Status& status) {
+      if (TrackedRequest* tracked = batch.tracked(index);
+          tracked != nullptr && !still_pending(status)) {
+        visit(*tracked, error_of(status), status);
+      }
+    });
+  };
+  each_posted_wildcard([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
+    pending->posted_wildcards.matched(tracked, error, status);
+  });
+  each_posted_wildcard([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
+    pending->posted_wildcards.completed(tracked, error, status);
   });
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
   ClockUpdate& update = charge.update();
