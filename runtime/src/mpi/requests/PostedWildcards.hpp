@@ -45,7 +45,7 @@ public:
   // handle, which is looked at no more; what MPI said stands in for it. A call that completed
   // several notes them all before it settles any (completed): settling one waits for those
   // posted before it, which it may have completed too, and polling a freed handle read another
-  // request's status, or garbage (conformance.receive_mix hung in 1 run in 2). Nothing when it
+  // request's status, or garbage (conformance.posted_wildcard.waitall-reversed). Nothing when it
   // was never marked.
   void matched(TrackedRequest& request, int error, const MPI_Status& status);
   // Out of the entries, `request` settles, once the receives from MPI_ANY_SOURCE posted before it

@@ -490,7 +490,7 @@ private:
   // After a wildcard settled, the claims that waited behind it take what their sources' stamps
   // in the inbox give them (take_in_post_order): nothing else looks for those stamps before the
   // program completes the claims' receives, and a Waitany ordering them by virtual arrival took
-  // them for not arrived and waited for ever (conformance.receive_mix).
+  // them for not arrived and waited for ever (a random mix of receives, docs/pmpi.md).
   void take_waiting_claims(const Shadow& shadow) {
     waiting_sources_.clear();
     for (auto it = shadow.claims.end(); it != shadow.claims.begin();) {
