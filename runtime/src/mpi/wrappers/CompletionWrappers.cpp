@@ -270,7 +270,7 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
   // Every wildcard receive posted as it is that the call completed settles before any poll
   // (the charge's LayerWork, an earlier request's stamp) may read its handle, which MPI freed:
   // all are noted first, as one may wait for another to settle.
-  const auto each_posted_wildcard = [&](auto&& visit) {
+  const auto each_tracked_completed = [&](auto&& visit) {
     each_completed(st, [&](int index, MPI_Status& status) {
       if (TrackedRequest* tracked = batch.tracked(index);
           tracked != nullptr && !still_pending(status)) {
@@ -278,10 +278,10 @@ int complete_many(MpiFunction function, int count, MPI_Request requests[], MPI_S
       }
     });
   };
-  each_posted_wildcard([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
+  each_tracked_completed([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
     pending->posted_wildcards.matched(tracked, error, status);
   });
-  each_posted_wildcard([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
+  each_tracked_completed([&](TrackedRequest& tracked, int error, const MPI_Status& status) {
     pending->posted_wildcards.completed(tracked, error, status);
   });
   CompletionCharge charge(*monitor, *pending, function, call, end_ns);
